@@ -1,0 +1,13 @@
+//! smtstorm finds bugs in SMT solvers.
+//!
+//! Everything stands on [`smtlib`]: a lossless, depth-safe SMT-LIB 2.6 parser and printer
+//! over an arena AST, and a sort checker driven by one table of theory signatures
+//! ([`smtlib::theory`]) from which the fuzzing dictionary, operator classes and generator
+//! grammar are derived.
+
+pub mod error;
+pub mod harness;
+pub mod smtlib;
+pub mod tools;
+
+pub use error::{Error, Result};

@@ -1,0 +1,325 @@
+//! Tokenizer for SMT-LIB 2.6 concrete syntax (SMT-LIB 2.6 reference, §3.1 "Lexicon").
+//!
+//! Works on bytes, never allocates, and never panics: every byte string either tokenizes
+//! or yields a [`LexError`] with the offset where it went wrong. Tokens are spans into the
+//! input, so literal text (`0.050`, `#b0011`, `|x y|`) is preserved exactly.
+
+/// Kind of a lexical token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Tok {
+    LParen,
+    RParen,
+    /// A simple symbol (`x`, `bvadd`, `<=`).
+    Symbol,
+    /// A `|quoted symbol|`; the span includes the bars.
+    QuotedSymbol,
+    /// `:keyword`; the span includes the colon.
+    Keyword,
+    Numeral,
+    Decimal,
+    /// cvc5's rational literal `1/3` (not SMT-LIB 2.6, found in cvc5's regressions).
+    Rational,
+    /// `#x...`; the span includes the prefix.
+    Hex,
+    /// `#b...`; the span includes the prefix.
+    Binary,
+    /// `"..."`; the span includes the quotes, escapes (`""`, `\u{..}`) are kept as written.
+    String,
+    Eof,
+    /// A lexical error at `start`; [`Lexer::error`] says what it was.
+    Error,
+}
+
+/// One token: its kind and byte span `[start, end)` in the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub kind: Tok,
+    pub start: u32,
+    pub end: u32,
+}
+
+/// What went wrong while tokenizing, and where (byte offset).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LexError {
+    pub offset: u32,
+    pub message: &'static str,
+}
+
+// Character classes. SMT-LIB 2.6 §3.1: simple symbols are non-empty sequences of letters,
+// digits and ~ ! @ $ % ^ & * _ - + = < > . ? / not starting with a digit. Real corpora also
+// contain other printable bytes (non-ASCII UTF-8 in cvc5's string tests, `#` inside z3
+// names, `'` in Boogie-generated names), which solvers accept; we accept every byte that
+// cannot start another token, so no seed is lost to the lexer.
+const WS: u8 = 1;
+const SYM: u8 = 2;
+const DIGIT: u8 = 4;
+
+const fn classes() -> [u8; 256] {
+    let mut t = [SYM; 256];
+    let mut i = 0;
+    while i < 32 {
+        t[i] = 0; // control characters are not symbol characters
+        i += 1;
+    }
+    t[b' ' as usize] = WS;
+    t[b'\t' as usize] = WS;
+    t[b'\n' as usize] = WS;
+    t[b'\r' as usize] = WS;
+    t[0x0b] = WS;
+    t[0x0c] = WS;
+    t[127] = 0;
+    t[b'(' as usize] = 0;
+    t[b')' as usize] = 0;
+    t[b';' as usize] = 0;
+    t[b'"' as usize] = 0;
+    t[b'|' as usize] = 0;
+    let mut d = b'0';
+    while d <= b'9' {
+        t[d as usize] = SYM | DIGIT;
+        d += 1;
+    }
+    t
+}
+
+static CLASS: [u8; 256] = classes();
+
+#[inline]
+fn is_sym(b: u8) -> bool {
+    CLASS[b as usize] & SYM != 0
+}
+
+/// A streaming tokenizer over a byte slice.
+pub struct Lexer<'a> {
+    src: &'a [u8],
+    pos: usize,
+    error: &'static str,
+    legacy_escapes: bool,
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(src: &'a [u8]) -> Self {
+        Lexer { src, pos: 0, error: "", legacy_escapes: false }
+    }
+
+    /// SMT-LIB 2.0 string escapes: `\"` does not end a string. Only for files that do
+    /// not parse under the 2.6 rules (in 2.6, `"\"` is a complete string).
+    pub fn with_legacy_escapes(src: &'a [u8]) -> Self {
+        Lexer { src, pos: 0, error: "", legacy_escapes: true }
+    }
+
+    /// The message of the last [`Tok::Error`] token.
+    pub fn error(&self) -> &'static str {
+        self.error
+    }
+
+    #[cold]
+    fn fail(&mut self, start: usize, message: &'static str) -> Token {
+        self.error = message;
+        Token { kind: Tok::Error, start: start as u32, end: start as u32 }
+    }
+
+    /// Byte offset of the next unread character.
+    pub fn offset(&self) -> u32 {
+        self.pos as u32
+    }
+
+    fn skip_ws(&mut self) {
+        let s = self.src;
+        let mut p = self.pos;
+        loop {
+            while p < s.len() && CLASS[s[p] as usize] & WS != 0 {
+                p += 1;
+            }
+            if p < s.len() && s[p] == b';' {
+                // A comment runs to the end of the line (`\r` alone also ends it).
+                p = match memchr::memchr2(b'\n', b'\r', &s[p..]) {
+                    Some(i) => p + i,
+                    None => s.len(),
+                };
+                continue;
+            }
+            break;
+        }
+        self.pos = p;
+    }
+
+    /// Reads the next token; a [`LexError`] instead of a [`Tok::Error`] token.
+    pub fn next_token(&mut self) -> Result<Token, LexError> {
+        let t = self.next();
+        if t.kind == Tok::Error {
+            Err(LexError { offset: t.start, message: self.error })
+        } else {
+            Ok(t)
+        }
+    }
+
+    /// Reads the next token. After `Eof` it keeps returning `Eof`; after an error the
+    /// position is unchanged, so it keeps returning the error.
+    #[inline]
+    pub fn next(&mut self) -> Token {
+        self.skip_ws();
+        let s = self.src;
+        let start = self.pos;
+        if start >= s.len() {
+            return Token { kind: Tok::Eof, start: start as u32, end: start as u32 };
+        }
+        let b = s[start];
+        let mut p = start + 1;
+        let kind = match b {
+            b'(' => Tok::LParen,
+            b')' => Tok::RParen,
+            b'"' => {
+                // `""` inside a string literal is an escaped quote (SMT-LIB 2.6 §3.1).
+                loop {
+                    match memchr::memchr(b'"', &s[p..]) {
+                        None => {
+                            return self.fail(start, "unterminated string literal")
+                        }
+                        Some(i) => {
+                            p += i + 1;
+                            if p < s.len() && s[p] == b'"' {
+                                p += 1;
+                            } else if self.legacy_escapes && s[p - 2] == b'\\' && p - 2 > start {
+                                continue;
+                            } else {
+                                break;
+                            }
+                        }
+                    }
+                }
+                Tok::String
+            }
+            b'|' => match memchr::memchr(b'|', &s[p..]) {
+                None => return self.fail(start, "unterminated quoted symbol"),
+                Some(i) => {
+                    p += i + 1;
+                    Tok::QuotedSymbol
+                }
+            },
+            b':' => {
+                while p < s.len() && is_sym(s[p]) {
+                    p += 1;
+                }
+                Tok::Keyword
+            }
+            b'#' if p < s.len() && (s[p] == b'x' || s[p] == b'b') => {
+                let hex = s[p] == b'x';
+                p += 1;
+                let digits = p;
+                while p < s.len() && (if hex { s[p].is_ascii_hexdigit() } else { s[p] == b'0' || s[p] == b'1' }) {
+                    p += 1;
+                }
+                if p == digits || (p < s.len() && is_sym(s[p])) {
+                    return self.fail(start, if hex { "malformed hexadecimal literal" } else { "malformed binary literal" });
+                }
+                if hex {
+                    Tok::Hex
+                } else {
+                    Tok::Binary
+                }
+            }
+            b'0'..=b'9' => {
+                while p < s.len() && s[p].is_ascii_digit() {
+                    p += 1;
+                }
+                let mut kind = Tok::Numeral;
+                if p + 1 < s.len() && s[p] == b'.' && s[p + 1].is_ascii_digit() {
+                    p += 2;
+                    while p < s.len() && s[p].is_ascii_digit() {
+                        p += 1;
+                    }
+                    kind = Tok::Decimal;
+                } else if p + 1 < s.len() && s[p] == b'/' && s[p + 1].is_ascii_digit() {
+                    p += 2;
+                    while p < s.len() && s[p].is_ascii_digit() {
+                        p += 1;
+                    }
+                    kind = Tok::Rational;
+                } else if p < s.len() && s[p] == b'.' && (p + 1 == s.len() || !is_sym(s[p + 1])) {
+                    // `1.` is accepted by z3 and cvc5 as a decimal; keep the text.
+                    p += 1;
+                    kind = Tok::Decimal;
+                }
+                if p < s.len() && is_sym(s[p]) {
+                    return self.fail(start, "malformed numeral (symbols may not start with a digit)");
+                }
+                kind
+            }
+            _ if is_sym(b) => {
+                while p < s.len() && is_sym(s[p]) {
+                    p += 1;
+                }
+                Tok::Symbol
+            }
+            _ => return self.fail(start, "unexpected control character"),
+        };
+        self.pos = p;
+        Token { kind, start: start as u32, end: p as u32 }
+    }
+}
+
+/// Converts a byte offset into a 1-based (line, column) pair; columns count characters.
+pub fn line_col(src: &[u8], offset: u32) -> (u32, u32) {
+    let off = (offset as usize).min(src.len());
+    let before = &src[..off];
+    let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let col = String::from_utf8_lossy(&before[line_start..]).chars().count() as u32 + 1;
+    (line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(s: &str) -> Vec<(Tok, &str)> {
+        let mut l = Lexer::new(s.as_bytes());
+        let mut v = vec![];
+        loop {
+            let t = l.next_token().unwrap();
+            if t.kind == Tok::Eof {
+                return v;
+            }
+            v.push((t.kind, &s[t.start as usize..t.end as usize]));
+        }
+    }
+
+    #[test]
+    fn every_literal_form_keeps_its_text() {
+        assert_eq!(
+            kinds(r#"(0 007 0.050 1. 1/3 #xDEad #b0101 "a""b" |x y| :named bv<= ; c"#),
+            vec![
+                (Tok::LParen, "("),
+                (Tok::Numeral, "0"),
+                (Tok::Numeral, "007"),
+                (Tok::Decimal, "0.050"),
+                (Tok::Decimal, "1."),
+                (Tok::Rational, "1/3"),
+                (Tok::Hex, "#xDEad"),
+                (Tok::Binary, "#b0101"),
+                (Tok::String, "\"a\"\"b\""),
+                (Tok::QuotedSymbol, "|x y|"),
+                (Tok::Keyword, ":named"),
+                (Tok::Symbol, "bv<="),
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_point_at_the_token() {
+        let mut l = Lexer::new(b"(assert \"abc");
+        l.next_token().unwrap();
+        l.next_token().unwrap();
+        let e = l.next_token().unwrap_err();
+        assert_eq!(e.offset, 8);
+        assert_eq!(e.message, "unterminated string literal");
+        assert!(Lexer::new(b"#xg").next_token().is_err());
+        assert!(Lexer::new(b"12ab").next_token().is_err());
+    }
+
+    #[test]
+    fn line_and_column_are_one_based() {
+        assert_eq!(line_col(b"ab\ncd", 4), (2, 2));
+        assert_eq!(line_col(b"x", 0), (1, 1));
+    }
+}

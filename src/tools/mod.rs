@@ -1,0 +1,4 @@
+//! Library side of CLI subcommands that are not engines: `parse`, `dict`.
+
+pub mod files;
+pub mod parse_stats;
