@@ -1,0 +1,7 @@
+(set-logic QF_ABV)
+(declare-const m (Array (_ BitVec 4) (_ BitVec 8)))
+(declare-const p (_ BitVec 4))
+(assert (= (select (store m p #xAA) p) (bvnot #x55)))
+(assert (= (select m (bvadd p #x1)) #x01))
+(set-info :status sat)
+(check-sat)

@@ -1,0 +1,6 @@
+(set-logic QF_ALIA)
+(declare-const a (Array Int Int))
+(assert (= a (store ((as const (Array Int Int)) 0) 3 7)))
+(assert (= (+ (select a 3) (select a 4)) 7))
+(set-info :status sat)
+(check-sat)

@@ -1,0 +1,7 @@
+(set-logic ALIA)
+(declare-const a (Array Int Bool))
+(declare-const b (Array Int Bool))
+(assert (not (= a b)))
+(assert (forall ((i Int)) (= (select a i) (select b i))))
+(set-info :status unsat)
+(check-sat)

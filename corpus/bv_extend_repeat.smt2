@@ -1,0 +1,7 @@
+(set-logic QF_BV)
+(declare-const a (_ BitVec 4))
+(assert (= ((_ sign_extend 4) a) #xF9))
+(assert (= ((_ zero_extend 4) a) #x09))
+(assert (= ((_ repeat 2) a) #x99))
+(set-info :status sat)
+(check-sat)

@@ -1,0 +1,6 @@
+(set-logic QF_BV)
+(declare-const x (_ BitVec 16))
+(assert (= (concat ((_ extract 7 0) x) ((_ extract 15 8) x)) #xABCD))
+(assert (not (= x #xCDAB)))
+(set-info :status unsat)
+(check-sat)

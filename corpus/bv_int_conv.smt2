@@ -1,0 +1,8 @@
+(set-logic ALL)
+(declare-const x (_ BitVec 8))
+(declare-const n Int)
+(assert (= n (bv2nat x)))
+(assert (> n 250))
+(assert (= x ((_ int2bv 8) 252)))
+(set-info :status sat)
+(check-sat)

@@ -1,0 +1,8 @@
+(set-logic QF_BV)
+(declare-const x (_ BitVec 5))
+(assert (= x (_ bv21 5)))
+(assert (= x #b10101))
+(assert (bvuge x (bvurem (_ bv30 5) (_ bv4 5))))
+(assert (bvule x (bvashr #b11111 #b00001)))
+(set-info :status sat)
+(check-sat)

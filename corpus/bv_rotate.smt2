@@ -1,0 +1,6 @@
+(set-logic QF_BV)
+(declare-const x (_ BitVec 8))
+(assert (= ((_ rotate_left 3) x) ((_ rotate_right 5) x)))
+(assert (not (= ((_ rotate_left 8) x) x)))
+(set-info :status unsat)
+(check-sat)

@@ -1,0 +1,6 @@
+(set-logic QF_BV)
+(declare-const x (_ BitVec 32))
+(assert (= (bvshl x #x00000004) (bvmul x #x00000010)))
+(assert (not (= (bvlshr (bvshl x #x00000004) #x00000004) (bvand x #x0FFFFFFF))))
+(set-info :status unsat)
+(check-sat)

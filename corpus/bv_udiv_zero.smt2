@@ -1,0 +1,5 @@
+(set-logic QF_BV)
+(declare-const x (_ BitVec 8))
+(assert (not (= (bvudiv x #x00) #xFF)))
+(set-info :status unsat)
+(check-sat)

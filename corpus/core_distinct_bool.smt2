@@ -1,0 +1,7 @@
+(set-logic QF_UF)
+(declare-fun p () Bool)
+(declare-fun q () Bool)
+(declare-fun r () Bool)
+(assert (distinct p q r))
+(set-info :status unsat)
+(check-sat)

@@ -1,0 +1,5 @@
+(set-logic QF_UF)
+(declare-const x Bool)
+(assert (let ((y (not x))) (let ((x y) (y x)) (and x (not y)))))
+(set-info :status sat)
+(check-sat)

@@ -1,0 +1,5 @@
+(set-logic UFLIA)
+(define-fun-rec fact ((n Int)) Int (ite (<= n 0) 1 (* n (fact (- n 1)))))
+(assert (= (fact 4) 24))
+(set-info :status sat)
+(check-sat)

@@ -1,0 +1,5 @@
+(set-logic UFLIA)
+(define-funs-rec ((ev ((n Int)) Bool) (od ((n Int)) Bool)) ((ite (= n 0) true (od (- n 1))) (ite (= n 0) false (ev (- n 1)))))
+(assert (ev 3))
+(set-info :status unsat)
+(check-sat)

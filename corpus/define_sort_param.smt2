@@ -1,0 +1,7 @@
+(set-logic QF_ALIA)
+(define-sort Mem (I) (Array I Int))
+(declare-const m (Mem Int))
+(assert (= (select m 0) 1))
+(assert (= (select (store m 1 2) 0) 2))
+(set-info :status unsat)
+(check-sat)

@@ -1,0 +1,6 @@
+(set-logic QF_DT)
+(declare-datatype Nat ((zero) (succ (pred Nat))))
+(declare-const n Nat)
+(assert (= n (succ n)))
+(set-info :status unsat)
+(check-sat)

@@ -1,0 +1,8 @@
+(set-logic ALL)
+(declare-datatypes () ((Color red green blue) (Tree leaf (node (left Tree) (right Tree) (color Color)))))
+(declare-const t Tree)
+(assert (is-node t))
+(assert (= (color t) green))
+(assert (is-leaf (left t)))
+(set-info :status sat)
+(check-sat)

@@ -1,0 +1,7 @@
+(set-logic QF_FP)
+(declare-const x Float32)
+(declare-const y Float32)
+(assert (fp.isZero (fp.fma RNE x y (fp.roundToIntegral RTP (fp.abs x)))))
+(assert (fp.isSubnormal y))
+(set-info :status sat)
+(check-sat)

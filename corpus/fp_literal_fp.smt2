@@ -1,0 +1,7 @@
+(set-logic QF_FP)
+(declare-const x Float32)
+(assert (= x (fp #b0 #b01111111 #b00000000000000000000000)))
+(assert (fp.eq (fp.sqrt RNE x) x))
+(assert (fp.isPositive (fp.neg (fp.neg x))))
+(set-info :status sat)
+(check-sat)

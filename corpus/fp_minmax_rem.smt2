@@ -1,0 +1,7 @@
+(set-logic QF_FP)
+(declare-const a Float32)
+(declare-const b Float32)
+(assert (fp.lt a b))
+(assert (not (fp.eq (fp.min a b) a)))
+(set-info :status unsat)
+(check-sat)

@@ -1,0 +1,6 @@
+(set-logic QF_FP)
+(declare-const x (_ FloatingPoint 5 11))
+(assert (fp.isNaN x))
+(assert (fp.eq x x))
+(set-info :status unsat)
+(check-sat)

@@ -1,0 +1,6 @@
+(set-logic QF_FP)
+(declare-const x Float16)
+(assert (= x (fp.mul RTZ (_ +oo 5 11) (_ -zero 5 11))))
+(assert (not (fp.isNaN x)))
+(set-info :status unsat)
+(check-sat)

@@ -1,0 +1,7 @@
+(set-logic QF_NIA)
+(declare-const x Int)
+(assert (= (mod x 7) 3))
+(assert (= (div x 7) (- 2)))
+(assert (= (abs x) 11))
+(set-info :status sat)
+(check-sat)

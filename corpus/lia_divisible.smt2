@@ -1,0 +1,6 @@
+(set-logic QF_LIA)
+(declare-const n Int)
+(assert (= (mod n 6) 0))
+(assert (not (= (mod n 3) 0)))
+(set-info :status unsat)
+(check-sat)

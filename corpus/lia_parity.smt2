@@ -1,0 +1,6 @@
+(set-logic QF_LIA)
+(declare-const x Int)
+(declare-const y Int)
+(assert (= (* 2 x) (+ (* 2 y) 1)))
+(set-info :status unsat)
+(check-sat)

@@ -1,0 +1,8 @@
+(set-logic QF_LRA)
+(declare-fun x () Real)
+(declare-fun y () Real)
+(assert (= (+ x y) 0.05))
+(assert (> x 0.025))
+(assert (>= y (- 0.0 0.01)))
+(set-info :status sat)
+(check-sat)

@@ -1,0 +1,6 @@
+(set-logic QF_LRA)
+(declare-const x Real)
+(assert (< 1.5 x))
+(assert (< x (/ 3 2)))
+(set-info :status unsat)
+(check-sat)

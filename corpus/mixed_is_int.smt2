@@ -1,0 +1,6 @@
+(set-logic QF_LIRA)
+(declare-const r Real)
+(assert (is_int r))
+(assert (< 2.1 r 2.9))
+(set-info :status unsat)
+(check-sat)

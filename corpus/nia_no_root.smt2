@@ -1,0 +1,5 @@
+(set-logic QF_NIA)
+(declare-const x Int)
+(assert (= (* x x) 2))
+(set-info :status unsat)
+(check-sat)

@@ -1,0 +1,7 @@
+(set-logic QF_NIA)
+(declare-const x Int)
+(declare-const y Int)
+(assert (= (* x x) (+ (* y y) 13)))
+(assert (> y 0))
+(set-info :status sat)
+(check-sat)

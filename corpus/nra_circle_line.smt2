@@ -1,0 +1,7 @@
+(set-logic QF_NRA)
+(declare-const x Real)
+(declare-const y Real)
+(assert (= (+ (* x x) (* y y)) 1.0))
+(assert (= (+ x y) 2.0))
+(set-info :status unsat)
+(check-sat)

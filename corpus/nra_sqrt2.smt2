@@ -1,0 +1,6 @@
+(set-logic QF_NRA)
+(declare-const x Real)
+(assert (= (* x x) 2.0))
+(assert (> x 0.0))
+(set-info :status sat)
+(check-sat)

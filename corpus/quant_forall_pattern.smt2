@@ -1,0 +1,6 @@
+(set-logic UFLIA)
+(declare-fun f (Int) Int)
+(assert (forall ((x Int)) (! (> (f x) x) :pattern ((f x)))))
+(assert (< (f 3) 2))
+(set-info :status unsat)
+(check-sat)

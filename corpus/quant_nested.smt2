@@ -1,0 +1,5 @@
+(set-logic LIA)
+(assert (forall ((x Int)) (exists ((y Int)) (> y x))))
+(assert (not (forall ((z Int)) (exists ((w Int)) (< w z)))))
+(set-info :status unsat)
+(check-sat)

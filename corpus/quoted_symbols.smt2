@@ -1,0 +1,7 @@
+(set-logic QF_LIA)
+(declare-fun |x y| () Int)
+(declare-fun |(weird)| () Int)
+(assert (= |x y| (+ |(weird)| 1)))
+(assert (> |(weird)| (- 2)))
+(set-info :status sat)
+(check-sat)

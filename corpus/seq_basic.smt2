@@ -1,0 +1,8 @@
+(set-logic QF_SLIA)
+(declare-const s (Seq Int))
+(assert (= (seq.len s) 3))
+(assert (= (seq.nth s 0) 7))
+(assert (= s (seq.++ (seq.unit 7) (seq.extract s 1 2))))
+(assert (seq.contains s (seq.unit 9)))
+(set-info :status sat)
+(check-sat)

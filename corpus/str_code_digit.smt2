@@ -1,0 +1,6 @@
+(set-logic QF_SLIA)
+(declare-const c String)
+(assert (str.is_digit c))
+(assert (= (str.to_code c) 65))
+(set-info :status unsat)
+(check-sat)

@@ -1,0 +1,8 @@
+(set-logic QF_SLIA)
+(declare-const x String)
+(declare-const y String)
+(assert (= (str.++ x "ab" y) "cabbage"))
+(assert (= (str.len x) 1))
+(set-info :status sat)
+(check-sat)
+(get-value (x y))

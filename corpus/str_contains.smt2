@@ -1,0 +1,6 @@
+(set-logic QF_SLIA)
+(declare-const s String)
+(assert (str.contains s "needle"))
+(assert (< (str.len s) 6))
+(set-info :status unsat)
+(check-sat)

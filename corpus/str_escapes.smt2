@@ -1,0 +1,7 @@
+(set-logic QF_S)
+(declare-const s String)
+(assert (= s "say ""hi""\u{41}"))
+(assert (= (str.len s) 9))
+(assert (= (str.at s 8) "A"))
+(set-info :status sat)
+(check-sat)

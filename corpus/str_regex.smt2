@@ -1,0 +1,7 @@
+(set-logic QF_S)
+(declare-const s String)
+(assert (str.in_re s (re.++ (str.to_re "a") (re.* (re.range "0" "9")) (re.opt (str.to_re "z")))))
+(assert (str.in_re s (re.+ re.allchar)))
+(assert (not (str.in_re s (re.union (str.to_re "a") (re.comp re.none)))))
+(set-info :status unsat)
+(check-sat)

@@ -1,0 +1,7 @@
+(set-logic QF_SLIA)
+(declare-const s String)
+(assert (str.in_re s ((_ re.loop 2 4) (str.to_re "ab"))))
+(assert (str.in_re s (re.inter (re.* re.allchar) ((_ re.^ 3) (str.to_re "ab")))))
+(assert (= (str.len s) 6))
+(set-info :status sat)
+(check-sat)

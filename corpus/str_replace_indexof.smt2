@@ -1,0 +1,8 @@
+(set-logic QF_SLIA)
+(declare-const s String)
+(assert (= (str.replace s "x" "y") "yxz"))
+(assert (= (str.indexof s "x" 0) 0))
+(assert (= (str.replace_all s "x" "q") "qqz"))
+(assert (= (str.substr s 1 2) "xz"))
+(set-info :status sat)
+(check-sat)

@@ -1,0 +1,8 @@
+(set-logic QF_UF)
+(declare-fun P (Bool Bool) Bool)
+(declare-const x Bool)
+(assert (P x (not x)))
+(assert (not (P (not x) x)))
+(assert (P true false))
+(set-info :status sat)
+(check-sat)

@@ -1,0 +1,57 @@
+//! Helpers shared by the integration tests: finding the installed solvers and running a
+//! real solver binary on a file with a hard time limit.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Path of an installed solver binary under `.solvers/` (or `$SMTSTORM_SOLVERS_DIR`).
+/// Panics with the command to run when it is missing: a test that needs a real solver
+/// never passes silently without one.
+pub fn solver_bin(rel: &str) -> PathBuf {
+    let dir = std::env::var_os("SMTSTORM_SOLVERS_DIR").map(PathBuf::from).unwrap_or_else(|| repo().join(".solvers"));
+    let p = dir.join(rel);
+    assert!(p.exists(), "{} is missing: run scripts/setup-solvers.sh --minimal", p.display());
+    p
+}
+
+/// Runs `bin args... file`, killing it after `limit`; returns stdout.
+pub fn run_solver(bin: &Path, args: &[&str], file: &Path, limit: Duration) -> String {
+    let mut child = Command::new(bin)
+        .args(args)
+        .arg(file)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()));
+    let t0 = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if t0.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{} timed out on {}", bin.display(), file.display());
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The answers (`sat`/`unsat`/`unknown` lines) in a solver's output.
+pub fn answers(out: &str) -> Vec<String> {
+    out.lines()
+        .map(str::trim)
+        .filter(|l| matches!(*l, "sat" | "unsat" | "unknown"))
+        .map(String::from)
+        .collect()
+}
