@@ -55,7 +55,10 @@ fn corpus_covers_the_theories_and_checks_clean() {
         assert!(!expected(&s).is_empty(), "{}: no check-sat", p.display());
         logics.insert(s.logic().unwrap_or("none").to_string());
     }
-    for want in ["QF_UF", "QF_LIA", "QF_NIA", "QF_LRA", "QF_NRA", "QF_LIRA", "QF_BV", "QF_FP", "QF_S", "QF_SLIA", "QF_AX", "QF_ALIA", "QF_ABV", "QF_DT", "QF_DTLIA", "UFLIA", "LIA", "UF"] {
+    for want in [
+        "QF_UF", "QF_LIA", "QF_NIA", "QF_LRA", "QF_NRA", "QF_LIRA", "QF_BV", "QF_FP", "QF_S", "QF_SLIA", "QF_AX",
+        "QF_ALIA", "QF_ABV", "QF_DT", "QF_DTLIA", "UFLIA", "LIA", "UF",
+    ] {
         assert!(logics.contains(want), "no corpus seed for {want}");
     }
 }

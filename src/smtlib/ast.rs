@@ -292,13 +292,21 @@ pub enum CommandKind {
     DeclareSort(Str, Option<Str>),
     DefineSort(Str, List<Str>, SortId),
     /// `define-fun` or (`rec`) `define-fun-rec`.
-    DefineFun { rec: bool, decl: FunDecl, body: TermId },
+    DefineFun {
+        rec: bool,
+        decl: FunDecl,
+        body: TermId,
+    },
     DefineFunsRec(List<FunDecl>, List<TermId>),
     /// z3's `define-const`.
     DefineConst(Str, SortId, TermId),
     DeclareDatatype(Str, DatatypeDecl),
     /// `declare-datatypes`, or `declare-codatatypes` when `co`.
-    DeclareDatatypes { co: bool, form: DatatypesForm, decls: List<DatatypeDecl> },
+    DeclareDatatypes {
+        co: bool,
+        form: DatatypesForm,
+        decls: List<DatatypeDecl>,
+    },
     /// `(push n)`; z3 accepts `(push)`.
     Push(Option<Str>),
     Pop(Option<Str>),
@@ -310,9 +318,16 @@ pub enum CommandKind {
     GetValue(List<TermId>),
     Echo(Str),
     /// `(name term attribute*)`: `assert-soft`, `minimize`, `maximize`, `simplify`, `eval`, ...
-    TermCmd { name: Str, term: TermId, attrs: List<Attribute> },
+    TermCmd {
+        name: Str,
+        term: TermId,
+        attrs: List<Attribute>,
+    },
     /// Any other command, kept verbatim.
-    Other { name: Str, args: List<SexpId> },
+    Other {
+        name: Str,
+        args: List<SexpId>,
+    },
 }
 
 /// A command with the byte offset where it starts in the source (for messages).

@@ -182,12 +182,7 @@ impl Checked {
 pub fn check(s: &Script) -> Checked {
     let mut c = Checker::new(s);
     c.run();
-    Checked {
-        sorts: c.sorts,
-        term_sorts: c.term_sorts,
-        diagnostics: c.diags,
-        unknown_symbols: c.unknown_list,
-    }
+    Checked { sorts: c.sorts, term_sorts: c.term_sorts, diagnostics: c.diags, unknown_symbols: c.unknown_list }
 }
 
 #[derive(Clone, Debug)]
@@ -459,12 +454,10 @@ impl<'s> Checker<'s> {
                 let depth = self.scopes.len();
                 self.pop(depth);
             }
-            CommandKind::SetOption(a) => {
-                if s.str(a.key) == ":global-declarations" {
-                    if let AttrValue::Sexp(x) = a.value {
-                        if let Sexp::Atom(_, v) = s.sexps[x.index()] {
-                            self.global_decls = s.str(v) == "true";
-                        }
+            CommandKind::SetOption(a) if s.str(a.key) == ":global-declarations" => {
+                if let AttrValue::Sexp(x) = a.value {
+                    if let Sexp::Atom(_, v) = s.sexps[x.index()] {
+                        self.global_decls = s.str(v) == "true";
                     }
                 }
             }
@@ -578,7 +571,10 @@ impl<'s> Checker<'s> {
             return match d {
                 SortDef::Named(arity) => {
                     if arity as usize != args.len() {
-                        self.diag(DiagKind::IllSorted, format!("sort {name} expects {arity} arguments, got {}", args.len()));
+                        self.diag(
+                            DiagKind::IllSorted,
+                            format!("sort {name} expects {arity} arguments, got {}", args.len()),
+                        );
                     }
                     self.sorts.con(name, args)
                 }
@@ -942,7 +938,10 @@ impl<'s> Checker<'s> {
                     Some(f) if f.len() == vs.len() => f.clone(),
                     _ => {
                         if ss != SortRef::UNKNOWN {
-                            self.diag(DiagKind::IllSorted, format!("pattern ({name} ...) does not match the scrutinee"));
+                            self.diag(
+                                DiagKind::IllSorted,
+                                format!("pattern ({name} ...) does not match the scrutinee"),
+                            );
                         }
                         vec![SortRef::UNKNOWN; vs.len()]
                     }
@@ -1143,7 +1142,8 @@ impl<'s> Checker<'s> {
             }
             let (result, n) = (sig.result, sig.ntype as usize);
             env.resize(n, None);
-            let args: Vec<SortRef> = env.iter().enumerate().map(|(i, e)| e.unwrap_or(SortRef(u32::MAX - i as u32))).collect();
+            let args: Vec<SortRef> =
+                env.iter().enumerate().map(|(i, e)| e.unwrap_or(SortRef(u32::MAX - i as u32))).collect();
             if args.iter().any(|a| a.0 > u32::MAX - 64) {
                 // A parametric constructor without `as`: its sort is not determined.
                 return Some(SortRef::UNKNOWN);
@@ -1205,7 +1205,13 @@ impl<'s> Checker<'s> {
         SortRef::UNKNOWN
     }
 
-    fn try_sig(&mut self, sig: &theory::OpSig, idx: &[Option<u64>; 4], nargs: usize, qual: Option<SortRef>) -> Option<SortRef> {
+    fn try_sig(
+        &mut self,
+        sig: &theory::OpSig,
+        idx: &[Option<u64>; 4],
+        nargs: usize,
+        qual: Option<SortRef>,
+    ) -> Option<SortRef> {
         let fresh = || {
             let mut w = [None; 8];
             w[..4].copy_from_slice(idx);
@@ -1246,7 +1252,8 @@ impl<'s> Checker<'s> {
                     // `(and)`, `(or)` and unary `(and x)`, `(+ x)` are accepted by z3 and
                     // cvc5; a unary application has its argument's sort.
                     if nargs == 0 {
-                        return (sig.result == SortPat::Bool && sig.params[0] == SortPat::Bool).then_some(SortRef::BOOL);
+                        return (sig.result == SortPat::Bool && sig.params[0] == SortPat::Bool)
+                            .then_some(SortRef::BOOL);
                     }
                     if nargs == 1 {
                         if sig.result != sig.params[0] {
@@ -1280,7 +1287,13 @@ impl<'s> Checker<'s> {
         r
     }
 
-    fn result(&mut self, sig: &theory::OpSig, w: &[Option<u64>; 8], se: &mut [Option<SortRef>; 4], qual: Option<SortRef>) -> Option<SortRef> {
+    fn result(
+        &mut self,
+        sig: &theory::OpSig,
+        w: &[Option<u64>; 8],
+        se: &mut [Option<SortRef>; 4],
+        qual: Option<SortRef>,
+    ) -> Option<SortRef> {
         if let Some(q) = qual {
             let mut w2 = *w;
             return self.unify_pat(&sig.result, q, &mut w2, se).then_some(q);

@@ -10,9 +10,35 @@ use std::collections::BTreeSet;
 
 /// Reserved words and frequent attributes (SMT-LIB 2.6 §3.1, §3.6, §4.1.7).
 const SYNTAX: &[&str] = &[
-    "(", ")", "_", "!", "as", "let", "forall", "exists", "lambda", "match", "par", ":named", ":pattern",
-    ":no-pattern", ":status", ":produce-models", ":produce-unsat-cores", ":global-declarations", ":weight",
-    ":qid", "sat", "unsat", "unknown", "true", "false", "#x", "#b", "\"\"", "const",
+    "(",
+    ")",
+    "_",
+    "!",
+    "as",
+    "let",
+    "forall",
+    "exists",
+    "lambda",
+    "match",
+    "par",
+    ":named",
+    ":pattern",
+    ":no-pattern",
+    ":status",
+    ":produce-models",
+    ":produce-unsat-cores",
+    ":global-declarations",
+    ":weight",
+    ":qid",
+    "sat",
+    "unsat",
+    "unknown",
+    "true",
+    "false",
+    "#x",
+    "#b",
+    "\"\"",
+    "const",
 ];
 
 /// The dictionary text.

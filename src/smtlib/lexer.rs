@@ -145,7 +145,7 @@ impl<'a> Lexer<'a> {
 
     /// Reads the next token; a [`LexError`] instead of a [`Tok::Error`] token.
     pub fn next_token(&mut self) -> Result<Token, LexError> {
-        let t = self.next();
+        let t = self.token();
         if t.kind == Tok::Error {
             Err(LexError { offset: t.start, message: self.error })
         } else {
@@ -156,7 +156,7 @@ impl<'a> Lexer<'a> {
     /// Reads the next token. After `Eof` it keeps returning `Eof`; after an error the
     /// position is unchanged, so it keeps returning the error.
     #[inline]
-    pub fn next(&mut self) -> Token {
+    pub fn token(&mut self) -> Token {
         self.skip_ws();
         let s = self.src;
         let start = self.pos;
@@ -172,9 +172,7 @@ impl<'a> Lexer<'a> {
                 // `""` inside a string literal is an escaped quote (SMT-LIB 2.6 §3.1).
                 loop {
                     match memchr::memchr(b'"', &s[p..]) {
-                        None => {
-                            return self.fail(start, "unterminated string literal")
-                        }
+                        None => return self.fail(start, "unterminated string literal"),
                         Some(i) => {
                             p += i + 1;
                             if p < s.len() && s[p] == b'"' {
@@ -210,7 +208,8 @@ impl<'a> Lexer<'a> {
                     p += 1;
                 }
                 if p == digits || (p < s.len() && is_sym(s[p])) {
-                    return self.fail(start, if hex { "malformed hexadecimal literal" } else { "malformed binary literal" });
+                    return self
+                        .fail(start, if hex { "malformed hexadecimal literal" } else { "malformed binary literal" });
                 }
                 if hex {
                     Tok::Hex

@@ -10,5 +10,5 @@ pub use ast::Script;
 pub use parser::{parse, parse_bytes, SyntaxError};
 pub use printer::print;
 pub mod check;
-pub mod theory;
 pub mod dict;
+pub mod theory;

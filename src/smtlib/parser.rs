@@ -56,12 +56,7 @@ pub fn parse_bytes(src: &[u8]) -> Result<Script, SyntaxError> {
         Ok(s) => parse(s),
         Err(e) => {
             let (line, column) = line_col(src, e.valid_up_to() as u32);
-            Err(SyntaxError {
-                offset: e.valid_up_to() as u32,
-                line,
-                column,
-                message: "invalid UTF-8".into(),
-            })
+            Err(SyntaxError { offset: e.valid_up_to() as u32, line, column, message: "invalid UTF-8".into() })
         }
     }
 }
@@ -116,16 +111,42 @@ pub const TERM_COMMANDS: &[&str] =
     &["assert-soft", "minimize", "maximize", "simplify", "eval", "get-qe", "get-qe-disjunct"];
 
 enum Frame {
-    App { head: QualIdent, base: usize },
-    ExtBinder { name: Str, vars: List<SortedVar>, base: usize },
-    LetValue { name: Str, base: usize },
-    LetBody { base: usize },
-    Quant { binder: Binder, vars: List<SortedVar> },
+    App {
+        head: QualIdent,
+        base: usize,
+    },
+    ExtBinder {
+        name: Str,
+        vars: List<SortedVar>,
+        base: usize,
+    },
+    LetValue {
+        name: Str,
+        base: usize,
+    },
+    LetBody {
+        base: usize,
+    },
+    Quant {
+        binder: Binder,
+        vars: List<SortedVar>,
+    },
     AnnotBody,
     /// Parsing the terms of `:pattern (...)` (`single`: `:no-pattern t`).
-    PatternTerms { body: TermId, attr_base: usize, key: Str, base: usize, single: bool },
+    PatternTerms {
+        body: TermId,
+        attr_base: usize,
+        key: Str,
+        base: usize,
+        single: bool,
+    },
     MatchScrutinee,
-    MatchCase { scrutinee: TermId, base: usize, ctor: Str, vars: Option<List<Str>> },
+    MatchCase {
+        scrutinee: TermId,
+        base: usize,
+        ctor: Str,
+        vars: Option<List<Str>>,
+    },
 }
 
 struct Parser<'a> {
@@ -181,7 +202,7 @@ impl<'a> Parser<'a> {
     fn next(&mut self) -> R<Token> {
         let t = match self.peeked.take() {
             Some(t) => t,
-            None => self.lex.next(),
+            None => self.lex.token(),
         };
         if t.kind == Tok::Error {
             return Err(self.lex_error(t));
@@ -194,7 +215,7 @@ impl<'a> Parser<'a> {
         if let Some(t) = self.peeked {
             return Ok(t);
         }
-        let t = self.lex.next();
+        let t = self.lex.token();
         if t.kind == Tok::Error {
             return Err(self.lex_error(t));
         }
@@ -446,6 +467,10 @@ impl<'a> Parser<'a> {
     fn other(&mut self, name: Str) -> R<CommandKind> {
         let mut args = vec![];
         while !self.is_rparen_next()? {
+            let t = self.peek()?;
+            if t.kind == Tok::Eof {
+                return self.err(t, "')'");
+            }
             args.push(self.sexp()?);
         }
         self.next()?;

@@ -195,7 +195,11 @@ impl ParseReport {
             let _ = writeln!(s, "  mismatch {m}");
         }
         if let (Some(c), Some(u)) = (self.checked_clean, &self.unknown_symbols) {
-            let _ = writeln!(s, "check: {} of {} accepted files clean; parse+check {:.1} MB/s", c, self.accepted, self.mb_per_s);
+            let _ = writeln!(
+                s,
+                "check: {} of {} accepted files clean; parse+check {:.1} MB/s",
+                c, self.accepted, self.mb_per_s
+            );
             let mut top: Vec<_> = u.iter().collect();
             top.sort_by(|a, b| b.1.cmp(a.1));
             for (sym, n) in top.iter().take(25) {

@@ -49,9 +49,5 @@ pub fn run_solver(bin: &Path, args: &[&str], file: &Path, limit: Duration) -> St
 
 /// The answers (`sat`/`unsat`/`unknown` lines) in a solver's output.
 pub fn answers(out: &str) -> Vec<String> {
-    out.lines()
-        .map(str::trim)
-        .filter(|l| matches!(*l, "sat" | "unsat" | "unknown"))
-        .map(String::from)
-        .collect()
+    out.lines().map(str::trim).filter(|l| matches!(*l, "sat" | "unsat" | "unknown")).map(String::from).collect()
 }
