@@ -20,7 +20,11 @@ cargo fmt --check
 cargo clippy --release --all-targets -- -D warnings
 
 step "tests"
-cargo test --release
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cargo test --release 2>&1 | tee "$work/cargo-test.log"
+passed=$(grep -oE 'test result: [a-z]+\. [0-9]+ passed' "$work/cargo-test.log" | awk '{s+=$4} END {print s+0}')
+failed=$(grep -oE '[0-9]+ failed;' "$work/cargo-test.log" | awk '{s+=$1} END {print s+0}')
 
 step "dictionary is current"
 "$CARGO_TARGET_DIR/release/smtstorm" dict | diff -u dictionaries/smtlib.dict - >/dev/null
@@ -30,8 +34,6 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
 fi
 (cd fuzz && CARGO_TARGET_DIR=$fuzz_target_dir cargo fuzz build -s none)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 for target in parse_target; do
   mkdir -p "$work/$target/corpus" "$work/$target/artifacts"
   cp corpus/*.smt2 "$work/$target/corpus/"
@@ -52,3 +54,4 @@ if pgrep -f "$root/.solvers/" >/dev/null; then
   exit 1
 fi
 echo "all checks passed"
+echo "tests: $passed passed, $failed failed"
