@@ -69,4 +69,17 @@ mod tests {
             parse_roundtrip(s);
         }
     }
+
+    /// Every input that once crashed `parse_target` (kept in fuzz/regressions/) stays fixed.
+    #[test]
+    fn parse_target_regressions() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/parse_target");
+        let mut n = 0;
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            parse_roundtrip(&std::fs::read(&p).unwrap());
+            n += 1;
+        }
+        assert!(n > 0, "no regression inputs in {}", dir.display());
+    }
 }

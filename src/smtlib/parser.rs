@@ -32,6 +32,7 @@ pub fn parse(src: &str) -> Result<Script, SyntaxError> {
             // SMT-LIB 2.0 files escape quotes in strings as `\"`; cvc5 still reads them.
             let mut p = Parser::new(src);
             p.lex = Lexer::with_legacy_escapes(src.as_bytes());
+            p.legacy_escapes = true;
             match p.script() {
                 Ok(()) => Ok(p.s),
                 Err(_) => Err(e.into_syntax(src)),
@@ -152,6 +153,7 @@ enum Frame {
 struct Parser<'a> {
     src: &'a str,
     lex: Lexer<'a>,
+    legacy_escapes: bool,
     peeked: Option<Token>,
     s: Script,
     frames: Vec<Frame>,
@@ -182,6 +184,7 @@ impl<'a> Parser<'a> {
         Parser {
             src,
             lex: Lexer::new(src.as_bytes()),
+            legacy_escapes: false,
             peeked: None,
             s,
             frames: vec![],
@@ -268,8 +271,39 @@ impl<'a> Parser<'a> {
 
     #[inline]
     fn mk_str(&mut self, t: Token) -> Str {
+        if self.legacy_escapes && t.kind == Tok::String {
+            return self.legacy_string(t);
+        }
         self.s.strs.push((t.start, t.end));
         Str(self.s.strs.len() as u32 - 1)
+    }
+
+    /// Under SMT-LIB 2.0 rules, `\"` is a quote and `\\` a backslash. The AST keeps the
+    /// 2.6 spelling (`""`, `\`), so that printing gives a script that 2.6 rules read the
+    /// same way (found by parse_target: printing 2.0 text verbatim changed its meaning).
+    #[cold]
+    fn legacy_string(&mut self, t: Token) -> Str {
+        let text = self.text(t);
+        let inner = &text[1..text.len() - 1];
+        let mut out = String::with_capacity(text.len());
+        out.push('"');
+        let mut chars = inner.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (c, chars.peek()) {
+                ('\\', Some('"')) => {
+                    chars.next();
+                    out.push_str("\"\"");
+                }
+                ('\\', Some('\\')) => {
+                    chars.next();
+                    out.push('\\');
+                }
+                ('"', _) => out.push_str("\"\""),
+                (c, _) => out.push(c),
+            }
+        }
+        out.push('"');
+        self.s.intern(&out)
     }
 
     fn symbol(&mut self, what: &str) -> R<Str> {

@@ -1,0 +1,2 @@
+(set-info :source "a \"b\" \\ c")
+(assert (= x "\"\""))
