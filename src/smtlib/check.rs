@@ -57,28 +57,52 @@ impl SortRef {
 pub struct Sorts {
     kinds: Vec<SortKind>,
     map: FxHashMap<SortKind, SortRef>,
+    /// `BitVec(w)` for small widths, without hashing (bit-vector results are frequent).
+    bv_small: Vec<SortRef>,
+    /// Constructor names, and `[name id, arg ids...]` → sort: lookups without allocating.
+    con_names: FxHashMap<Box<str>, u32>,
+    con_map: FxHashMap<Vec<u32>, SortRef>,
+    scratch: Vec<u32>,
 }
 
 impl Default for Sorts {
     fn default() -> Self {
-        let mut s = Sorts { kinds: vec![], map: FxHashMap::default() };
-        for k in [
-            SortKind::Bool,
-            SortKind::Int,
-            SortKind::Real,
-            SortKind::String,
-            SortKind::RegLan,
-            SortKind::RoundingMode,
-            SortKind::Unknown,
-        ] {
-            s.intern(k);
-        }
+        let mut s = Sorts {
+            kinds: vec![],
+            map: FxHashMap::default(),
+            bv_small: vec![],
+            con_names: FxHashMap::default(),
+            con_map: FxHashMap::default(),
+            scratch: vec![],
+        };
+        // The base sorts occupy ids 0..7 and are matched in `intern` without hashing.
+        s.kinds.extend(BASE_SORTS.iter().cloned());
         s
     }
 }
 
+const BASE_SORTS: [SortKind; 7] = [
+    SortKind::Bool,
+    SortKind::Int,
+    SortKind::Real,
+    SortKind::String,
+    SortKind::RegLan,
+    SortKind::RoundingMode,
+    SortKind::Unknown,
+];
+
 impl Sorts {
     pub fn intern(&mut self, k: SortKind) -> SortRef {
+        match k {
+            SortKind::Bool => return SortRef::BOOL,
+            SortKind::Int => return SortRef::INT,
+            SortKind::Real => return SortRef::REAL,
+            SortKind::String => return SortRef::STRING,
+            SortKind::RegLan => return SortRef::REGLAN,
+            SortKind::RoundingMode => return SortRef::RM,
+            SortKind::Unknown => return SortRef::UNKNOWN,
+            _ => {}
+        }
         if let Some(&r) = self.map.get(&k) {
             return r;
         }
@@ -91,10 +115,42 @@ impl Sorts {
         &self.kinds[r.0 as usize]
     }
     pub fn bv(&mut self, w: u64) -> SortRef {
-        self.intern(SortKind::BitVec(w))
+        const SMALL: u64 = 256;
+        if w >= SMALL {
+            return self.intern(SortKind::BitVec(w));
+        }
+        if let Some(&r) = self.bv_small.get(w as usize) {
+            if r != SortRef::UNKNOWN {
+                return r;
+            }
+        } else {
+            self.bv_small.resize(w as usize + 1, SortRef::UNKNOWN);
+        }
+        let r = self.intern(SortKind::BitVec(w));
+        self.bv_small[w as usize] = r;
+        r
     }
     fn con(&mut self, name: &str, args: Vec<SortRef>) -> SortRef {
-        self.intern(SortKind::Con(name.into(), args))
+        self.con_slice(name, &args)
+    }
+    fn con_slice(&mut self, name: &str, args: &[SortRef]) -> SortRef {
+        let id = match self.con_names.get(name) {
+            Some(&id) => id,
+            None => {
+                let id = self.con_names.len() as u32;
+                self.con_names.insert(name.into(), id);
+                id
+            }
+        };
+        self.scratch.clear();
+        self.scratch.push(id);
+        self.scratch.extend(args.iter().map(|a| a.0));
+        if let Some(&r) = self.con_map.get(self.scratch.as_slice()) {
+            return r;
+        }
+        let r = self.intern(SortKind::Con(name.into(), args.to_vec()));
+        self.con_map.insert(self.scratch.clone(), r);
+        r
     }
 
     /// SMT-LIB text of a sort (for messages and printing models).
@@ -208,6 +264,32 @@ struct CtorInfo<'s> {
     ntype: u32,
 }
 
+/// What one name denotes: local bindings (innermost last), user declarations (latest
+/// last), and its theory signatures (looked up once per script).
+struct Sym {
+    /// Innermost local binding: index into `Checker::bound`, or `NONE`.
+    local: u32,
+    funs: Vec<FunSig>,
+    class: NameClass,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Default for Sym {
+    fn default() -> Self {
+        Sym { local: NONE, funs: vec![], class: NameClass::Unclassified }
+    }
+}
+
+/// How a name is resolved when no local or user declaration applies; decided on first use.
+#[derive(Clone, Copy)]
+enum NameClass {
+    Unclassified,
+    /// Handled by `apply_special` (tuples, relations, HO application, literals ...).
+    Special,
+    Theory(&'static [usize]),
+}
+
 enum Undo<'s> {
     Fun(&'s str),
     Sort(&'s str),
@@ -226,10 +308,12 @@ struct Checker<'s> {
     s: &'s Script,
     sorts: Sorts,
     term_sorts: Vec<SortRef>,
-    funs: FxHashMap<&'s str, Vec<FunSig>>,
+    /// Everything a name can denote, so an application hashes its name once.
+    syms: FxHashMap<&'s str, Sym>,
+    /// Local bindings: (sort, index of the binding it shadows).
+    bound: Vec<(SortRef, u32)>,
     sort_defs: FxHashMap<&'s str, Vec<SortDef<'s>>>,
     ctors: FxHashMap<&'s str, Vec<CtorInfo<'s>>>,
-    locals: FxHashMap<&'s str, Vec<SortRef>>,
     sort_params: Vec<(&'s str, SortRef)>,
     undo: Vec<Undo<'s>>,
     scopes: Vec<usize>,
@@ -252,10 +336,11 @@ impl<'s> Checker<'s> {
             s,
             sorts: Sorts::default(),
             term_sorts: vec![SortRef::UNKNOWN; s.terms.len()],
-            funs: FxHashMap::default(),
+            // Sized for a typical seed's distinct names (avoids regrowing in every file).
+            syms: FxHashMap::with_capacity_and_hasher(64, Default::default()),
+            bound: vec![],
             sort_defs: FxHashMap::default(),
             ctors: FxHashMap::default(),
-            locals: FxHashMap::default(),
             sort_params: vec![],
             undo: vec![],
             scopes: vec![],
@@ -286,7 +371,7 @@ impl<'s> Checker<'s> {
     // ---- scopes ----------------------------------------------------------------------
 
     fn add_fun(&mut self, name: &'s str, sig: FunSig) {
-        self.funs.entry(name).or_default().push(sig);
+        self.syms.entry(name).or_default().funs.push(sig);
         self.undo.push(Undo::Fun(name));
     }
     fn add_sort_def(&mut self, name: &'s str, d: SortDef<'s>) {
@@ -315,7 +400,11 @@ impl<'s> Checker<'s> {
             }
             while self.undo.len() > mark {
                 match self.undo.pop().unwrap() {
-                    Undo::Fun(n) => pop_entry(&mut self.funs, n),
+                    Undo::Fun(n) => {
+                        if let Some(e) = self.syms.get_mut(n) {
+                            e.funs.pop();
+                        }
+                    }
                     Undo::Sort(n) => pop_entry(&mut self.sort_defs, n),
                     Undo::Ctor(n) => pop_entry(&mut self.ctors, n),
                 }
@@ -324,10 +413,16 @@ impl<'s> Checker<'s> {
     }
 
     fn bind(&mut self, name: &'s str, sort: SortRef) {
-        self.locals.entry(name).or_default().push(sort);
+        let e = self.syms.entry(name).or_default();
+        self.bound.push((sort, e.local));
+        e.local = self.bound.len() as u32 - 1;
     }
     fn unbind(&mut self, name: &'s str) {
-        pop_entry(&mut self.locals, name);
+        if let Some(e) = self.syms.get_mut(name) {
+            if e.local != NONE {
+                e.local = self.bound[e.local as usize].1;
+            }
+        }
     }
 
     // ---- commands ----------------------------------------------------------------------
@@ -443,7 +538,9 @@ impl<'s> Checker<'s> {
             CommandKind::Pop(n) => self.pop(n.and_then(|n| parse_num(s.str(n))).unwrap_or(1) as usize),
             CommandKind::Nullary(Nullary::Reset) => {
                 // `(reset)` forgets every declaration and option (SMT-LIB 2.6 §4.2.2).
-                self.funs.clear();
+                for e in self.syms.values_mut() {
+                    e.funs.clear();
+                }
                 self.sort_defs.clear();
                 self.ctors.clear();
                 self.undo.clear();
@@ -770,7 +867,7 @@ impl<'s> Checker<'s> {
             SortKind::Param(i) => args.get(i as usize).copied().unwrap_or(r),
             SortKind::Con(n, a) if !a.is_empty() => {
                 let a2: Vec<SortRef> = a.iter().map(|&x| self.subst(x, args, depth + 1)).collect();
-                self.sorts.intern(SortKind::Con(n, a2))
+                self.sorts.con_slice(&n, &a2)
             }
             _ => r,
         }
@@ -1057,8 +1154,12 @@ impl<'s> Checker<'s> {
         }
         let indices = s.index_list(q.ident.indices);
 
+        let (local, has_funs, class) = match self.syms.get(name) {
+            Some(e) => ((e.local != NONE).then(|| self.bound[e.local as usize].0), !e.funs.is_empty(), e.class),
+            None => (None, false, NameClass::Unclassified),
+        };
         if indices.is_empty() {
-            if let Some(&r) = self.locals.get(name).and_then(|v| v.last()) {
+            if let Some(r) = local {
                 if nargs == 0 {
                     return r;
                 }
@@ -1067,8 +1168,10 @@ impl<'s> Checker<'s> {
                     return r;
                 }
             }
-            if let Some(r) = self.apply_user(name, qual) {
-                return r;
+            if has_funs {
+                if let Some(r) = self.apply_user(name, qual) {
+                    return r;
+                }
             }
             if let Some(dt) = name.strip_prefix("is-") {
                 if nargs == 1 && self.ctors.contains_key(dt) {
@@ -1096,16 +1199,35 @@ impl<'s> Checker<'s> {
                 _ => {}
             }
         }
-        if let Some(r) = self.apply_special(name, indices, qual) {
-            return r;
+        let class = match class {
+            NameClass::Unclassified => {
+                let c = if is_special_name(name) {
+                    NameClass::Special
+                } else {
+                    NameClass::Theory(theory::table().lookup(name))
+                };
+                let key: &'s str = s.sym(q.ident.sym);
+                self.syms.entry(key).or_default().class = c;
+                c
+            }
+            c => c,
+        };
+        match class {
+            NameClass::Theory(cands) => self.apply_theory(name, indices, nargs, qual, cands),
+            _ => match self.apply_special(name, indices, qual) {
+                Some(r) => r,
+                None => self.apply_theory(name, indices, nargs, qual, theory::table().lookup(name)),
+            },
         }
-        self.apply_theory(name, indices, nargs, qual)
     }
 
     /// A user-declared function. `None` if the name is not declared, or if no declaration
     /// fits and the name is also a theory symbol (users may shadow `or`, `min`, ...).
     fn apply_user(&mut self, name: &str, qual: Option<SortRef>) -> Option<SortRef> {
-        let sigs = self.funs.get(name)?;
+        let sigs = &self.syms.get(name)?.funs;
+        if sigs.is_empty() {
+            return None;
+        }
         let mut env = vec![];
         // A function used as a value (higher-order logics): its sort is (-> params result).
         if self.args.is_empty() && sigs.iter().all(|f| !f.params.is_empty()) {
@@ -1166,10 +1288,16 @@ impl<'s> Checker<'s> {
         Some(SortRef::UNKNOWN)
     }
 
-    fn apply_theory(&mut self, name: &str, indices: &[Index], nargs: usize, qual: Option<SortRef>) -> SortRef {
+    fn apply_theory(
+        &mut self,
+        name: &str,
+        indices: &[Index],
+        nargs: usize,
+        qual: Option<SortRef>,
+        cands: &'static [usize],
+    ) -> SortRef {
         let s = self.s;
         let table = theory::table();
-        let cands = table.lookup(name);
         if cands.is_empty() {
             let shown = if indices.is_empty() { name.to_string() } else { format!("(_ {name} ...)") };
             self.unknown_symbol(shown, DiagKind::UnknownSymbol);
@@ -1262,10 +1390,11 @@ impl<'s> Checker<'s> {
                         let (mut w, mut se) = fresh();
                         return self.unify_pat(&sig.params[0], args[0], &mut w, &mut se).then_some(args[0]);
                     }
-                    let order: Vec<SortRef> =
-                        if sig.shape == Shape::LeftAssoc { args.clone() } else { args.iter().rev().copied().collect() };
-                    let mut acc = order[0];
-                    for &next in &order[1..] {
+                    let left = sig.shape == Shape::LeftAssoc;
+                    let at = |i: usize| if left { args[i] } else { args[args.len() - 1 - i] };
+                    let mut acc = at(0);
+                    for i in 1..args.len() {
+                        let next = at(i);
                         let (mut w, mut se) = fresh();
                         let (first, second) = if sig.shape == Shape::LeftAssoc { (acc, next) } else { (next, acc) };
                         if !self.unify_pat(&sig.params[0], first, &mut w, &mut se)
@@ -1380,6 +1509,33 @@ fn unify_width(e: &WExpr, n: u64, w: &mut [Option<u64>; 8]) -> bool {
             _ => false,
         },
     }
+}
+
+/// Names whose sorts [`Checker::apply_special`] computes (no table line can express them).
+fn is_special_name(name: &str) -> bool {
+    matches!(
+        name,
+        "tuple"
+            | "tuple.unit"
+            | "tuple.select"
+            | "tuple.update"
+            | "tuple.project"
+            | "rel.project"
+            | "table.project"
+            | "rel.transpose"
+            | "rel.tclosure"
+            | "rel.product"
+            | "table.product"
+            | "rel.join"
+            | "rel.join_image"
+            | "rel.iden"
+            | "set.insert"
+            | "@"
+            | "update"
+            | "fmf.card"
+    ) || name.starts_with("#f")
+        || name.starts_with("ff")
+        || name.starts_with('-')
 }
 
 fn is_bv_literal(name: &str) -> bool {

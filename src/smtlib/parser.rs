@@ -31,7 +31,9 @@ pub fn parse(src: &str) -> Result<Script, SyntaxError> {
         Err(e) if src.contains("\\\"") => {
             // SMT-LIB 2.0 files escape quotes in strings as `\"`; cvc5 still reads them.
             let mut p = Parser::new(src);
-            p.lex = Lexer::with_legacy_escapes(src.as_bytes());
+            let mut lex = Lexer::with_legacy_escapes(src.as_bytes());
+            p.toks = lex.tape();
+            p.lex_error = lex.error();
             p.legacy_escapes = true;
             match p.script() {
                 Ok(()) => Ok(p.s),
@@ -152,9 +154,11 @@ enum Frame {
 
 struct Parser<'a> {
     src: &'a str,
-    lex: Lexer<'a>,
+    /// All tokens of the input, ending with `Eof` or `Error` (see [`Lexer::tape`]).
+    toks: Vec<Token>,
+    i: usize,
+    lex_error: &'static str,
     legacy_escapes: bool,
-    peeked: Option<Token>,
     s: Script,
     frames: Vec<Frame>,
     term_stack: Vec<TermId>,
@@ -181,11 +185,14 @@ impl<'a> Parser<'a> {
             command_offsets: Vec::with_capacity(n / 40 + 4),
             ..Script::default()
         };
+        let mut lex = Lexer::new(src.as_bytes());
+        let toks = lex.tape();
         Parser {
             src,
-            lex: Lexer::new(src.as_bytes()),
+            toks,
+            i: 0,
+            lex_error: lex.error(),
             legacy_escapes: false,
-            peeked: None,
             s,
             frames: vec![],
             term_stack: vec![],
@@ -201,34 +208,20 @@ impl<'a> Parser<'a> {
 
     // ---- tokens -------------------------------------------------------------------------
 
-    #[inline]
-    fn next(&mut self) -> R<Token> {
-        let t = match self.peeked.take() {
-            Some(t) => t,
-            None => self.lex.token(),
-        };
-        if t.kind == Tok::Error {
-            return Err(self.lex_error(t));
+    /// The next token; at the end of the tape it stays on the final `Eof`/`Error`
+    /// token, which every caller turns into an error through [`Parser::err`].
+    #[inline(always)]
+    fn next(&mut self) -> Token {
+        let t = self.toks[self.i];
+        if self.i + 1 < self.toks.len() {
+            self.i += 1;
         }
-        Ok(t)
+        t
     }
 
-    #[inline]
-    fn peek(&mut self) -> R<Token> {
-        if let Some(t) = self.peeked {
-            return Ok(t);
-        }
-        let t = self.lex.token();
-        if t.kind == Tok::Error {
-            return Err(self.lex_error(t));
-        }
-        self.peeked = Some(t);
-        Ok(t)
-    }
-
-    #[cold]
-    fn lex_error(&self, t: Token) -> PErr {
-        PErr::new(t.start, self.lex.error().to_string())
+    #[inline(always)]
+    fn peek(&self) -> Token {
+        self.toks[self.i]
     }
 
     #[inline]
@@ -238,6 +231,9 @@ impl<'a> Parser<'a> {
 
     #[cold]
     fn err<T>(&self, t: Token, expected: &str) -> R<T> {
+        if t.kind == Tok::Error {
+            return Err(PErr::new(t.start, self.lex_error.to_string()));
+        }
         let found = match t.kind {
             Tok::Eof => "end of input".to_string(),
             _ => {
@@ -254,7 +250,7 @@ impl<'a> Parser<'a> {
     }
 
     fn expect(&mut self, kind: Tok, what: &str) -> R<Token> {
-        let t = self.next()?;
+        let t = self.next();
         if t.kind == kind {
             Ok(t)
         } else {
@@ -307,7 +303,7 @@ impl<'a> Parser<'a> {
     }
 
     fn symbol(&mut self, what: &str) -> R<Str> {
-        let t = self.next()?;
+        let t = self.next();
         match t.kind {
             Tok::Symbol | Tok::QuotedSymbol => Ok(self.mk_str(t)),
             _ => self.err(t, what),
@@ -319,8 +315,9 @@ impl<'a> Parser<'a> {
         Ok(self.mk_str(t))
     }
 
-    fn is_rparen_next(&mut self) -> R<bool> {
-        Ok(self.peek()?.kind == Tok::RParen)
+    #[inline(always)]
+    fn is_rparen_next(&self) -> bool {
+        self.peek().kind == Tok::RParen
     }
 
     // ---- list pools ---------------------------------------------------------------------
@@ -347,7 +344,7 @@ impl<'a> Parser<'a> {
 
     fn script(&mut self) -> R<()> {
         loop {
-            let t = self.next()?;
+            let t = self.next();
             match t.kind {
                 Tok::Eof => return Ok(()),
                 Tok::LParen => {
@@ -361,7 +358,7 @@ impl<'a> Parser<'a> {
     }
 
     fn command(&mut self) -> R<CommandKind> {
-        let nt = self.next()?;
+        let nt = self.next();
         if nt.kind != Tok::Symbol {
             return self.err(nt, "a command name");
         }
@@ -384,7 +381,7 @@ impl<'a> Parser<'a> {
             }
             "declare-sort" => {
                 let n = self.symbol("a sort name")?;
-                let a = if self.peek()?.kind == Tok::Numeral { Some(self.numeral("an arity")?) } else { None };
+                let a = if self.peek().kind == Tok::Numeral { Some(self.numeral("an arity")?) } else { None };
                 CommandKind::DeclareSort(n, a)
             }
             "define-sort" => {
@@ -401,20 +398,20 @@ impl<'a> Parser<'a> {
             "define-funs-rec" => {
                 self.lparen()?;
                 let mut decls = vec![];
-                while !self.is_rparen_next()? {
+                while !self.is_rparen_next() {
                     self.lparen()?;
                     decls.push(self.fun_decl()?);
                     self.rparen()?;
                 }
-                self.next()?;
+                self.next();
                 let decls = Self::list_of(&mut self.s.fun_decls, &decls);
                 self.lparen()?;
                 let base = self.term_stack.len();
-                while !self.is_rparen_next()? {
+                while !self.is_rparen_next() {
                     let t = self.term()?;
                     self.term_stack.push(t);
                 }
-                self.next()?;
+                self.next();
                 let bodies = Self::push_list(&mut self.s.term_lists, &mut self.term_stack, base);
                 CommandKind::DefineFunsRec(decls, bodies)
             }
@@ -431,7 +428,7 @@ impl<'a> Parser<'a> {
             }
             "declare-datatypes" | "declare-codatatypes" => self.declare_datatypes(name == "declare-codatatypes")?,
             "push" | "pop" => {
-                let n = if self.peek()?.kind == Tok::Numeral { Some(self.numeral("a numeral")?) } else { None };
+                let n = if self.peek().kind == Tok::Numeral { Some(self.numeral("a numeral")?) } else { None };
                 if name == "push" {
                     CommandKind::Push(n)
                 } else {
@@ -456,11 +453,11 @@ impl<'a> Parser<'a> {
             "check-sat-assuming" | "get-value" => {
                 self.lparen()?;
                 let base = self.term_stack.len();
-                while !self.is_rparen_next()? {
+                while !self.is_rparen_next() {
                     let t = self.term()?;
                     self.term_stack.push(t);
                 }
-                self.next()?;
+                self.next();
                 let l = Self::push_list(&mut self.s.term_lists, &mut self.term_stack, base);
                 if name == "get-value" {
                     CommandKind::GetValue(l)
@@ -470,7 +467,7 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 if let Some(&(n, _)) = Nullary::ALL.iter().find(|(_, s)| *s == name) {
-                    if self.is_rparen_next()? {
+                    if self.is_rparen_next() {
                         CommandKind::Nullary(n)
                     } else {
                         // z3's `(check-sat a b)` and similar: kept verbatim.
@@ -481,7 +478,7 @@ impl<'a> Parser<'a> {
                     let name = self.mk_str(nt);
                     let term = self.term()?;
                     let base = self.attr_stack.len();
-                    while !self.is_rparen_next()? {
+                    while !self.is_rparen_next() {
                         let a = self.attribute()?;
                         self.attr_stack.push(a);
                     }
@@ -500,14 +497,14 @@ impl<'a> Parser<'a> {
     /// An unknown command: its arguments are S-expressions up to the closing paren.
     fn other(&mut self, name: Str) -> R<CommandKind> {
         let mut args = vec![];
-        while !self.is_rparen_next()? {
-            let t = self.peek()?;
+        while !self.is_rparen_next() {
+            let t = self.peek();
             if t.kind == Tok::Eof {
                 return self.err(t, "')'");
             }
             args.push(self.sexp()?);
         }
-        self.next()?;
+        self.next();
         let args = Self::list_of(&mut self.s.sexp_lists, &args);
         Ok(CommandKind::Other { name, args })
     }
@@ -522,51 +519,51 @@ impl<'a> Parser<'a> {
     fn sorted_vars(&mut self) -> R<List<SortedVar>> {
         self.lparen()?;
         let mut vars = vec![];
-        while !self.is_rparen_next()? {
+        while !self.is_rparen_next() {
             self.lparen()?;
             let name = self.symbol("a variable name")?;
             let sort = self.sort()?;
             self.rparen()?;
             vars.push(SortedVar { name, sort });
         }
-        self.next()?;
+        self.next();
         Ok(Self::list_of(&mut self.s.sorted_vars, &vars))
     }
 
     fn symbol_list(&mut self, what: &str) -> R<List<Str>> {
         self.lparen()?;
         let mut v = vec![];
-        while !self.is_rparen_next()? {
+        while !self.is_rparen_next() {
             v.push(self.symbol(what)?);
         }
-        self.next()?;
+        self.next();
         Ok(Self::list_of(&mut self.s.str_lists, &v))
     }
 
     fn sort_list(&mut self) -> R<List<SortId>> {
         self.lparen()?;
         let mut v = vec![];
-        while !self.is_rparen_next()? {
+        while !self.is_rparen_next() {
             v.push(self.sort()?);
         }
-        self.next()?;
+        self.next();
         Ok(Self::list_of(&mut self.s.sort_lists, &v))
     }
 
     fn declare_datatypes(&mut self, co: bool) -> R<CommandKind> {
         self.lparen()?;
-        let first = self.peek()?;
+        let first = self.peek();
         if first.kind == Tok::LParen {
             // SMT-LIB 2.6: ((D n) ...) (decl ...)
             let mut sds = vec![];
-            while !self.is_rparen_next()? {
+            while !self.is_rparen_next() {
                 self.lparen()?;
                 let name = self.symbol("a datatype name")?;
                 let arity = self.numeral("an arity")?;
                 self.rparen()?;
                 sds.push(SortDecl { name, arity });
             }
-            self.next()?;
+            self.next();
             let n = sds.len();
             let sorts = Self::list_of(&mut self.s.sort_decls, &sds);
             self.lparen()?;
@@ -580,19 +577,19 @@ impl<'a> Parser<'a> {
         } else {
             // z3 legacy: (params...) ((D ctor...) ...)
             let mut ps = vec![];
-            while !self.is_rparen_next()? {
+            while !self.is_rparen_next() {
                 ps.push(self.symbol("a sort parameter or '(' of a datatype declaration")?);
             }
-            self.next()?;
+            self.next();
             let params = Self::list_of(&mut self.s.str_lists, &ps);
             self.lparen()?;
             let mut decls = vec![];
-            while !self.is_rparen_next()? {
+            while !self.is_rparen_next() {
                 self.lparen()?;
                 let name = self.symbol("a datatype name")?;
                 decls.push(self.ctor_list(Some(name), List::EMPTY, false)?);
             }
-            self.next()?;
+            self.next();
             let decls = Self::list_of(&mut self.s.datatype_decls, &decls);
             Ok(CommandKind::DeclareDatatypes { co, form: DatatypesForm::Legacy(params), decls })
         }
@@ -601,9 +598,9 @@ impl<'a> Parser<'a> {
     /// `(ctor+)` or `(par (T+) (ctor+))`; the opening paren is not yet read.
     fn datatype_decl(&mut self, legacy_name: Option<Str>) -> R<DatatypeDecl> {
         self.lparen()?;
-        let t = self.peek()?;
+        let t = self.peek();
         if t.kind == Tok::Symbol && self.text(t) == "par" {
-            self.next()?;
+            self.next();
             let params = self.symbol_list("a sort parameter")?;
             self.lparen()?;
             let d = self.ctor_list(legacy_name, params, true)?;
@@ -617,8 +614,8 @@ impl<'a> Parser<'a> {
     /// Constructors up to and including the closing paren.
     fn ctor_list(&mut self, legacy_name: Option<Str>, params: List<Str>, has_par: bool) -> R<DatatypeDecl> {
         let mut ctors = vec![];
-        while !self.is_rparen_next()? {
-            let t = self.next()?;
+        while !self.is_rparen_next() {
+            let t = self.next();
             match t.kind {
                 Tok::Symbol | Tok::QuotedSymbol => {
                     let name = self.mk_str(t);
@@ -627,23 +624,23 @@ impl<'a> Parser<'a> {
                 Tok::LParen => {
                     let name = self.symbol("a constructor name")?;
                     let mut fields = vec![];
-                    while !self.is_rparen_next()? {
+                    while !self.is_rparen_next() {
                         self.lparen()?;
                         let fname = self.symbol("a selector name")?;
                         let sort = self.sort()?;
                         self.rparen()?;
                         fields.push(SortedVar { name: fname, sort });
                     }
-                    self.next()?;
+                    self.next();
                     let fields = Self::list_of(&mut self.s.sorted_vars, &fields);
                     ctors.push(Ctor { name, fields, bare: false });
                 }
                 _ => return self.err(t, "a constructor declaration"),
             }
         }
-        self.next()?;
+        self.next();
         if ctors.is_empty() {
-            let t = self.peek()?;
+            let t = self.peek();
             return self.err(t, "at least one constructor (the list was empty)");
         }
         let ctors = Self::list_of(&mut self.s.ctors, &ctors);
@@ -655,7 +652,7 @@ impl<'a> Parser<'a> {
     fn attribute(&mut self) -> R<Attribute> {
         let k = self.expect(Tok::Keyword, "a keyword")?;
         let key = self.mk_str(k);
-        let n = self.peek()?;
+        let n = self.peek();
         let value = match n.kind {
             Tok::RParen | Tok::Keyword | Tok::Eof => AttrValue::None,
             _ => AttrValue::Sexp(self.sexp()?),
@@ -670,7 +667,7 @@ impl<'a> Parser<'a> {
         let sym = self.symbol("an identifier after '_'")?;
         let start = self.s.indices.len() as u32;
         loop {
-            let t = self.next()?;
+            let t = self.next();
             let ix = match t.kind {
                 Tok::Numeral => Index::Num(self.mk_str(t)),
                 Tok::Symbol | Tok::QuotedSymbol => Index::Sym(self.mk_str(t)),
@@ -685,11 +682,11 @@ impl<'a> Parser<'a> {
 
     /// After `(as`: `identifier sort )`.
     fn as_rest(&mut self) -> R<QualIdent> {
-        let t = self.next()?;
+        let t = self.next();
         let ident = match t.kind {
             Tok::Symbol | Tok::QuotedSymbol => Ident { sym: self.mk_str(t), indices: List::EMPTY },
             Tok::LParen => {
-                let u = self.next()?;
+                let u = self.next();
                 if u.kind != Tok::Symbol || self.text(u) != "_" {
                     return self.err(u, "'_' of an indexed identifier");
                 }
@@ -705,14 +702,14 @@ impl<'a> Parser<'a> {
     fn sort(&mut self) -> R<SortId> {
         let base = self.sort_frames.len();
         loop {
-            let t = self.next()?;
+            let t = self.next();
             let mut done = match t.kind {
                 Tok::Symbol | Tok::QuotedSymbol => {
                     let sym = self.mk_str(t);
                     self.add_sort(Ident { sym, indices: List::EMPTY }, List::EMPTY)
                 }
                 Tok::LParen => {
-                    let h = self.next()?;
+                    let h = self.next();
                     let head = match h.kind {
                         Tok::Symbol if self.text(h) == "_" => {
                             // `(_ BitVec 8)` is a complete sort.
@@ -721,7 +718,7 @@ impl<'a> Parser<'a> {
                         Tok::Symbol | Tok::QuotedSymbol => Ok(Ident { sym: self.mk_str(h), indices: List::EMPTY }),
                         Tok::LParen => {
                             // `((_ Name n) Sort+)`: an indexed, parametric sort.
-                            let u = self.next()?;
+                            let u = self.next();
                             if u.kind != Tok::Symbol || self.text(u) != "_" {
                                 return self.err(u, "'_' of an indexed sort");
                             }
@@ -744,8 +741,8 @@ impl<'a> Parser<'a> {
                     return Ok(done);
                 }
                 self.sort_stack.push(done);
-                if self.is_rparen_next()? {
-                    self.next()?;
+                if self.is_rparen_next() {
+                    self.next();
                     let (id, b) = self.sort_frames.pop().unwrap();
                     let args = Self::push_list(&mut self.s.sort_lists, &mut self.sort_stack, b);
                     done = self.add_sort(id, args);
@@ -766,17 +763,17 @@ impl<'a> Parser<'a> {
     fn sexp(&mut self) -> R<SexpId> {
         let base = self.sexp_frames.len();
         loop {
-            let t = self.next()?;
+            let t = self.next();
             let mut done = match t.kind {
                 Tok::LParen => {
                     self.sexp_frames.push(self.sexp_stack.len());
-                    if self.is_rparen_next()? {
+                    if self.is_rparen_next() {
                         None
                     } else {
                         continue;
                     }
                 }
-                Tok::RParen | Tok::Eof => return self.err(t, "an S-expression"),
+                Tok::RParen | Tok::Eof | Tok::Error => return self.err(t, "an S-expression"),
                 k => {
                     let s = self.mk_str(t);
                     Some(self.add_sexp(Sexp::Atom(k, s)))
@@ -789,15 +786,15 @@ impl<'a> Parser<'a> {
                     }
                     self.sexp_stack.push(d);
                 }
-                let n = self.peek()?;
+                let n = self.peek();
                 match n.kind {
                     Tok::RParen => {
-                        self.next()?;
+                        self.next();
                         let b = self.sexp_frames.pop().unwrap();
                         let l = Self::push_list(&mut self.s.sexp_lists, &mut self.sexp_stack, b);
                         done = Some(self.add_sexp(Sexp::List(l)));
                     }
-                    Tok::Eof => return self.err(n, "')'"),
+                    Tok::Eof | Tok::Error => return self.err(n, "')'"),
                     _ => break,
                 }
             }
@@ -815,7 +812,7 @@ impl<'a> Parser<'a> {
         let base = self.frames.len();
         'start: loop {
             // Begin a term.
-            let t = self.next()?;
+            let t = self.next();
             let mut done = match t.kind {
                 Tok::Numeral => self.lit(LitKind::Numeral, t),
                 Tok::Decimal => self.lit(LitKind::Decimal, t),
@@ -828,7 +825,7 @@ impl<'a> Parser<'a> {
                     self.add_term(Term::Var(QualIdent { ident: Ident { sym, indices: List::EMPTY }, sort: None }))
                 }
                 Tok::LParen => {
-                    let h = self.next()?;
+                    let h = self.next();
                     match h.kind {
                         Tok::Symbol => match self.text(h) {
                             "let" => {
@@ -846,7 +843,7 @@ impl<'a> Parser<'a> {
                                 };
                                 let vars = self.sorted_vars()?;
                                 if vars.is_empty() && binder != Binder::Lambda {
-                                    let n = self.peek()?;
+                                    let n = self.peek();
                                     return self.err(n, "at least one bound variable");
                                 }
                                 self.frames.push(Frame::Quant { binder, vars });
@@ -868,7 +865,7 @@ impl<'a> Parser<'a> {
                                 let q = self.as_rest()?;
                                 self.add_term(Term::Var(q))
                             }
-                            name if EXT_BINDERS.contains(&name) && self.peek()?.kind == Tok::LParen => {
+                            name if EXT_BINDERS.contains(&name) && self.peek().kind == Tok::LParen => {
                                 let name = self.mk_str(h);
                                 let vars = self.sorted_vars()?;
                                 self.frames.push(Frame::ExtBinder { name, vars, base: self.term_stack.len() });
@@ -877,9 +874,9 @@ impl<'a> Parser<'a> {
                             _ => {
                                 let sym = self.mk_str(h);
                                 let head = QualIdent { ident: Ident { sym, indices: List::EMPTY }, sort: None };
-                                if self.is_rparen_next()? {
+                                if self.is_rparen_next() {
                                     // `(f)`: accepted by z3 and cvc5 for nullary functions.
-                                    self.next()?;
+                                    self.next();
                                     self.add_term(Term::App(head, List::EMPTY))
                                 } else {
                                     self.frames.push(Frame::App { head, base: self.term_stack.len() });
@@ -890,8 +887,8 @@ impl<'a> Parser<'a> {
                         Tok::QuotedSymbol => {
                             let sym = self.mk_str(h);
                             let head = QualIdent { ident: Ident { sym, indices: List::EMPTY }, sort: None };
-                            if self.is_rparen_next()? {
-                                self.next()?;
+                            if self.is_rparen_next() {
+                                self.next();
                                 self.add_term(Term::App(head, List::EMPTY))
                             } else {
                                 self.frames.push(Frame::App { head, base: self.term_stack.len() });
@@ -899,14 +896,14 @@ impl<'a> Parser<'a> {
                             }
                         }
                         Tok::LParen => {
-                            let u = self.next()?;
+                            let u = self.next();
                             let head = match (u.kind, self.text(u)) {
                                 (Tok::Symbol, "_") => QualIdent { ident: self.indexed_rest()?, sort: None },
                                 (Tok::Symbol, "as") => self.as_rest()?,
                                 _ => return self.err(u, "'_' or 'as' of a function identifier"),
                             };
-                            if self.is_rparen_next()? {
-                                let n = self.peek()?;
+                            if self.is_rparen_next() {
+                                let n = self.peek();
                                 return self.err(n, "an argument");
                             }
                             self.frames.push(Frame::App { head, base: self.term_stack.len() });
@@ -925,8 +922,8 @@ impl<'a> Parser<'a> {
                 match self.frames.last_mut().unwrap() {
                     Frame::App { .. } => {
                         self.term_stack.push(done);
-                        if self.is_rparen_next()? {
-                            self.next()?;
+                        if self.is_rparen_next() {
+                            self.next();
                             let Some(Frame::App { head, base }) = self.frames.pop() else { unreachable!() };
                             let args = Self::push_list(&mut self.s.term_lists, &mut self.term_stack, base);
                             done = self.add_term(Term::App(head, args));
@@ -936,8 +933,8 @@ impl<'a> Parser<'a> {
                     }
                     Frame::ExtBinder { .. } => {
                         self.term_stack.push(done);
-                        if self.is_rparen_next()? {
-                            self.next()?;
+                        if self.is_rparen_next() {
+                            self.next();
                             let Some(Frame::ExtBinder { name, vars, base }) = self.frames.pop() else { unreachable!() };
                             let bodies = Self::push_list(&mut self.s.term_lists, &mut self.term_stack, base);
                             done = self.add_term(Term::ExtBinder(name, vars, bodies));
@@ -949,7 +946,7 @@ impl<'a> Parser<'a> {
                         let (name, b) = (*name, *base);
                         self.bind_stack.push(Binding { name, value: done });
                         self.rparen()?;
-                        let n = self.next()?;
+                        let n = self.next();
                         match n.kind {
                             Tok::LParen => {
                                 let name = self.symbol("a variable name")?;
@@ -975,8 +972,8 @@ impl<'a> Parser<'a> {
                     }
                     Frame::AnnotBody => {
                         self.frames.pop();
-                        if self.is_rparen_next()? {
-                            let n = self.peek()?;
+                        if self.is_rparen_next() {
+                            let n = self.peek();
                             return self.err(n, "an attribute");
                         }
                         let attr_base = self.attr_stack.len();
@@ -988,11 +985,11 @@ impl<'a> Parser<'a> {
                     Frame::PatternTerms { body, attr_base, key, base, single } => {
                         let (body, attr_base, key, b, single) = (*body, *attr_base, *key, *base, *single);
                         self.term_stack.push(done);
-                        if !single && !self.is_rparen_next()? {
+                        if !single && !self.is_rparen_next() {
                             continue 'start;
                         }
                         if !single {
-                            self.next()?;
+                            self.next();
                         }
                         self.frames.pop();
                         let terms = Self::push_list(&mut self.s.term_lists, &mut self.term_stack, b);
@@ -1013,8 +1010,8 @@ impl<'a> Parser<'a> {
                         self.frames.pop();
                         self.rparen()?;
                         self.case_stack.push(MatchCase { ctor, vars, body: done });
-                        if self.is_rparen_next()? {
-                            self.next()?;
+                        if self.is_rparen_next() {
+                            self.next();
                             self.rparen()?;
                             let cases = Self::push_list(&mut self.s.cases, &mut self.case_stack, b);
                             done = self.add_term(Term::Match(scrutinee, cases));
@@ -1036,16 +1033,16 @@ impl<'a> Parser<'a> {
     /// Reads `(pattern` of a match case and pushes a frame expecting its body.
     fn match_case_start(&mut self, scrutinee: TermId, base: usize) -> R<()> {
         self.lparen()?;
-        let t = self.next()?;
+        let t = self.next();
         let (ctor, vars) = match t.kind {
             Tok::Symbol | Tok::QuotedSymbol => (self.mk_str(t), None),
             Tok::LParen => {
                 let c = self.symbol("a constructor name")?;
                 let mut vs = vec![];
-                while !self.is_rparen_next()? {
+                while !self.is_rparen_next() {
                     vs.push(self.symbol("a pattern variable")?);
                 }
-                self.next()?;
+                self.next();
                 (c, Some(Self::list_of(&mut self.s.str_lists, &vs)))
             }
             _ => return self.err(t, "a pattern"),
@@ -1058,7 +1055,7 @@ impl<'a> Parser<'a> {
     /// after pushing a frame for the terms of a `:pattern`.
     fn annot_attrs(&mut self, body: TermId, attr_base: usize) -> R<Option<TermId>> {
         loop {
-            let t = self.next()?;
+            let t = self.next();
             match t.kind {
                 Tok::RParen => {
                     let attrs = Self::push_list(&mut self.s.attrs, &mut self.attr_stack, attr_base);
@@ -1067,12 +1064,12 @@ impl<'a> Parser<'a> {
                 Tok::Keyword => {
                     let key = self.mk_str(t);
                     let kt = self.text(t);
-                    let n = self.peek()?;
+                    let n = self.peek();
                     if kt == ":pattern" && n.kind == Tok::LParen {
-                        self.next()?;
-                        if self.is_rparen_next()? {
+                        self.next();
+                        if self.is_rparen_next() {
                             // `:pattern ()`: accepted by cvc5 (regress0/parser/empty-pat.smt2).
-                            self.next()?;
+                            self.next();
                             let terms = List::new(self.s.term_lists.len() as u32, 0);
                             self.attr_stack.push(Attribute { key, value: AttrValue::Terms(terms) });
                             continue;

@@ -19,7 +19,7 @@
 //! Overloaded names have one line per signature; the checker takes the first that fits.
 //! `Real` parameters also accept `Int` arguments, as z3 and cvc5 do (mixed arithmetic).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
 /// The theories of the table. `Z3`/`Cvc5` mark solver extensions.
@@ -494,12 +494,12 @@ null fixed nullable.is_some : (Nullable A) -> Bool
 /// Parsed signature table with a by-name index.
 pub struct Table {
     pub sigs: Vec<OpSig>,
-    by_name: HashMap<&'static str, Vec<usize>>,
+    by_name: FxHashMap<&'static str, Vec<usize>>,
 }
 
 impl Table {
     /// All signatures for a name (indexed or not), in table order.
-    pub fn lookup(&self, name: &str) -> &[usize] {
+    pub fn lookup(&'static self, name: &str) -> &'static [usize] {
         self.by_name.get(name).map_or(&[], |v| v.as_slice())
     }
     pub fn sig(&self, i: usize) -> &OpSig {
@@ -512,7 +512,7 @@ pub fn table() -> &'static Table {
     static T: OnceLock<Table> = OnceLock::new();
     T.get_or_init(|| {
         let sigs = parse_table(SIGNATURES).unwrap_or_else(|e| panic!("theory table: {e}"));
-        let mut by_name: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        let mut by_name: FxHashMap<&'static str, Vec<usize>> = FxHashMap::default();
         for (i, s) in sigs.iter().enumerate() {
             by_name.entry(s.name).or_default().push(i);
         }
