@@ -357,7 +357,7 @@ str fixed re.+ : RegLan -> RegLan
 str fixed re.opt : RegLan -> RegLan
 str fixed re.comp : RegLan -> RegLan
 str fixed re.range : String String -> RegLan
-str fixed re.loop i j : RegLan -> RegLan | i<=j
+str fixed re.loop i j : RegLan -> RegLan
 str fixed re.^ i : RegLan -> RegLan
 str fixed str.rev : String -> String
 str fixed str.to_lower : String -> String
