@@ -8,6 +8,7 @@
 pub mod error;
 pub mod harness;
 pub mod smtlib;
+pub mod solver;
 pub mod tools;
 
 pub use error::{Error, Result};

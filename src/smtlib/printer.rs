@@ -32,8 +32,7 @@ pub fn print(s: &Script) -> String {
     p.out.reserve(s.text.len() + s.text.len() / 8);
     for c in &s.commands {
         p.command(&c.kind);
-        p.out.push('\n');
-        p.need_space = false;
+        p.newline();
     }
     p.out
 }
@@ -55,6 +54,12 @@ pub fn sort_to_string(s: &Script, t: SortId) -> String {
 impl<'s> Printer<'s> {
     pub fn new(s: &'s Script) -> Self {
         Printer { s, out: String::new(), need_space: false, stack: vec![] }
+    }
+
+    /// Ends a line (between commands).
+    pub fn newline(&mut self) {
+        self.out.push('\n');
+        self.need_space = false;
     }
 
     #[inline]

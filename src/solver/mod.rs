@@ -1,0 +1,29 @@
+//! Solvers: installed configurations, persistent sessions, one-shot runs, and the
+//! classification of what they answer.
+
+pub mod outcome;
+pub mod process;
+pub mod registry;
+
+pub use outcome::{Outcome, QueryResult};
+pub use process::{run_file, Limits, Session};
+pub use registry::{Family, Registry, SolverSpec};
+
+use crate::smtlib::ast::{CommandKind, Nullary, Script};
+
+/// The text a session sends for a script, and its number of check-sats. `(exit)` is left
+/// out: it would end the persistent process.
+pub fn session_text(s: &Script) -> (String, usize) {
+    let mut p = crate::smtlib::printer::Printer::new(s);
+    let mut checks = 0;
+    for c in &s.commands {
+        match c.kind {
+            CommandKind::Nullary(Nullary::Exit) => continue,
+            CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_) => checks += 1,
+            _ => {}
+        }
+        p.command(&c.kind);
+        p.newline();
+    }
+    (p.out, checks)
+}

@@ -1,0 +1,335 @@
+//! What a solver answered, classified without guessing.
+//!
+//! Solver output is split into top-level responses by an S-expression scanner (strings,
+//! quoted symbols and nesting respected), so a model containing the text `sat` is never
+//! read as an answer. A query with any `(error ...)` response is invalid as a whole:
+//! z3 keeps answering after an error and yices exits 0 on one, so answers next to an error
+//! prove nothing.
+
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// The result of one `check-sat` (or of a whole query, for errors and crashes).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Outcome {
+    Sat,
+    Unsat,
+    Unknown {
+        reason: String,
+    },
+    Timeout,
+    /// The process died: by a signal, or with an exit status, before answering.
+    Crash {
+        signal: Option<i32>,
+        exit_code: Option<i32>,
+        /// Normalised message: assertion text with file:line, `ASSERTION VIOLATION`,
+        /// sanitizer summary, or the signal name; stable across runs for deduplication.
+        message: String,
+    },
+    Error {
+        message: String,
+    },
+    InvalidModel {
+        message: String,
+    },
+}
+
+impl Outcome {
+    /// `sat` or `unsat`: an answer two solvers can disagree on.
+    pub fn is_definite(&self) -> bool {
+        matches!(self, Outcome::Sat | Outcome::Unsat)
+    }
+    /// Short name: `sat`, `unsat`, `unknown`, `timeout`, `crash`, `error`, `invalid-model`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Outcome::Sat => "sat",
+            Outcome::Unsat => "unsat",
+            Outcome::Unknown { .. } => "unknown",
+            Outcome::Timeout => "timeout",
+            Outcome::Crash { .. } => "crash",
+            Outcome::Error { .. } => "error",
+            Outcome::InvalidModel { .. } => "invalid-model",
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Unknown { reason } if !reason.is_empty() => write!(f, "unknown({reason})"),
+            Outcome::Crash { message, .. } => write!(f, "crash({message})"),
+            Outcome::Error { message } => write!(f, "error({message})"),
+            Outcome::InvalidModel { message } => write!(f, "invalid-model({message})"),
+            o => f.write_str(o.name()),
+        }
+    }
+}
+
+/// Everything one query produced.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct QueryResult {
+    /// One outcome per `check-sat` of the query, in order. For an error or crash before
+    /// any answer, every entry carries it.
+    pub outcomes: Vec<Outcome>,
+    /// Set when the process died abnormally during the query — even after answering
+    /// every check-sat (a crash on exit is still a crash bug).
+    pub crash: Option<Outcome>,
+    /// Responses that are not answers (models, values, statistics, echo), verbatim.
+    pub data: Vec<String>,
+    /// First bytes of stdout and stderr, for reports.
+    pub stdout_excerpt: String,
+    pub stderr_excerpt: String,
+    #[serde(with = "duration_secs")]
+    pub wall: Duration,
+    /// CPU time of the solver process for this query, when the platform reports it.
+    #[serde(with = "opt_duration_secs")]
+    pub cpu: Option<Duration>,
+}
+
+impl QueryResult {
+    /// The single outcome of a one-check-sat query (or the first one).
+    pub fn outcome(&self) -> &Outcome {
+        self.outcomes.first().unwrap_or(&Outcome::Timeout)
+    }
+}
+
+/// Splits solver output into top-level responses (atoms and balanced S-expressions).
+/// An unterminated last response is returned as is.
+pub fn split_responses(out: &str) -> Vec<&str> {
+    let b = out.as_bytes();
+    let mut v = vec![];
+    let mut i = 0;
+    // Skips a string literal or quoted symbol starting at `i` (its opening delimiter).
+    let skip_quoted = |mut i: usize| -> usize {
+        let close = b[i];
+        i += 1;
+        while i < b.len() {
+            if b[i] == close {
+                // `""` is an escaped quote inside a string literal.
+                if close == b'"' && i + 1 < b.len() && b[i + 1] == b'"' {
+                    i += 2;
+                    continue;
+                }
+                return i + 1;
+            }
+            i += 1;
+        }
+        b.len()
+    };
+    while i < b.len() {
+        if b[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        match b[i] {
+            b'(' => {
+                let mut depth = 0usize;
+                while i < b.len() {
+                    match b[i] {
+                        b'"' | b'|' => {
+                            i = skip_quoted(i);
+                            continue;
+                        }
+                        b'(' => depth += 1,
+                        b')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                i += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            b'"' | b'|' => i = skip_quoted(i),
+            _ => {
+                while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'(' && b[i] != b')' {
+                    i += 1;
+                }
+                if i == start {
+                    i += 1; // a stray ')'
+                }
+            }
+        }
+        v.push(&out[start..i]);
+    }
+    v
+}
+
+/// The message of an `(error "...")` response, or `None` if `r` is not one.
+pub fn error_message(r: &str) -> Option<String> {
+    let inner = r.strip_prefix('(')?.trim_start();
+    let rest = inner.strip_prefix("error")?;
+    if !rest.starts_with(|c: char| c.is_whitespace() || c == '"' || c == ')') {
+        return None;
+    }
+    let msg = rest.trim().trim_end_matches(')').trim();
+    let msg = msg.strip_prefix('"').and_then(|m| m.strip_suffix('"')).unwrap_or(msg);
+    Some(msg.replace("\"\"", "\""))
+}
+
+/// Classifies a complete reply (all responses before the end marker) for a query with
+/// `expected` check-sats.
+pub fn classify_reply(responses: &[&str], expected: usize) -> (Vec<Outcome>, Vec<String>) {
+    let mut answers = vec![];
+    let mut data = vec![];
+    let mut errors = vec![];
+    for r in responses {
+        match *r {
+            "sat" => answers.push(Outcome::Sat),
+            "unsat" => answers.push(Outcome::Unsat),
+            "unknown" => answers.push(Outcome::Unknown { reason: String::new() }),
+            _ => match error_message(r) {
+                Some(m) => errors.push(m),
+                None => data.push(r.to_string()),
+            },
+        }
+    }
+    if let Some(m) = errors.into_iter().next() {
+        return (vec![Outcome::Error { message: m }; expected.max(1)], data);
+    }
+    if answers.len() != expected {
+        let message = format!("expected {expected} answers, got {}", answers.len());
+        return (vec![Outcome::Error { message }; expected.max(1)], data);
+    }
+    (answers, data)
+}
+
+/// A crash message that is stable across runs: z3 and cvc5 assertion locations,
+/// sanitizer summaries, or the signal / exit status. File paths are cut to their base
+/// name and hexadecimal addresses are removed.
+pub fn normalise_crash(stderr: &str, stdout: &str, signal: Option<i32>, exit_code: Option<i32>) -> String {
+    let text = format!("{stderr}\n{stdout}");
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    // z3: "ASSERTION VIOLATION\nFile: ../src/x/y.cpp\nLine: 123\n<condition>"
+    if let Some(i) = lines.iter().position(|l| l.contains("ASSERTION VIOLATION")) {
+        let file = lines[i..].iter().find_map(|l| l.strip_prefix("File:")).map(|f| base(f.trim()));
+        let line = lines[i..].iter().find_map(|l| l.strip_prefix("Line:")).map(|l| l.trim().to_string());
+        return match (file, line) {
+            (Some(f), Some(l)) => format!("ASSERTION VIOLATION {f}:{l}"),
+            _ => "ASSERTION VIOLATION".into(),
+        };
+    }
+    // cvc5: "Fatal failure within <function> at <file>:<line>"
+    if let Some(l) = lines.iter().find(|l| l.starts_with("Fatal failure") || l.contains("Check failure")) {
+        let loc = l.rsplit(" at ").next().map(base).unwrap_or_default();
+        return format!("Fatal failure at {loc}");
+    }
+    // Sanitizers: "SUMMARY: AddressSanitizer: heap-use-after-free /p/file.cpp:12:3 in f"
+    if let Some(l) = lines.iter().find(|l| l.starts_with("SUMMARY:")) {
+        return l
+            .split_whitespace()
+            .map(|w| if w.contains('/') { base(w) } else { w.to_string() })
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    if let Some(l) = lines.iter().find(|l| l.contains("Assertion") && l.contains("failed")) {
+        return strip_addresses(l);
+    }
+    match (signal, exit_code) {
+        (Some(s), _) => signal_name(s).to_string(),
+        (None, Some(c)) => format!("exit status {c}"),
+        _ => "no answer".into(),
+    }
+}
+
+fn base(path: &str) -> String {
+    path.rsplit('/').next().unwrap_or(path).to_string()
+}
+
+fn strip_addresses(s: &str) -> String {
+    s.split_whitespace()
+        .filter(|w| !w.starts_with("0x"))
+        .map(|w| if w.contains('/') { base(w) } else { w.into() })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Name of a POSIX signal.
+pub fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGPIPE => "SIGPIPE",
+        _ => "signal",
+    }
+}
+
+mod duration_secs {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::time::Duration;
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(d.as_secs_f64())
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        Ok(Duration::from_secs_f64(f64::deserialize(d)?.max(0.0)))
+    }
+}
+
+mod opt_duration_secs {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::time::Duration;
+    pub fn serialize<S: Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+        match d {
+            Some(d) => s.serialize_some(&d.as_secs_f64()),
+            None => s.serialize_none(),
+        }
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.map(|x| Duration::from_secs_f64(x.max(0.0))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn responses_respect_nesting_strings_and_quoted_symbols() {
+        let out = "sat\n(model\n  (define-fun s () String \"sat ) (\")\n  (define-fun |a b)| () Int 1)\n)\nunsat\n(error \"line 3: \"\"x\"\" unknown\")\nunknown\n";
+        assert_eq!(
+            split_responses(out),
+            vec![
+                "sat",
+                "(model\n  (define-fun s () String \"sat ) (\")\n  (define-fun |a b)| () Int 1)\n)",
+                "unsat",
+                "(error \"line 3: \"\"x\"\" unknown\")",
+                "unknown"
+            ]
+        );
+    }
+
+    #[test]
+    fn any_error_invalidates_the_whole_query() {
+        let (o, _) = classify_reply(&["sat", "(error \"line 4: unknown constant x\")", "unsat"], 2);
+        assert_eq!(o, vec![Outcome::Error { message: "line 4: unknown constant x".into() }; 2]);
+        let (o, data) = classify_reply(&["sat", "((x 1))", "unsat"], 2);
+        assert_eq!(o, vec![Outcome::Sat, Outcome::Unsat]);
+        assert_eq!(data, vec!["((x 1))".to_string()]);
+        let (o, _) = classify_reply(&["sat"], 2);
+        assert!(matches!(&o[0], Outcome::Error { message } if message == "expected 2 answers, got 1"));
+        assert_eq!(error_message("(errors)"), None);
+    }
+
+    #[test]
+    fn crash_messages_are_normalised() {
+        let z3 =
+            "ASSERTION VIOLATION\nFile: /home/build/z3/src/smt/theory_lra.cpp\nLine: 2617\nfalse\n(C)ontinue, (A)bort";
+        assert_eq!(normalise_crash(z3, "", None, Some(1)), "ASSERTION VIOLATION theory_lra.cpp:2617");
+        let cvc5 = "Fatal failure within void cvc5::internal::Foo::bar() at /src/theory/foo.cpp:77\n  Check failure";
+        assert_eq!(normalise_crash(cvc5, "", Some(libc::SIGABRT), None), "Fatal failure at foo.cpp:77");
+        let asan = "==1234==ERROR: AddressSanitizer: SEGV on unknown address 0x000\nSUMMARY: AddressSanitizer: SEGV /a/b/c.cpp:12:3 in f";
+        assert_eq!(normalise_crash(asan, "", None, Some(1)), "SUMMARY: AddressSanitizer: SEGV c.cpp:12:3 in f");
+        assert_eq!(normalise_crash("", "", Some(libc::SIGSEGV), None), "SIGSEGV");
+        assert_eq!(normalise_crash("boom", "", None, Some(3)), "exit status 3");
+    }
+}

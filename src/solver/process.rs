@@ -1,0 +1,436 @@
+//! Running solver processes: persistent sessions and one-shot runs.
+//!
+//! Every solver process runs in its own process group, so a watchdog can kill it with
+//! everything it started; a memory limit is set with `setrlimit` before `exec`. Reading
+//! happens on helper threads, so a solver that hangs, floods its output or never reads its
+//! input cannot block the caller past the deadline. Dropping a [`Session`] kills and reaps
+//! its process: nothing is left behind.
+
+use super::outcome::{classify_reply, normalise_crash, split_responses, Outcome, QueryResult};
+use super::registry::SolverSpec;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Limits for one query.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The solver's own per-query limit; the watchdog fires `grace` later.
+    pub time: Duration,
+    pub grace: Duration,
+    /// Address-space limit for the solver process, in bytes.
+    pub memory: Option<u64>,
+    /// Output beyond this many bytes makes the query an error (and restarts the process).
+    pub max_output: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            time: Duration::from_secs(10),
+            grace: Duration::from_secs(2),
+            memory: Some(8 << 30),
+            max_output: 64 << 20,
+        }
+    }
+}
+
+const EXCERPT: usize = 4096;
+
+fn excerpt(s: &str) -> String {
+    if s.len() <= EXCERPT {
+        return s.to_string();
+    }
+    let mut end = EXCERPT;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &s[..end])
+}
+
+fn spawn(argv: &[String], memory: Option<u64>, stdin: Stdio) -> std::io::Result<Child> {
+    let mut cmd = Command::new(&argv[0]);
+    cmd.args(&argv[1..]).stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    if let Some(bytes) = memory {
+        // SAFETY: only async-signal-safe calls (setrlimit) between fork and exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                let lim = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
+                libc::setrlimit(libc::RLIMIT_AS, &lim);
+                Ok(())
+            });
+        }
+    }
+    cmd.spawn()
+}
+
+fn kill_group(pid: u32) {
+    // SAFETY: plain syscall; the negative pid addresses the process group we created.
+    unsafe {
+        libc::kill(-(pid as i32), libc::SIGKILL);
+    }
+}
+
+/// CPU time (user + system) of a live or zombie process, from /proc.
+fn proc_cpu(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Some(Duration::from_micros(ticks * 1_000_000 / hz))
+}
+
+/// Collects a pipe on a thread, keeping at most `cap` bytes.
+fn collect(mut r: impl Read + Send + 'static, cap: usize) -> Arc<Mutex<Vec<u8>>> {
+    let buf = Arc::new(Mutex::new(Vec::new()));
+    let b2 = buf.clone();
+    std::thread::spawn(move || {
+        let mut chunk = [0u8; 8192];
+        while let Ok(n) = r.read(&mut chunk) {
+            if n == 0 {
+                break;
+            }
+            let mut b = b2.lock().unwrap();
+            let room = cap.saturating_sub(b.len());
+            b.extend_from_slice(&chunk[..n.min(room)]);
+        }
+    });
+    buf
+}
+
+enum Line {
+    Text(String),
+    Eof,
+}
+
+struct Proc {
+    child: Child,
+    pid: u32,
+    to_stdin: Sender<Vec<u8>>,
+    lines: Receiver<Line>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+    queries: u32,
+}
+
+impl Proc {
+    fn start(spec: &SolverSpec, limits: &Limits) -> std::io::Result<Proc> {
+        let argv = spec.session_argv(limits.time);
+        let mut child = spawn(&argv, limits.memory, Stdio::piped())?;
+        let pid = child.id();
+        let mut stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let stderr = collect(child.stderr.take().unwrap(), 1 << 20);
+        // Writer thread: a solver that stops reading cannot block the caller.
+        let (to_stdin, rx) = channel::<Vec<u8>>();
+        std::thread::spawn(move || {
+            for msg in rx {
+                if stdin.write_all(&msg).and_then(|_| stdin.flush()).is_err() {
+                    break;
+                }
+            }
+        });
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::with_capacity(1 << 16, stdout);
+            loop {
+                let mut l = String::new();
+                match r.read_line(&mut l) {
+                    Ok(0) | Err(_) => {
+                        let _ = tx.send(Line::Eof);
+                        break;
+                    }
+                    Ok(_) => {
+                        if tx.send(Line::Text(l)).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Ok(Proc { child, pid, to_stdin, lines, stderr, queries: 0 })
+    }
+
+    fn kill(mut self) -> Option<ExitStatus> {
+        kill_group(self.pid);
+        self.child.wait().ok()
+    }
+
+    fn stderr_text(&self) -> String {
+        String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        kill_group(self.pid);
+        let _ = self.child.wait();
+    }
+}
+
+/// A persistent solver process answering one query after another.
+///
+/// Each query is framed as `(reset)` + options + script + `(echo "<marker>")` and read up
+/// to the marker. Options are sent with every query because z3 and yices keep them across
+/// `(reset)`. After a timeout, crash, flood or garbage the process is killed and the next
+/// query starts a fresh one; it is also restarted every `restart_every` queries.
+pub struct Session {
+    spec: SolverSpec,
+    limits: Limits,
+    proc: Option<Proc>,
+    serial: u64,
+    /// Options sent before every query, e.g. `(set-option :produce-models true)`.
+    pub options: String,
+    /// Processes started so far (for tests and statistics).
+    pub starts: u64,
+}
+
+impl Session {
+    pub fn new(spec: SolverSpec, limits: Limits) -> Session {
+        Session { spec, limits, proc: None, serial: 0, options: String::new(), starts: 0 }
+    }
+
+    pub fn spec(&self) -> &SolverSpec {
+        &self.spec
+    }
+
+    /// Pid of the running process, if any.
+    pub fn pid(&self) -> Option<u32> {
+        self.proc.as_ref().map(|p| p.pid)
+    }
+
+    /// Runs `script` (SMT-LIB text without `(exit)`), which has `checks` check-sats.
+    pub fn query(&mut self, script: &str, checks: usize) -> QueryResult {
+        let t0 = Instant::now();
+        let restart = self.spec.restart_every();
+        if self.proc.as_ref().is_some_and(|p| restart > 0 && p.queries >= restart) {
+            self.proc.take().map(Proc::kill);
+        }
+        if self.proc.is_none() {
+            match Proc::start(&self.spec, &self.limits) {
+                Ok(p) => {
+                    self.proc = Some(p);
+                    self.starts += 1;
+                }
+                Err(e) => {
+                    let message = format!("cannot start {}: {e}", self.spec.command[0]);
+                    return failed(vec![Outcome::Error { message }; checks.max(1)], t0);
+                }
+            }
+        }
+        self.serial += 1;
+        let p = self.proc.as_mut().unwrap();
+        p.queries += 1;
+        let marker = format!("smtstorm-{}-{}", p.pid, self.serial);
+        let cpu0 = proc_cpu(p.pid);
+        let mut msg = String::with_capacity(script.len() + self.options.len() + 64);
+        msg.push_str("(reset)\n");
+        msg.push_str(&self.options);
+        msg.push_str(script);
+        msg.push_str(&format!("\n(echo \"{marker}\")\n"));
+        let _ = p.to_stdin.send(msg.into_bytes());
+
+        let deadline = t0 + self.limits.time + self.limits.grace;
+        let mut out = String::new();
+        let end = loop {
+            let now = Instant::now();
+            if now >= deadline {
+                break End::Timeout;
+            }
+            match p.lines.recv_timeout(deadline - now) {
+                Ok(Line::Text(l)) => {
+                    let t = l.trim();
+                    // cvc5 prints the echo quoted, z3 and yices bare.
+                    if t == marker || t.strip_prefix('"').and_then(|x| x.strip_suffix('"')) == Some(marker.as_str()) {
+                        break End::Marker;
+                    }
+                    out.push_str(&l);
+                    if out.len() > self.limits.max_output {
+                        break End::Flood;
+                    }
+                }
+                Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => break End::Eof,
+                Err(RecvTimeoutError::Timeout) => break End::Timeout,
+            }
+        };
+        let cpu = match (cpu0, proc_cpu(p.pid)) {
+            (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+            _ => None,
+        };
+        let responses = split_responses(&out);
+        let mut crash = None;
+        let outcomes = match end {
+            End::Marker => classify_reply(&responses, checks).0,
+            End::Timeout => {
+                self.proc.take().map(Proc::kill);
+                partial(&responses, checks, Outcome::Timeout)
+            }
+            End::Flood => {
+                self.proc.take().map(Proc::kill);
+                let message = format!("output exceeds {} bytes", self.limits.max_output);
+                vec![Outcome::Error { message }; checks.max(1)]
+            }
+            End::Eof => {
+                // Died before the marker: a crash, unless it exited 0 after answering
+                // everything (a script with `(exit)`) or printed an error (yices exits 0).
+                let p = self.proc.take().unwrap();
+                let stderr = p.stderr_text();
+                let status = p.kill();
+                let (o, c) = crash_or_reply(&responses, checks, status, &stderr, &out);
+                crash = c;
+                o
+            }
+        };
+        let stderr = self.proc.as_ref().map(|p| p.stderr_text()).unwrap_or_default();
+        QueryResult {
+            data: classify_reply(&responses, checks).1,
+            outcomes,
+            crash,
+            stdout_excerpt: excerpt(&out),
+            stderr_excerpt: excerpt(&stderr),
+            wall: t0.elapsed(),
+            cpu,
+        }
+    }
+}
+
+enum End {
+    Marker,
+    Timeout,
+    Flood,
+    Eof,
+}
+
+fn failed(outcomes: Vec<Outcome>, t0: Instant) -> QueryResult {
+    QueryResult {
+        outcomes,
+        crash: None,
+        data: vec![],
+        stdout_excerpt: String::new(),
+        stderr_excerpt: String::new(),
+        wall: t0.elapsed(),
+        cpu: None,
+    }
+}
+
+/// Answers read before the query was cut short keep their value; the rest get `rest`.
+/// Any error read so far invalidates the query.
+fn partial(responses: &[&str], checks: usize, rest: Outcome) -> Vec<Outcome> {
+    let (got, _) =
+        classify_reply(responses, responses.iter().filter(|r| matches!(**r, "sat" | "unsat" | "unknown")).count());
+    if let Some(e @ Outcome::Error { .. }) = got.first() {
+        return vec![e.clone(); checks.max(1)];
+    }
+    let mut v: Vec<Outcome> = got.into_iter().take(checks).collect();
+    while v.len() < checks.max(1) {
+        v.push(rest.clone());
+    }
+    v
+}
+
+/// Outcomes of a process that ended before the end marker (or a one-shot run), and the
+/// crash if it died abnormally.
+fn crash_or_reply(
+    responses: &[&str],
+    checks: usize,
+    status: Option<ExitStatus>,
+    stderr: &str,
+    out: &str,
+) -> (Vec<Outcome>, Option<Outcome>) {
+    let signal = status.and_then(|s| s.signal());
+    let code = status.and_then(|s| s.code());
+    let has_error = responses.iter().any(|r| super::outcome::error_message(r).is_some());
+    if (signal.is_none() && code == Some(0)) || (signal.is_none() && has_error) {
+        // A clean exit (or an error reply, which yices and cvc5 follow with an exit).
+        let answered = responses.iter().filter(|r| matches!(**r, "sat" | "unsat" | "unknown")).count();
+        if !has_error && answered < checks {
+            let message = "solver exited before answering".to_string();
+            return (partial(responses, checks, Outcome::Error { message }), None);
+        }
+        return (classify_reply(responses, checks).0, None);
+    }
+    let crash = Outcome::Crash { signal, exit_code: code, message: normalise_crash(stderr, out, signal, code) };
+    (partial(responses, checks, crash.clone()), Some(crash))
+}
+
+/// Runs a solver once on a file (fresh process), with the same classification and the
+/// same watchdog as a session. This is how every verdict that would become a bug is
+/// confirmed, and how solvers without a session protocol run.
+pub fn run_file(spec: &SolverSpec, file: &Path, checks: usize, limits: &Limits) -> QueryResult {
+    let t0 = Instant::now();
+    let argv = spec.file_argv(file, limits.time);
+    let mut child = match spawn(&argv, limits.memory, Stdio::null()) {
+        Ok(c) => c,
+        Err(e) => {
+            let message = format!("cannot start {}: {e}", argv[0]);
+            return failed(vec![Outcome::Error { message }; checks.max(1)], t0);
+        }
+    };
+    let pid = child.id();
+    let out = collect(child.stdout.take().unwrap(), limits.max_output + 1);
+    let err = collect(child.stderr.take().unwrap(), 1 << 20);
+    let deadline = t0 + limits.time + limits.grace;
+    let mut status: libc::c_int = 0;
+    // SAFETY: zeroed rusage is a valid value for wait4 to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let mut timed_out = false;
+    loop {
+        // SAFETY: waits for our own child; status and usage point to live locals.
+        let r = unsafe { libc::wait4(pid as i32, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid as i32 {
+            break;
+        }
+        if r < 0 {
+            break;
+        }
+        if Instant::now() >= deadline || out.lock().unwrap().len() > limits.max_output {
+            timed_out = Instant::now() >= deadline;
+            kill_group(pid);
+            // SAFETY: as above; blocking wait after SIGKILL.
+            unsafe { libc::wait4(pid as i32, &mut status, 0, &mut usage) };
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    // The child was reaped with wait4; std's handle must not wait again.
+    std::mem::forget(child);
+    kill_group(pid); // anything the solver left running in its group
+                     // Give the reader threads a moment to drain the closed pipes.
+    let drain = Instant::now();
+    while drain.elapsed() < Duration::from_millis(200) && Arc::strong_count(&out) > 1 {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let stdout = String::from_utf8_lossy(&out.lock().unwrap()).into_owned();
+    let stderr = String::from_utf8_lossy(&err.lock().unwrap()).into_owned();
+    let cpu = Duration::from_micros(
+        (usage.ru_utime.tv_sec as u64 + usage.ru_stime.tv_sec as u64) * 1_000_000
+            + usage.ru_utime.tv_usec as u64
+            + usage.ru_stime.tv_usec as u64,
+    );
+    let responses = split_responses(&stdout);
+    let mut crash = None;
+    let outcomes = if stdout.len() > limits.max_output {
+        vec![Outcome::Error { message: format!("output exceeds {} bytes", limits.max_output) }; checks.max(1)]
+    } else if timed_out {
+        partial(&responses, checks, Outcome::Timeout)
+    } else {
+        let st = ExitStatus::from_raw(status);
+        let (o, c) = crash_or_reply(&responses, checks, Some(st), &stderr, &stdout);
+        crash = c;
+        o
+    };
+    QueryResult {
+        data: classify_reply(&responses, checks).1,
+        outcomes,
+        crash,
+        stdout_excerpt: excerpt(&stdout),
+        stderr_excerpt: excerpt(&stderr),
+        wall: t0.elapsed(),
+        cpu: Some(cpu),
+    }
+}

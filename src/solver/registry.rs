@@ -1,0 +1,221 @@
+//! Named solver configurations.
+//!
+//! A solver is a family (which decides how to talk to it) plus a command line. The
+//! installed ones come from `.solvers/solvers.toml` (written by
+//! `scripts/setup-solvers.sh`); `--solver 'NAME=command args'` adds any other.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How to talk to a solver: session arguments, time-limit flags, restart policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    Z3,
+    Cvc5,
+    Yices,
+    Bitwuzla,
+    /// Unknown solver: one-shot mode only (file argument), no own time limit.
+    Other,
+}
+
+impl Family {
+    /// Guesses the family from an executable name.
+    pub fn guess(exe: &str) -> Family {
+        let b = exe.rsplit('/').next().unwrap_or(exe).to_ascii_lowercase();
+        if b.starts_with("z3") {
+            Family::Z3
+        } else if b.starts_with("cvc5") || b.starts_with("cvc4") {
+            Family::Cvc5
+        } else if b.starts_with("yices") {
+            Family::Yices
+        } else if b.starts_with("bitwuzla") {
+            Family::Bitwuzla
+        } else {
+            Family::Other
+        }
+    }
+
+    /// Queries after which a session restarts its process. cvc5 slows ~2× over 500
+    /// `(reset)`s (measured here), so it restarts every 50.
+    pub fn default_restart_every(self) -> u32 {
+        match self {
+            Family::Cvc5 => 50,
+            Family::Z3 | Family::Yices | Family::Bitwuzla => 1000,
+            Family::Other => 1,
+        }
+    }
+}
+
+/// One named solver configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolverSpec {
+    pub name: String,
+    pub family: Family,
+    /// Executable and fixed arguments, without the input (stdin or file).
+    pub command: Vec<String>,
+    #[serde(default)]
+    pub version: Option<String>,
+    /// Restart a session's process after this many queries (0: never).
+    #[serde(default)]
+    pub restart_every: Option<u32>,
+}
+
+impl SolverSpec {
+    /// A spec from `NAME=command args` or a bare command line.
+    pub fn from_command_line(name: &str, cmd: &str) -> Result<SolverSpec> {
+        let command: Vec<String> = cmd.split_whitespace().map(String::from).collect();
+        let exe = command.first().ok_or_else(|| Error::Usage(format!("solver {name}: empty command")))?;
+        Ok(SolverSpec { name: name.into(), family: Family::guess(exe), command, version: None, restart_every: None })
+    }
+
+    pub fn restart_every(&self) -> u32 {
+        self.restart_every.unwrap_or_else(|| self.family.default_restart_every())
+    }
+
+    /// Whether the solver can run a persistent session over stdin.
+    pub fn has_session(&self) -> bool {
+        self.family != Family::Other
+    }
+
+    /// The solver's own per-query time limit, as arguments. The external watchdog stays
+    /// in force: a limit the solver ignores must not hang a worker.
+    fn limit_args(&self, limit: Duration) -> Vec<String> {
+        let ms = limit.as_millis().max(1);
+        match self.family {
+            Family::Z3 => vec![format!("-t:{ms}")],
+            Family::Cvc5 => vec![format!("--tlimit-per={ms}")],
+            // yices takes whole seconds.
+            Family::Yices => vec![format!("--timeout={}", limit.as_secs().max(1))],
+            Family::Bitwuzla => vec![format!("--time-limit-per={ms}")],
+            Family::Other => vec![],
+        }
+    }
+
+    /// Command line of a persistent session reading stdin.
+    pub fn session_argv(&self, limit: Duration) -> Vec<String> {
+        let mut v = self.command.clone();
+        match self.family {
+            Family::Z3 => v.push("-in".into()),
+            Family::Cvc5 => v.extend(["--lang=smt2".to_string(), "--incremental".to_string()]),
+            _ => {}
+        }
+        v.extend(self.limit_args(limit));
+        v
+    }
+
+    /// Command line of a one-shot run on a file.
+    pub fn file_argv(&self, file: &Path, limit: Duration) -> Vec<String> {
+        let mut v = self.command.clone();
+        v.extend(self.limit_args(limit));
+        v.push(file.display().to_string());
+        v
+    }
+}
+
+#[derive(Deserialize)]
+struct TomlFile {
+    #[serde(default)]
+    solver: BTreeMap<String, TomlSolver>,
+}
+
+#[derive(Deserialize)]
+struct TomlSolver {
+    family: Option<Family>,
+    command: Vec<String>,
+    version: Option<String>,
+    restart_every: Option<u32>,
+}
+
+/// The solvers known to this run.
+#[derive(Clone, Debug, Default)]
+pub struct Registry {
+    pub solvers: Vec<SolverSpec>,
+}
+
+/// Where installed solvers are described: `$SMTSTORM_SOLVERS_DIR/solvers.toml`, else
+/// `.solvers/solvers.toml` under the current directory.
+pub fn default_toml() -> PathBuf {
+    std::env::var_os("SMTSTORM_SOLVERS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(".solvers"))
+        .join("solvers.toml")
+}
+
+impl Registry {
+    /// Reads a `solvers.toml`; a missing file gives an empty registry.
+    pub fn load(path: &Path) -> Result<Registry> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Registry::default()),
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        Registry::parse(&text).map_err(|m| Error::Usage(format!("{}: {m}", path.display())))
+    }
+
+    /// Parses `solvers.toml` text.
+    pub fn parse(text: &str) -> std::result::Result<Registry, String> {
+        let f: TomlFile = toml::from_str(text).map_err(|e| e.to_string())?;
+        let mut solvers = vec![];
+        for (name, s) in f.solver {
+            if s.command.is_empty() {
+                return Err(format!("solver {name}: empty command"));
+            }
+            let family = s.family.unwrap_or_else(|| Family::guess(&s.command[0]));
+            solvers.push(SolverSpec {
+                name,
+                family,
+                command: s.command,
+                version: s.version,
+                restart_every: s.restart_every,
+            });
+        }
+        Ok(Registry { solvers })
+    }
+
+    pub fn get(&self, name: &str) -> Option<&SolverSpec> {
+        self.solvers.iter().find(|s| s.name == name)
+    }
+
+    /// Resolves a `--solver` argument: `NAME` from the registry, or `NAME=command args`.
+    pub fn resolve(&self, arg: &str) -> Result<SolverSpec> {
+        if let Some((name, cmd)) = arg.split_once('=') {
+            return SolverSpec::from_command_line(name.trim(), cmd);
+        }
+        self.get(arg).cloned().ok_or_else(|| {
+            let known: Vec<&str> = self.solvers.iter().map(|s| s.name.as_str()).collect();
+            Error::Usage(format!(
+                "unknown solver {arg:?}; known: {} (or pass NAME='command args'; scripts/setup-solvers.sh installs solvers)",
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            ))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toml_and_command_lines_resolve() {
+        let r = Registry::parse(
+            "[solver.\"z3-4.8.7\"]\nfamily = \"z3\"\nversion = \"4.8.7\"\ncommand = [\"/s/z3\", \"-smt2\"]\n\n[solver.y]\ncommand = [\"/s/yices-smt2\", \"--incremental\"]\n",
+        )
+        .unwrap();
+        let z = r.resolve("z3-4.8.7").unwrap();
+        assert_eq!(z.session_argv(Duration::from_millis(1500)), vec!["/s/z3", "-smt2", "-in", "-t:1500"]);
+        assert_eq!(
+            z.file_argv(Path::new("a.smt2"), Duration::from_secs(2)),
+            vec!["/s/z3", "-smt2", "-t:2000", "a.smt2"]
+        );
+        let y = r.resolve("y").unwrap();
+        assert_eq!(y.family, Family::Yices);
+        assert_eq!(y.session_argv(Duration::from_millis(200)), vec!["/s/yices-smt2", "--incremental", "--timeout=1"]);
+        let c = r.resolve("mine=/opt/cvc5 --strings-exp").unwrap();
+        assert_eq!((c.family, c.restart_every()), (Family::Cvc5, 50));
+        assert!(r.resolve("nope").unwrap_err().to_string().contains("known: y, z3-4.8.7"));
+    }
+}

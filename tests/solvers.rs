@@ -1,0 +1,264 @@
+//! Solver sessions against real solvers, and fault injection with a fake solver script.
+
+mod common;
+
+use common::*;
+use smtstorm::smtlib;
+use smtstorm::solver::{self, run_file, Family, Limits, Outcome, Session, SolverSpec};
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn corpus() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(repo().join("corpus")).unwrap().map(|e| e.unwrap().path()).collect();
+    v.sort();
+    v
+}
+
+fn expected(s: &smtlib::Script) -> Vec<String> {
+    let text = smtlib::print(s);
+    let mut out = vec![];
+    let mut pending = None;
+    for line in text.lines() {
+        if let Some(st) = line.strip_prefix("(set-info :status ") {
+            pending = Some(st.trim_end_matches(')').to_string());
+        }
+        if line.starts_with("(check-sat") {
+            out.push(pending.take().unwrap());
+        }
+    }
+    out
+}
+
+fn names(r: &smtstorm::solver::QueryResult) -> Vec<String> {
+    r.outcomes.iter().map(|o| o.name().to_string()).collect()
+}
+
+fn real(rel: &str, family: Family, args: &[&str]) -> SolverSpec {
+    let mut command = vec![solver_bin(rel).display().to_string()];
+    command.extend(args.iter().map(|a| a.to_string()));
+    SolverSpec { name: rel.into(), family, command, version: None, restart_every: None }
+}
+
+/// Every corpus seed through one persistent session per solver: answers match `:status`,
+/// and match a fresh process (one-shot mode) on the same file.
+#[test]
+fn sessions_answer_the_corpus_like_fresh_processes() {
+    let limits = Limits { time: Duration::from_secs(20), ..Limits::default() };
+    let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    let yices = real("yices/bin/yices-smt2", Family::Yices, &["--incremental"]);
+    let yices_logics = ["QF_UF", "QF_LIA", "QF_LRA", "QF_BV", "QF_AX", "QF_ABV", "QF_NRA", "QF_NIA"];
+    for spec in [z3, yices] {
+        let mut session = Session::new(spec.clone(), limits);
+        let mut n = 0;
+        for p in corpus() {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let s = smtlib::parse(&text).unwrap();
+            if spec.family == Family::Yices
+                && (!yices_logics.contains(&s.logic().unwrap_or(""))
+                    || text.contains("(as const")
+                    || text.contains("(push)"))
+            {
+                continue;
+            }
+            let (q, checks) = solver::session_text(&s);
+            let r = session.query(&q, checks);
+            assert_eq!(names(&r), expected(&s), "{} on {}: {:?}", spec.name, p.display(), r.outcomes);
+            let f = run_file(&spec, &p, checks, &limits);
+            assert_eq!(names(&f), names(&r), "{} one-shot vs session on {}", spec.name, p.display());
+            assert!(f.cpu.is_some() && r.wall > Duration::ZERO);
+            n += 1;
+        }
+        assert!(n >= 20, "{}: only {n} seeds", spec.name);
+        assert_eq!(session.starts, 1, "{}: the session restarted without a reason", spec.name);
+    }
+}
+
+#[test]
+fn errors_invalidate_the_query_even_when_answers_follow() {
+    // z3 keeps answering after an error; the query must still count as an error.
+    let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    let mut s = Session::new(z3, Limits::default());
+    let r = s.query("(declare-const x Int)\n(assert (> y 0))\n(check-sat)\n", 1);
+    assert!(
+        matches!(r.outcome(), Outcome::Error { message } if message.contains("unknown constant")),
+        "{:?}",
+        r.outcomes
+    );
+    // The same process answers the next query.
+    let r = s.query("(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n(get-value (x))\n", 1);
+    assert_eq!(r.outcomes, vec![Outcome::Sat]);
+    assert_eq!(r.data.len(), 1, "get-value's response is kept: {:?}", r.data);
+    assert_eq!(s.starts, 1);
+}
+
+#[test]
+fn z3_own_time_limit_answers_unknown_and_the_watchdog_backs_it() {
+    let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    let limits = Limits { time: Duration::from_millis(300), grace: Duration::from_secs(3), ..Limits::default() };
+    let mut s = Session::new(z3, limits);
+    // Hard nonlinear integer problem: z3 gives up at its -t limit with `unknown`.
+    let hard = "(declare-const x Int)(declare-const y Int)(declare-const z Int)\n(assert (and (> x 1) (> y 1) (> z 1) (= (+ (* x x x) (* y y y)) (* z z z))))\n(check-sat)\n";
+    let r = s.query(hard, 1);
+    assert!(matches!(r.outcome(), Outcome::Unknown { .. } | Outcome::Timeout), "{:?}", r.outcomes);
+    assert!(r.wall < Duration::from_secs(4), "took {:?}", r.wall);
+    let r = s.query("(check-sat)\n", 1);
+    assert_eq!(r.outcomes, vec![Outcome::Sat]);
+}
+
+// ---- fault injection -----------------------------------------------------------------
+
+fn fake(mode: &str, tag: &str) -> SolverSpec {
+    SolverSpec {
+        name: format!("fake-{mode}"),
+        // Treated like z3 so that sessions are used; the script ignores solver flags.
+        family: Family::Z3,
+        command: vec![
+            "python3".into(),
+            repo().join("tests/fixtures/fake_solver.py").display().to_string(),
+            mode.into(),
+            format!("--tag={tag}"),
+        ],
+        version: None,
+        restart_every: None,
+    }
+}
+
+/// Whether a process whose command line contains `tag` is alive.
+fn alive(tag: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|e| {
+        std::fs::read(e.path().join("cmdline")).map(|c| String::from_utf8_lossy(&c).contains(tag)).unwrap_or(false)
+    })
+}
+
+fn limits() -> Limits {
+    Limits {
+        time: Duration::from_millis(1500),
+        grace: Duration::from_millis(500),
+        max_output: 1 << 20,
+        ..Limits::default()
+    }
+}
+
+const Q: &str = "(declare-const x Int)\n(check-sat)\n";
+
+/// Runs two queries on a session in `mode`, checks the first outcome, that the second
+/// query is answered (the session recovers), and that no process is left afterwards.
+fn inject(mode: &str, first: impl Fn(&Outcome) -> bool, second: Option<Outcome>) {
+    let tag = format!("smtstorm-test-{mode}-{}", std::process::id());
+    {
+        let mut s = Session::new(fake(mode, &tag), limits());
+        let r = s.query(Q, 1);
+        assert!(first(r.outcome()), "{mode}: first query gave {:?}", r.outcomes);
+        assert!(r.wall < Duration::from_secs(4), "{mode}: took {:?}", r.wall);
+        if let Some(want) = second {
+            let r = s.query(Q, 1);
+            assert_eq!(r.outcome(), &want, "{mode}: second query");
+        }
+    }
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(!alive(&tag), "{mode}: a solver process is still running");
+}
+
+#[test]
+fn fault_hang_is_a_timeout_and_the_session_restarts() {
+    inject("hang-on-1", |o| *o == Outcome::Timeout, Some(Outcome::Timeout));
+    // Hangs only on its 2nd query: the restarted process answers.
+    let tag = format!("smtstorm-test-hang2-{}", std::process::id());
+    {
+        let mut s = Session::new(fake("hang-on-2", &tag), limits());
+        assert_eq!(s.query(Q, 1).outcomes, vec![Outcome::Sat]);
+        assert_eq!(s.query(Q, 1).outcomes, vec![Outcome::Timeout]);
+        assert_eq!(s.query(Q, 1).outcomes, vec![Outcome::Sat]);
+        assert_eq!(s.starts, 2);
+    }
+    assert!(!alive(&tag));
+}
+
+#[test]
+fn fault_crash_mid_answer_is_a_crash_with_its_signal() {
+    inject(
+        "crash-on-1",
+        |o| matches!(o, Outcome::Crash { signal: Some(s), message, .. } if *s == libc::SIGSEGV && message == "SIGSEGV"),
+        Some(Outcome::Crash { signal: Some(libc::SIGSEGV), exit_code: None, message: "SIGSEGV".into() }),
+    );
+    let tag = format!("smtstorm-test-crash2-{}", std::process::id());
+    let mut s = Session::new(fake("crash-on-2", &tag), limits());
+    assert_eq!(s.query(Q, 1).outcomes, vec![Outcome::Sat]);
+    assert!(matches!(s.query(Q, 1).outcome(), Outcome::Crash { .. }));
+    assert_eq!(s.query(Q, 1).outcomes, vec![Outcome::Sat], "recovered after the crash");
+}
+
+#[test]
+fn fault_garbage_is_an_error_not_an_answer() {
+    inject("garbage", |o| matches!(o, Outcome::Error { message } if message.contains("expected 1 answers")), None);
+}
+
+#[test]
+fn fault_flood_is_cut_off() {
+    inject(
+        "flood",
+        |o| matches!(o, Outcome::Error { message } if message.contains("output exceeds")),
+        Some(Outcome::Error { message: format!("output exceeds {} bytes", 1 << 20) }),
+    );
+}
+
+#[test]
+fn fault_missing_marker_is_a_timeout() {
+    inject("no-marker", |o| *o == Outcome::Sat || *o == Outcome::Timeout, None);
+    // The answer arrived but the marker never did: the answer is kept, nothing hangs.
+    let tag = format!("smtstorm-test-nomark-{}", std::process::id());
+    let mut s = Session::new(fake("no-marker", &tag), limits());
+    let r = s.query("(check-sat)\n(check-sat)\n", 2);
+    assert_eq!(r.outcomes, vec![Outcome::Sat, Outcome::Sat]);
+    assert!(r.wall >= Duration::from_millis(1500));
+}
+
+#[test]
+fn fault_slow_start_still_answers() {
+    inject("slow-start", |o| *o == Outcome::Sat, Some(Outcome::Sat));
+}
+
+#[test]
+fn fault_exit_after_one_query_recovers() {
+    let tag = format!("smtstorm-test-exit1-{}", std::process::id());
+    {
+        let mut s = Session::new(fake("exit-after-1", &tag), limits());
+        assert_eq!(s.query(Q, 1).outcomes, vec![Outcome::Sat]);
+        let r = s.query(Q, 1);
+        assert!(matches!(r.outcome(), Outcome::Error { .. }), "exited 0 without answering: {:?}", r.outcomes);
+        assert_eq!(s.query(Q, 1).outcomes, vec![Outcome::Sat]);
+        assert_eq!(s.starts, 2);
+    }
+    assert!(!alive(&tag));
+}
+
+#[test]
+fn fault_error_with_exit_status_zero_is_an_error() {
+    inject("error", |o| matches!(o, Outcome::Error { message } if message == "fake: unsupported"), None);
+}
+
+#[test]
+fn one_shot_runs_classify_and_clean_up_too() {
+    let dir = std::env::temp_dir().join(format!("smtstorm-oneshot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("q.smt2");
+    std::fs::write(&f, Q).unwrap();
+    for (mode, check) in [
+        ("ok", Box::new(|o: &Outcome| *o == Outcome::Sat) as Box<dyn Fn(&Outcome) -> bool>),
+        ("hang-on-1", Box::new(|o: &Outcome| *o == Outcome::Timeout)),
+        ("crash-on-1", Box::new(|o: &Outcome| matches!(o, Outcome::Crash { signal: Some(_), .. }))),
+        ("flood", Box::new(|o: &Outcome| matches!(o, Outcome::Error { .. }))),
+        ("crash-at-exit", Box::new(|o: &Outcome| *o == Outcome::Sat)),
+    ] {
+        let tag = format!("smtstorm-test-oneshot-{mode}-{}", std::process::id());
+        let mut spec = fake(mode, &tag);
+        spec.family = Family::Other;
+        let r = run_file(&spec, &f, 1, &limits());
+        assert!(check(r.outcome()), "{mode}: {:?}", r.outcomes);
+        let crashed = matches!(r.crash, Some(Outcome::Crash { signal: Some(s), .. }) if s == libc::SIGSEGV);
+        assert_eq!(crashed, mode.starts_with("crash"), "{mode}: crash field {:?}", r.crash);
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!alive(&tag), "{mode}: process left behind");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
