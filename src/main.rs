@@ -16,6 +16,129 @@ struct Cli {
 enum Cmd {
     Parse(ParseCmd),
     Dict(DictCmd),
+    Solvers(SolversCmd),
+    Check(CheckCmd),
+    BenchSolvers(BenchSolversCmd),
+}
+
+/// Options shared by commands that run solvers.
+#[derive(clap::Args, Clone)]
+struct SolverOpts {
+    /// Solver to use: a name from .solvers/solvers.toml, or NAME='command args'.
+    /// Repeatable; default: every installed solver.
+    #[arg(long = "solver")]
+    solvers: Vec<String>,
+    /// Per-query time limit in seconds (the solver's own limit; a watchdog kills the
+    /// process group 2 s later).
+    #[arg(long, default_value_t = 10.0)]
+    timeout: f64,
+    /// Memory limit per solver process, in MiB.
+    #[arg(long, default_value_t = 8192)]
+    memory_mb: u64,
+}
+
+impl SolverOpts {
+    fn specs(&self) -> Result<Vec<smtstorm::solver::SolverSpec>> {
+        let reg = smtstorm::tools::check::default_registry()?;
+        Ok(smtstorm::tools::check::resolve(&reg, &self.solvers)?)
+    }
+    fn limits(&self) -> smtstorm::solver::Limits {
+        smtstorm::solver::Limits {
+            time: std::time::Duration::from_secs_f64(self.timeout.max(0.001)),
+            memory: Some(self.memory_mb << 20),
+            ..Default::default()
+        }
+    }
+}
+
+/// List the installed solvers (.solvers/solvers.toml) with the versions they report.
+#[derive(clap::Args)]
+struct SolversCmd {
+    #[arg(long)]
+    json: bool,
+}
+
+impl SolversCmd {
+    fn run(&self) -> Result<()> {
+        let reg = smtstorm::tools::check::default_registry()?;
+        let found = smtstorm::tools::check::list(&reg);
+        if self.json {
+            println!("{}", serde_json::to_string_pretty(&found)?);
+        } else if found.is_empty() {
+            println!("no solvers installed: run scripts/setup-solvers.sh");
+        } else {
+            for f in found {
+                println!(
+                    "{:<14} {:<9} {}",
+                    f.name,
+                    format!("{:?}", f.family).to_lowercase(),
+                    f.reported_version.unwrap_or_else(|| "(no version)".into())
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Run SMT-LIB files on solvers and print the outcome of every check-sat.
+#[derive(clap::Args)]
+struct CheckCmd {
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    solver: SolverOpts,
+    /// A fresh process per file instead of one persistent session per solver.
+    #[arg(long)]
+    oneshot: bool,
+    #[arg(long)]
+    json: bool,
+}
+
+impl CheckCmd {
+    fn run(&self) -> Result<()> {
+        let rows =
+            smtstorm::tools::check::run(&self.files, &self.solver.specs()?, &self.solver.limits(), self.oneshot)?;
+        if self.json {
+            println!("{}", serde_json::to_string_pretty(&rows)?);
+        } else {
+            print!("{}", smtstorm::tools::check::table(&rows));
+        }
+        Ok(())
+    }
+}
+
+/// Queries per second, fresh process per query vs persistent session, on generated
+/// QF_LIA/QF_BV queries; answers compared; smtstorm's own CPU share measured.
+#[derive(clap::Args)]
+struct BenchSolversCmd {
+    #[command(flatten)]
+    solver: SolverOpts,
+    #[arg(long, default_value_t = 500)]
+    queries: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long)]
+    json: bool,
+}
+
+impl BenchSolversCmd {
+    fn run(&self) -> Result<()> {
+        let mut all = vec![];
+        for spec in self.solver.specs()? {
+            let b = smtstorm::tools::bench_solvers::bench(&spec, self.queries, self.seed, &self.solver.limits())?;
+            if !self.json {
+                println!(
+                    "{:<14} fresh {:7.1} q/s  session {:7.1} q/s  x{:.2}  mismatches {}  own CPU {:.2}% of wall  answers {:?}",
+                    b.solver, b.fresh_qps, b.session_qps, b.speedup, b.mismatches, 100.0 * b.own_cpu_share, b.answers
+                );
+            }
+            all.push(b);
+        }
+        if self.json {
+            println!("{}", serde_json::to_string_pretty(&all)?);
+        }
+        Ok(())
+    }
 }
 
 /// Parse (and with --check, sort-check) every .smt2 file under PATHS; report acceptance,
@@ -64,6 +187,9 @@ fn main() {
     let r = match &cli.cmd {
         Cmd::Parse(c) => c.run(),
         Cmd::Dict(c) => c.run(),
+        Cmd::Solvers(c) => c.run(),
+        Cmd::Check(c) => c.run(),
+        Cmd::BenchSolvers(c) => c.run(),
     };
     if let Err(e) = r {
         eprintln!("smtstorm: {e:#}");

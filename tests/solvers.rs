@@ -262,3 +262,28 @@ fn one_shot_runs_classify_and_clean_up_too() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn pipelined_batches_survive_a_hang_in_the_middle() {
+    let tag = format!("smtstorm-test-batch-{}", std::process::id());
+    {
+        let mut s = Session::new(fake("hang-on-2", &tag), limits());
+        let batch = vec![(Q, 1); 5];
+        let r: Vec<Outcome> = s.query_batch(&batch).into_iter().map(|r| r.outcome().clone()).collect();
+        // The 2nd query hangs; the 3rd..5th were queued behind it and run again in a
+        // fresh process, where the 2nd of them hangs too (the fixture counts per process).
+        assert_eq!(r, vec![Outcome::Sat, Outcome::Timeout, Outcome::Sat, Outcome::Timeout, Outcome::Sat]);
+        assert_eq!(s.starts, 3);
+    }
+    assert!(!alive(&tag));
+    // Real solver: a batch gives the same answers as one query at a time.
+    let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    let qs: Vec<String> = (0..40).map(|i| smtstorm::tools::bench_solvers::query(3, i)).collect();
+    let mut one = Session::new(z3.clone(), Limits::default());
+    let single: Vec<Outcome> = qs.iter().map(|q| one.query(q, 1).outcome().clone()).collect();
+    let mut many = Session::new(z3, Limits::default());
+    let batch: Vec<(&str, usize)> = qs.iter().map(|q| (q.as_str(), 1)).collect();
+    let piped: Vec<Outcome> = many.query_batch(&batch).into_iter().map(|r| r.outcome().clone()).collect();
+    assert_eq!(single, piped);
+    assert!(piped.iter().all(|o| o.is_definite()));
+}

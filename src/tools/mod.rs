@@ -1,4 +1,7 @@
-//! Library side of CLI subcommands that are not engines: `parse`, `dict`.
+//! Library side of CLI subcommands that are not engines: `parse`, `check`, `solvers`,
+//! `bench-solvers`.
 
+pub mod bench_solvers;
+pub mod check;
 pub mod files;
 pub mod parse_stats;

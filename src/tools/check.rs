@@ -1,0 +1,120 @@
+//! `smtstorm check` and `smtstorm solvers`: run files on solvers, list installed solvers.
+
+use crate::error::{Error, Result};
+use crate::smtlib;
+use crate::solver::{self, run_file, Limits, Outcome, Session, SolverSpec};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// One file × solver cell.
+#[derive(Debug, Clone, Serialize)]
+pub struct Cell {
+    pub solver: String,
+    pub outcomes: Vec<Outcome>,
+    pub crash: Option<Outcome>,
+    pub wall_s: f64,
+    pub cpu_s: Option<f64>,
+}
+
+/// One file's row.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub file: String,
+    /// `:status` of the file, if it states one.
+    pub status: Option<String>,
+    pub cells: Vec<Cell>,
+}
+
+/// Runs every file on every solver: through one persistent session per solver, or with
+/// `oneshot`, in a fresh process per file.
+pub fn run(files: &[PathBuf], solvers: &[SolverSpec], limits: &Limits, oneshot: bool) -> Result<Vec<Row>> {
+    let files = crate::tools::files::collect_smt2(files)?;
+    let mut sessions: Vec<Option<Session>> =
+        solvers.iter().map(|s| (!oneshot && s.has_session()).then(|| Session::new(s.clone(), *limits))).collect();
+    let mut rows = vec![];
+    for f in &files {
+        let text = std::fs::read_to_string(f).map_err(|e| Error::io(f, e))?;
+        let script = smtlib::parse(&text).map_err(|e| Error::syntax(f, e))?;
+        let (query, checks) = solver::session_text(&script);
+        let mut cells = vec![];
+        for (spec, sess) in solvers.iter().zip(sessions.iter_mut()) {
+            let r = match sess {
+                Some(s) => s.query(&query, checks),
+                None => run_file(spec, f, checks, limits),
+            };
+            cells.push(Cell {
+                solver: spec.name.clone(),
+                outcomes: r.outcomes,
+                crash: r.crash,
+                wall_s: r.wall.as_secs_f64(),
+                cpu_s: r.cpu.map(|c| c.as_secs_f64()),
+            });
+        }
+        rows.push(Row { file: f.display().to_string(), status: script.status().map(String::from), cells });
+    }
+    Ok(rows)
+}
+
+/// Text table of `rows`.
+pub fn table(rows: &[Row]) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    for r in rows {
+        let _ = writeln!(s, "{}{}", r.file, r.status.as_ref().map(|st| format!("  (status {st})")).unwrap_or_default());
+        for c in &r.cells {
+            let outs: Vec<String> = c.outcomes.iter().map(|o| o.to_string()).collect();
+            let crash = c.crash.as_ref().map(|o| format!("  {o}")).unwrap_or_default();
+            let _ = writeln!(s, "  {:<16} {:<24} {:>8.3}s{crash}", c.solver, outs.join(" "), c.wall_s);
+        }
+    }
+    s
+}
+
+/// An installed solver and the version it reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct Found {
+    pub name: String,
+    pub family: solver::Family,
+    pub command: Vec<String>,
+    pub reported_version: Option<String>,
+}
+
+/// Lists the solvers of `registry`, asking each for its version.
+pub fn list(registry: &solver::Registry) -> Vec<Found> {
+    registry
+        .solvers
+        .iter()
+        .map(|s| Found {
+            name: s.name.clone(),
+            family: s.family,
+            command: s.command.clone(),
+            reported_version: version(&s.command[0]),
+        })
+        .collect()
+}
+
+fn version(exe: &str) -> Option<String> {
+    let out = Command::new(exe).arg("--version").output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().next().map(|l| l.trim().to_string()).filter(|l| !l.is_empty())
+}
+
+/// Resolves `--solver` arguments, defaulting to every installed solver.
+pub fn resolve(registry: &solver::Registry, args: &[String]) -> Result<Vec<SolverSpec>> {
+    if args.is_empty() {
+        if registry.solvers.is_empty() {
+            return Err(Error::Usage(format!(
+                "no solvers: {} is missing or empty; run scripts/setup-solvers.sh or pass --solver NAME='command args'",
+                solver::registry::default_toml().display()
+            )));
+        }
+        return Ok(registry.solvers.clone());
+    }
+    args.iter().map(|a| registry.resolve(a)).collect()
+}
+
+/// Loads the default registry (`.solvers/solvers.toml`).
+pub fn default_registry() -> Result<solver::Registry> {
+    solver::Registry::load(Path::new(&solver::registry::default_toml()))
+}
