@@ -53,7 +53,7 @@ fn int(v: i64) -> String {
 pub fn query(seed: u64, i: usize) -> String {
     let mut r = Rng(seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut q = String::new();
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         q.push_str("(set-logic QF_LIA)\n(declare-const x Int)\n(declare-const y Int)\n(declare-const z Int)\n");
         for _ in 0..(3 + r.range(0, 2)) {
             let rel = ["<=", ">=", "=", "distinct", "<"][r.range(0, 4) as usize];
