@@ -1,3 +1,4 @@
+(set-option :produce-models true)
 (set-logic QF_BV)
 (declare-const x (_ BitVec 8))
 (declare-const y (_ BitVec 8))

@@ -1,3 +1,4 @@
+(set-option :produce-models true)
 (set-logic QF_DTLIA)
 (declare-datatypes ((IntList 0)) (((nil) (cons (head Int) (tail IntList)))))
 (declare-const l IntList)

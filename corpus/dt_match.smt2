@@ -1,7 +1,7 @@
 (set-logic QF_DTLIA)
 (declare-datatype Shape ((circle (radius Int)) (rect (w Int) (h Int)) (dot)))
 (declare-const s Shape)
-(define-fun area ((x Shape)) Int (match x (((circle r) (* 3 r r)) ((rect a b) (* a b)) (dot 0))))
+(define-fun area ((x Shape)) Int (match x (((circle r) (* 3 r)) ((rect a b) (+ a b)) (dot 0))))
 (assert (= (area s) 12))
 (assert (not ((_ is rect) s)))
 (set-info :status sat)

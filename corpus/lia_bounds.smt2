@@ -1,3 +1,4 @@
+(set-option :produce-models true)
 (set-logic QF_LIA)
 (declare-fun x () Int)
 (declare-fun y () Int)

@@ -1,3 +1,4 @@
+(set-option :produce-models true)
 (set-logic QF_LIA)
 (declare-const x Int)
 (assert (> x 0))

@@ -1,3 +1,4 @@
+(set-option :produce-models true)
 (set-logic QF_SLIA)
 (declare-const x String)
 (declare-const y String)

@@ -1,3 +1,4 @@
+(set-option :produce-models true)
 (set-logic QF_UF)
 (declare-sort Hole 0)
 (declare-const h1 Hole)

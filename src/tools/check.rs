@@ -89,13 +89,13 @@ pub fn list(registry: &solver::Registry) -> Vec<Found> {
             name: s.name.clone(),
             family: s.family,
             command: s.command.clone(),
-            reported_version: version(&s.command[0]),
+            reported_version: version(&s.command),
         })
         .collect()
 }
 
-fn version(exe: &str) -> Option<String> {
-    let out = Command::new(exe).arg("--version").output().ok()?;
+fn version(command: &[String]) -> Option<String> {
+    let out = Command::new(&command[0]).args(&command[1..]).arg("--version").output().ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
     text.lines().next().map(|l| l.trim().to_string()).filter(|l| !l.is_empty())
 }
