@@ -309,3 +309,42 @@ fn pipelined_batches_survive_a_hang_in_the_middle() {
     assert_eq!(single, piped);
     assert!(piped.iter().all(|o| o.is_definite()));
 }
+
+#[test]
+fn models_from_each_solver_parse_and_validate_in_another() {
+    use smtstorm::solver::model::{parse_model, parse_statistics, parse_values};
+    let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    let yices = real("yices/bin/yices-smt2", Family::Yices, &["--incremental"]);
+    let cvc5 = SolverSpec {
+        name: "cvc5".into(),
+        family: Family::Cvc5,
+        command: vec!["python3".into(), solver_bin("cvc5/cvc5-smt2").display().to_string()],
+        version: None,
+        restart_every: None,
+    };
+    let decls = "(set-option :produce-models true)\n(set-logic QF_LIA)\n(declare-const x Int)\n(declare-const y Int)\n";
+    let formula = "(assert (and (> x 2) (< y (- x 5)) (= (+ x y) 1)))\n";
+    let specs = [z3.clone(), yices, cvc5];
+    for (i, a) in specs.iter().enumerate() {
+        let mut s = Session::new(a.clone(), Limits::default());
+        let r = s.query(&format!("{decls}{formula}(check-sat)\n(get-model)\n"), 1);
+        assert_eq!(r.outcomes, vec![Outcome::Sat], "{}", a.name);
+        let text = r.data.join("\n");
+        let model = parse_model(&text).unwrap_or_else(|e| panic!("{}: {e}: {text}", a.name));
+        let vals = model.values();
+        assert_eq!(vals.len(), 2, "{}: {vals:?}", a.name);
+        let r = s.query(&format!("{decls}{formula}(check-sat)\n(get-value (x (+ x y)))\n"), 1);
+        let pairs = parse_values(&r.data[0]).unwrap();
+        assert_eq!(pairs[1].1, "1", "{}: (+ x y) must be 1: {pairs:?}", a.name);
+        // The model, asserted into the next solver together with the formula, is sat.
+        let b = &specs[(i + 1) % specs.len()];
+        let fixed: String = vals.iter().map(|(k, v)| format!("(assert (= {k} {v}))\n")).collect();
+        let mut t = Session::new(b.clone(), Limits::default());
+        let r2 = t.query(&format!("{decls}{formula}{fixed}(check-sat)\n"), 1);
+        assert_eq!(r2.outcomes, vec![Outcome::Sat], "{}'s model rejected by {}", a.name, b.name);
+    }
+    let mut s = Session::new(z3, Limits::default());
+    let r = s.query(&format!("{decls}{formula}(check-sat)\n(get-info :all-statistics)\n"), 1);
+    let stats = parse_statistics(&r.data[0]).unwrap();
+    assert!(stats.contains_key("memory") && stats.len() > 3, "{stats:?}");
+}

@@ -265,6 +265,11 @@ impl<'s> Printer<'s> {
         self.run(Item::Sort(so));
     }
 
+    /// Prints one S-expression.
+    pub fn sexp(&mut self, x: SexpId) {
+        self.run(Item::Sexp(x));
+    }
+
     fn sorted_vars(&mut self, vars: List<SortedVar>) {
         let s = self.s;
         self.open();

@@ -1,6 +1,7 @@
 //! Solvers: installed configurations, persistent sessions, one-shot runs, and the
 //! classification of what they answer.
 
+pub mod model;
 pub mod outcome;
 pub mod process;
 pub mod registry;

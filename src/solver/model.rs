@@ -1,0 +1,164 @@
+//! Models, values and statistics in solver replies, read with the SMT-LIB front end.
+//!
+//! Ask for them by appending `(get-model)`, `(get-value (...))` or
+//! `(get-info :all-statistics)` to a query; their responses arrive in
+//! [`super::QueryResult::data`] and are parsed here.
+
+use crate::smtlib::{self, ast::CommandKind, ast::Sexp, ast::SexpId, Script};
+
+use std::collections::BTreeMap;
+
+/// A model: constant values and function definitions, as SMT-LIB text (so they can be
+/// asserted back into another solver).
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    /// `name → value` for every constant of the model.
+    pub values: BTreeMap<String, String>,
+    /// `define-fun`s with parameters (interpretations of functions), verbatim.
+    pub functions: Vec<String>,
+}
+
+impl Model {
+    /// `name → value` for every constant of the model.
+    pub fn values(&self) -> BTreeMap<String, String> {
+        self.values.clone()
+    }
+}
+
+/// Parses a `get-model` response: `(model (define-fun ...) ...)` (cvc5),
+/// `((define-fun ...) ...)` (z3) or `(model (= x 4) ...)` / `((= x 4) ...)` (yices).
+pub fn parse_model(text: &str) -> Result<Model, String> {
+    // yices prints its entries as separate top-level responses: read them as one list,
+    // then unwrap the single `(model ...)` or `((define-fun ...) ...)` of the others.
+    let (s, outer) = sexp_list(&format!("({text})"))?;
+    let items = s.sexp_list(outer);
+    let list = match items {
+        [one] => match s.sexps[one.index()] {
+            Sexp::List(l) => match s.sexp_list(l).first().map(|x| s.sexps[x.index()]) {
+                Some(Sexp::List(_)) => l,
+                Some(Sexp::Atom(_, a)) if s.str(a) == "model" => l,
+                None => l,
+                _ => outer,
+            },
+            _ => return Err(format!("model: unexpected {}", text.trim())),
+        },
+        _ => outer,
+    };
+    let mut m = Model::default();
+    for &item in s.sexp_list(list) {
+        let Sexp::List(l) = s.sexps[item.index()] else {
+            if matches!(s.sexps[item.index()], Sexp::Atom(_, a) if s.str(a) == "model") {
+                continue;
+            }
+            return Err(format!("model: unexpected {}", sexp_text(&s, item)));
+        };
+        let xs = s.sexp_list(l);
+        let head = match xs.first().map(|x| s.sexps[x.index()]) {
+            Some(Sexp::Atom(_, h)) => s.str(h),
+            _ => return Err(format!("model: unexpected {}", sexp_text(&s, item))),
+        };
+        match (head, xs.len()) {
+            ("define-fun", 5) => {
+                let no_params = matches!(s.sexps[xs[2].index()], Sexp::List(p) if p.len == 0);
+                if no_params {
+                    m.values.insert(sexp_text(&s, xs[1]), sexp_text(&s, xs[4]));
+                } else {
+                    m.functions.push(sexp_text(&s, item));
+                }
+            }
+            ("=", 3) => {
+                m.values.insert(sexp_text(&s, xs[1]), sexp_text(&s, xs[2]));
+            }
+            // Sort universes and other declarations (declare-sort, forall ...) are kept
+            // out of `values`.
+            _ => m.functions.push(sexp_text(&s, item)),
+        }
+    }
+    Ok(m)
+}
+
+/// Parses a `get-value` response `((term value) ...)` into (term, value) text pairs.
+pub fn parse_values(text: &str) -> Result<Vec<(String, String)>, String> {
+    let (s, list) = sexp_list(text)?;
+    let mut out = vec![];
+    for &pair in s.sexp_list(list) {
+        match s.sexps[pair.index()] {
+            Sexp::List(l) if l.len == 2 => {
+                let xs = s.sexp_list(l);
+                out.push((sexp_text(&s, xs[0]), sexp_text(&s, xs[1])));
+            }
+            _ => return Err(format!("get-value: not a (term value) pair: {}", sexp_text(&s, pair))),
+        }
+    }
+    Ok(out)
+}
+
+/// Parses `get-info :all-statistics` (`(:name value ...)`) into numbers. Non-numeric
+/// values are left out; statistics with units (`1.5s`) keep their number.
+pub fn parse_statistics(text: &str) -> Result<BTreeMap<String, f64>, String> {
+    let (s, list) = sexp_list(text)?;
+    let items = s.sexp_list(list);
+    let mut m = BTreeMap::new();
+    let mut i = 0;
+    while i < items.len() {
+        if let Sexp::Atom(crate::smtlib::lexer::Tok::Keyword, k) = s.sexps[items[i].index()] {
+            if let Some(&v) = items.get(i + 1) {
+                let txt = sexp_text(&s, v);
+                let num: String = txt.chars().take_while(|c| c.is_ascii_digit() || *c == '.' || *c == '-').collect();
+                if let Ok(x) = num.parse::<f64>() {
+                    m.insert(s.str(k).trim_start_matches(':').to_string(), x);
+                }
+                i += 2;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    Ok(m)
+}
+
+/// Parses one parenthesised S-expression by wrapping it as an unknown command.
+fn sexp_list(text: &str) -> Result<(Script, crate::smtlib::ast::List<SexpId>), String> {
+    let s = smtlib::parse(&format!("(smtstorm-reply {})", text.trim())).map_err(|e| e.to_string())?;
+    let CommandKind::Other { args, .. } = s.commands.first().ok_or("empty reply")?.kind else {
+        return Err("unexpected reply".into());
+    };
+    let first = *s.sexp_list(args).first().ok_or("empty reply")?;
+    match s.sexps[first.index()] {
+        Sexp::List(l) => Ok((s, l)),
+        _ => Err("expected a parenthesised list".into()),
+    }
+}
+
+fn sexp_text(s: &Script, x: SexpId) -> String {
+    let mut p = smtlib::printer::Printer::new(s);
+    p.sexp(x);
+    p.out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn models_values_and_statistics_parse() {
+        let z3 = "(\n  (define-fun y () Int\n    (- 3))\n  (define-fun f ((x!0 Int)) Int 0)\n  (define-fun x () Int\n    4)\n)";
+        let m = parse_model(z3).unwrap();
+        assert_eq!(m.values(), BTreeMap::from([("x".into(), "4".into()), ("y".into(), "(- 3)".into())]));
+        assert_eq!(parse_model(z3).unwrap().functions, vec!["(define-fun f ((x!0 Int)) Int 0)".to_string()]);
+        let cvc5 = "(model\n(define-fun s () String \"a\"\"b\")\n)";
+        assert_eq!(parse_model(cvc5).unwrap().values()["s"], "\"a\"\"b\"");
+        let yices = "(= x 4)\n(= y (- 3))";
+        assert_eq!(parse_model(yices).unwrap().values()["y"], "(- 3)");
+        assert_eq!(parse_model("(= x 4)").unwrap().values()["x"], "4");
+        assert_eq!(
+            parse_values("((x 1) ((+ x 1) 2))").unwrap(),
+            vec![("x".to_string(), "1".to_string()), ("(+ x 1)".to_string(), "2".to_string())]
+        );
+        let st = parse_statistics("(:added-eqs 12\n :time 0.01\n :memory 19.33 :reason-unknown \"x\")").unwrap();
+        assert_eq!(st.get("added-eqs"), Some(&12.0));
+        assert_eq!(st.get("memory"), Some(&19.33));
+        assert!(!st.contains_key("reason-unknown"));
+        assert!(parse_model("sat").is_err());
+    }
+}
