@@ -1,4 +1,4 @@
-(set-logic QF_FPBV)
+(set-logic QF_BVFP)
 (declare-const x Float64)
 (declare-const b (_ BitVec 8))
 (assert (= x ((_ to_fp 11 53) RNE b)))

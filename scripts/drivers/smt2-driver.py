@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""cvc5 or bitwuzla as an SMT-LIB command-line solver, over their official Python packages.
+
+scripts/setup-solvers.sh installs the packages under .solvers/<solver>/py and this file as
+.solvers/cvc5/cvc5-smt2 and .solvers/bitwuzla/bitwuzla-smt2; the backend comes from that
+name (or --backend=cvc5|bitwuzla). It behaves like the solver binaries on what smtstorm
+uses:
+  NAME [--OPTION=VALUE ...] FILE     solve a file
+  NAME [--OPTION=VALUE ...]          read commands from stdin (interactive session)
+  NAME --version
+Options go to the solver (cvc5: any option, e.g. --tlimit-per=MS; bitwuzla:
+--time-limit-per=MS, --produce-models); --lang=smt2 and --incremental are accepted. An
+error is printed as `(error "...")` and, as the binaries do on parse errors, ends the
+process with status 1. `(reset)` starts a fresh solver with the same options.
+"""
+import os, sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+backend = os.path.basename(sys.argv[0]).split("-")[0]
+opts, files = [], []
+for a in sys.argv[1:]:
+    if a.startswith("--backend="):
+        backend = a.split("=", 1)[1]
+    elif a.startswith("--"):
+        k, _, v = a[2:].partition("=")
+        if k not in ("lang", "input-language", "version"):
+            opts.append((k, v or "true"))
+    else:
+        files.append(a)
+for p in (os.environ.get("SMTSTORM_%s_PY" % backend.upper()), os.path.join(here, "py")):
+    if p and os.path.isdir(p):
+        sys.path.insert(0, p)
+
+
+class Cvc5:
+    def __init__(self):
+        import cvc5
+        self.m = cvc5
+        self.reset()
+
+    def version(self):
+        v = self.m.Solver().getVersion()
+        return "cvc5 version %s" % (v.decode() if isinstance(v, bytes) else v)
+
+    def reset(self):
+        self.solver = self.m.Solver()
+        for k, v in opts:
+            if k != "incremental":
+                self.solver.setOption(k, v)
+        self.solver.setOption("incremental", "true")
+        self.sm = self.m.SymbolManager(self.solver)
+
+    def run(self, text):
+        parser = self.m.InputParser(self.solver, self.sm)
+        parser.setStringInput(self.m.InputLanguage.SMT_LIB_2_6, text, "input")
+        while True:
+            cmd = parser.nextCommand()
+            if cmd.isNull():
+                return
+            out = cmd.invoke(self.solver, self.sm)
+            if out:
+                sys.stdout.write(out)
+            if cmd.getCommandName() == "exit":
+                sys.stdout.flush()
+                sys.exit(0)
+
+
+class Bitwuzla:
+    def __init__(self):
+        import bitwuzla
+        self.m = bitwuzla
+        self.reset()
+
+    def version(self):
+        return "bitwuzla %s" % self.m.version()
+
+    def reset(self):
+        b = self.m
+        self.tm = b.TermManager()
+        o = b.Options()
+        for k, v in opts:
+            if k == "time-limit-per":
+                o.set(b.Option.TIME_LIMIT_PER, int(v))
+            elif k == "produce-models":
+                o.set(b.Option.PRODUCE_MODELS, v == "true")
+            elif k == "memory-limit":
+                o.set(b.Option.MEMORY_LIMIT, int(v))
+        self.parser = b.Parser(self.tm, o)
+
+    def run(self, text):
+        if text.strip() == "(exit)":
+            sys.exit(0)
+        self.parser.parse(text, False, False)
+
+
+def commands(text):
+    """Yields the complete top-level commands of `text`, then (None, incomplete tail)."""
+    i, n, start, depth = 0, len(text), None, 0
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while True:
+                j = text.find('"', j)
+                if j < 0:
+                    j = n
+                    break
+                if j + 1 < n and text[j + 1] == '"':
+                    j += 2
+                    continue
+                break
+            i = j + 1
+            continue
+        if c == "|":
+            j = text.find("|", i + 1)
+            i = n if j < 0 else j + 1
+            continue
+        if c == ";":
+            j = text.find("\n", i)
+            i = n if j < 0 else j + 1
+            continue
+        if c == "(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif c == ")" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                yield text[start:i + 1]
+                start = None
+        i += 1
+    yield (None, text[start:] if start is not None else "")
+
+
+solver = {"cvc5": Cvc5, "bitwuzla": Bitwuzla}[backend]()
+if "--version" in sys.argv[1:]:
+    print(solver.version(), "(python driver)")
+    sys.exit(0)
+
+
+def run(cmd):
+    if cmd.lstrip("( \t\n").startswith("reset") and cmd.strip("() \t\n") == "reset":
+        solver.reset()
+        return
+    try:
+        solver.run(cmd)
+    except SystemExit:
+        raise
+    except Exception as e:  # both packages raise on parse and type errors
+        sys.stdout.flush()
+        sys.stdout.write('(error "%s")\n' % str(e).replace('"', '""'))
+        sys.stdout.flush()
+        sys.exit(1)
+    sys.stdout.flush()
+
+
+if files:
+    with open(files[0]) as f:
+        for c in commands(f.read()):
+            if isinstance(c, tuple):
+                if c[1].strip():
+                    sys.stdout.write('(error "unexpected end of input")\n')
+                    sys.exit(1)
+                break
+            run(c)
+else:
+    pending = ""
+    for line in sys.stdin:
+        pending += line
+        rest = ""
+        for c in commands(pending):
+            if isinstance(c, tuple):
+                rest = c[1]
+            else:
+                run(c)
+        pending = rest
