@@ -370,3 +370,28 @@ fn models_from_each_solver_parse_and_validate_in_another() {
     let stats = parse_statistics(&r.data[0]).unwrap();
     assert!(stats.contains_key("memory") && stats.len() > 3, "{stats:?}");
 }
+
+#[test]
+fn push_pop_sessions_are_a_separate_configuration_with_the_same_answers() {
+    let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    // The QF_LIA half of the benchmark queries: every one redeclares x, y, z, which only
+    // works if each query's declarations were popped.
+    let qs: Vec<smtlib::Script> =
+        (0..60).step_by(2).map(|i| smtlib::parse(&smtstorm::tools::bench_solvers::query(5, i)).unwrap()).collect();
+    let mut reset = Session::new(z3.clone(), Limits::default());
+    let mut inc = Session::incremental(z3.clone(), Limits::default(), "(set-logic QF_LIA)");
+    for s in &qs {
+        let (a, n) = solver::session_text(s);
+        let (b, m) = solver::incremental_text(s);
+        assert!(!b.contains("set-logic") && n == m);
+        assert_eq!(reset.query(&a, n).outcomes, inc.query(&b, m).outcomes);
+    }
+    assert_eq!(inc.starts, 1);
+    // After a timeout the fresh process gets the prelude again and keeps answering.
+    let limits = Limits { time: Duration::from_millis(300), grace: Duration::from_millis(200), ..Limits::default() };
+    let mut inc = Session::incremental(z3, limits, "(set-logic ALL)");
+    let hard = "(declare-const x Int)(declare-const y Int)(declare-const z Int)\n(assert (and (> x 1) (> y 1) (> z 1) (= (+ (* x x x) (* y y y)) (* z z z))))\n(check-sat)\n";
+    assert!(matches!(inc.query(hard, 1).outcome(), Outcome::Unknown { .. } | Outcome::Timeout));
+    let (b, m) = solver::incremental_text(&qs[0]);
+    assert_eq!(inc.query(&b, m).outcomes, reset.query(&solver::session_text(&qs[0]).0, 1).outcomes);
+}

@@ -7,7 +7,7 @@ pub mod process;
 pub mod registry;
 
 pub use outcome::{Outcome, QueryResult};
-pub use process::{run_file, Limits, Session};
+pub use process::{run_file, Framing, Limits, Session};
 pub use registry::{Family, Registry, SolverSpec};
 
 use crate::smtlib::ast::{CommandKind, Nullary, Script};
@@ -15,11 +15,22 @@ use crate::smtlib::ast::{CommandKind, Nullary, Script};
 /// The text a session sends for a script, and its number of check-sats. `(exit)` is left
 /// out: it would end the persistent process.
 pub fn session_text(s: &Script) -> (String, usize) {
+    script_text(s, false)
+}
+
+/// The text of a script for a push/pop session ([`Framing::PushPop`]): without
+/// `set-logic`, `set-option` and `(exit)`, which belong to the session's prelude.
+pub fn incremental_text(s: &Script) -> (String, usize) {
+    script_text(s, true)
+}
+
+fn script_text(s: &Script, incremental: bool) -> (String, usize) {
     let mut p = crate::smtlib::printer::Printer::new(s);
     let mut checks = 0;
     for c in &s.commands {
         match c.kind {
             CommandKind::Nullary(Nullary::Exit) => continue,
+            CommandKind::SetLogic(_) | CommandKind::SetOption(_) if incremental => continue,
             CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_) => checks += 1,
             _ => {}
         }

@@ -179,6 +179,18 @@ impl Drop for Proc {
     }
 }
 
+/// How a session separates queries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Framing {
+    /// `(reset)` before every query: each query is a whole script. The default.
+    Reset,
+    /// One solver context per process: `prelude` (logic and options) is sent once when
+    /// the process starts, and each query is wrapped in `(push 1)` ... `(pop 1)`. z3 runs
+    /// different engines under push/pop (incremental mode), so this is a separate
+    /// configuration, used for incremental instances — never silently mixed with `Reset`.
+    PushPop { prelude: String },
+}
+
 /// A persistent solver process answering one query after another.
 ///
 /// Each query is framed as `(reset)` + options + script + `(echo "<marker>")` and read up
@@ -192,13 +204,19 @@ pub struct Session {
     serial: u64,
     /// Options sent before every query, e.g. `(set-option :produce-models true)`.
     pub options: String,
+    pub framing: Framing,
     /// Processes started so far (for tests and statistics).
     pub starts: u64,
 }
 
 impl Session {
     pub fn new(spec: SolverSpec, limits: Limits) -> Session {
-        Session { spec, limits, proc: None, serial: 0, options: String::new(), starts: 0 }
+        Session { spec, limits, proc: None, serial: 0, options: String::new(), framing: Framing::Reset, starts: 0 }
+    }
+
+    /// A push/pop session (see [`Framing::PushPop`]).
+    pub fn incremental(spec: SolverSpec, limits: Limits, prelude: &str) -> Session {
+        Session { framing: Framing::PushPop { prelude: prelude.to_string() }, ..Session::new(spec, limits) }
     }
 
     pub fn spec(&self) -> &SolverSpec {
@@ -256,12 +274,28 @@ impl Session {
         let queries = &queries[..queries.len().min(room.max(1))];
         let mut markers = Vec::with_capacity(queries.len());
         let mut msg = String::new();
+        if p.queries == 0 {
+            if let Framing::PushPop { prelude } = &self.framing {
+                msg.push_str(&self.options);
+                msg.push_str(prelude);
+                msg.push('\n');
+            }
+        }
         for (script, _) in queries {
             self.serial += 1;
             let marker = format!("smtstorm-{}-{}", p.pid, self.serial);
-            msg.push_str("(reset)\n");
-            msg.push_str(&self.options);
-            msg.push_str(script);
+            match self.framing {
+                Framing::Reset => {
+                    msg.push_str("(reset)\n");
+                    msg.push_str(&self.options);
+                    msg.push_str(script);
+                }
+                Framing::PushPop { .. } => {
+                    msg.push_str("(push 1)\n");
+                    msg.push_str(script);
+                    msg.push_str("\n(pop 1)");
+                }
+            }
             msg.push_str(&format!("\n(echo \"{marker}\")\n"));
             markers.push(marker);
         }
