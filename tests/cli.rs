@@ -1,0 +1,96 @@
+//! The `smtstorm` binary as a user runs it: output, JSON fields, exit codes, errors.
+
+mod common;
+
+use common::repo;
+use std::process::Command;
+
+fn smtstorm(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_smtstorm")).args(args).current_dir(repo()).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn parse_json_reports_what_the_issue_promises() {
+    let (code, out, _) = smtstorm(&["parse", "corpus", "--check", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for k in [
+        "files",
+        "accepted",
+        "rejected",
+        "bytes",
+        "seconds",
+        "mb_per_s",
+        "roundtrip_mismatches",
+        "checked_clean",
+        "unknown_symbols",
+    ] {
+        assert!(v.get(k).is_some(), "missing {k}");
+    }
+    assert_eq!(v["files"], v["accepted"]);
+    assert_eq!(v["checked_clean"], v["accepted"]);
+    assert_eq!(v["roundtrip_mismatches"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn malformed_input_is_reported_with_file_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("smtstorm-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.smt2");
+    std::fs::write(&bad, "(set-logic QF_LIA)\n(assert (< x 1)\n").unwrap();
+    let (code, out, _) = smtstorm(&["parse", bad.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["rejected"][0]["line"], 3);
+    assert_eq!(v["rejected"][0]["column"], 1);
+    assert_eq!(v["rejected"][0]["reason"], "expected ')', found end of input");
+    let (code, _, err) = smtstorm(&["check", bad.to_str().unwrap(), "--solver", "z3-5.4.0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.smt2:3:1: expected ')', found end of input"), "{err}");
+    let (code, _, err) = smtstorm(&["check", "corpus/bv_arith.smt2", "--solver", "nosuch"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown solver \"nosuch\""), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_runs_real_solvers_and_agrees_with_status() {
+    let (code, out, err) = smtstorm(&[
+        "check",
+        "corpus/lia_pushpop.smt2",
+        "corpus/str_contains.smt2",
+        "--solver",
+        "z3-5.4.0",
+        "--solver",
+        "cvc5",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for row in rows.as_array().unwrap() {
+        for cell in row["cells"].as_array().unwrap() {
+            let first = &cell["outcomes"][0]["kind"];
+            assert_eq!(first, &row["status"], "{}: {}", row["file"], cell["solver"]);
+        }
+    }
+    // One-shot mode and NAME=command solvers give the same table.
+    let z3 = repo().join(".solvers/z3-5.4.0/bin/z3");
+    let spec = format!("mine={} -smt2", z3.display());
+    let (code, out, _) = smtstorm(&["check", "corpus/lia_pushpop.smt2", "--solver", &spec, "--oneshot"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("mine") && out.contains("unsat sat sat"), "{out}");
+}
+
+#[test]
+fn solvers_lists_what_setup_installed() {
+    let (code, out, _) = smtstorm(&["solvers"]);
+    assert_eq!(code, 0);
+    for want in ["z3-5.4.0", "Z3 version 5.4.0", "yices", "cvc5", "bitwuzla"] {
+        assert!(out.contains(want), "missing {want} in:\n{out}");
+    }
+}
