@@ -39,6 +39,17 @@ fn real(rel: &str, family: Family, args: &[&str]) -> SolverSpec {
     SolverSpec { name: rel.into(), family, command, version: None, restart_every: None }
 }
 
+/// cvc5 or bitwuzla through its Python package and scripts/drivers/smt2-driver.py.
+fn py_solver(name: &str, family: Family) -> SolverSpec {
+    SolverSpec {
+        name: name.into(),
+        family,
+        command: vec!["python3".into(), solver_bin(&format!("{name}/{name}-smt2")).display().to_string()],
+        version: None,
+        restart_every: None,
+    }
+}
+
 /// Every corpus seed through one persistent session per solver: answers match `:status`,
 /// and match a fresh process (one-shot mode) on the same file.
 #[test]
@@ -47,24 +58,11 @@ fn sessions_answer_the_corpus_like_fresh_processes() {
     let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
     let yices = real("yices/bin/yices-smt2", Family::Yices, &["--incremental"]);
     let yices_logics = ["QF_UF", "QF_LIA", "QF_LRA", "QF_BV", "QF_AX", "QF_ABV", "QF_NRA", "QF_NIA"];
-    // cvc5 through its Python package and scripts/drivers/cvc5-smt2.py.
-    let cvc5 = SolverSpec {
-        name: "cvc5".into(),
-        family: Family::Cvc5,
-        command: vec!["python3".into(), solver_bin("cvc5/cvc5-smt2").display().to_string()],
-        version: None,
-        restart_every: None,
-    };
+    let cvc5 = py_solver("cvc5", Family::Cvc5);
     // Seeds cvc5 reads differently by design: z3-only syntax, or options it needs
     // (--arrays-exp for constant arrays, --fp-exp for Float16).
     let cvc5_skip = ["z3_dialect.smt2", "dt_legacy_z3.smt2", "arrays_const.smt2", "fp_specials.smt2"];
-    let bitwuzla = SolverSpec {
-        name: "bitwuzla".into(),
-        family: Family::Bitwuzla,
-        command: vec!["python3".into(), solver_bin("bitwuzla/bitwuzla-smt2").display().to_string()],
-        version: None,
-        restart_every: None,
-    };
+    let bitwuzla = py_solver("bitwuzla", Family::Bitwuzla);
     // bitwuzla 0.9 rejects QF_AX (it wants a bit-vector or FP logic for arrays).
     let bitwuzla_logics = ["QF_UF", "QF_BV", "QF_ABV", "QF_FP", "QF_BVFP"];
     for spec in [z3, yices, cvc5, bitwuzla] {
@@ -337,13 +335,7 @@ fn models_from_each_solver_parse_and_validate_in_another() {
     use smtstorm::solver::model::{parse_model, parse_statistics, parse_values};
     let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
     let yices = real("yices/bin/yices-smt2", Family::Yices, &["--incremental"]);
-    let cvc5 = SolverSpec {
-        name: "cvc5".into(),
-        family: Family::Cvc5,
-        command: vec!["python3".into(), solver_bin("cvc5/cvc5-smt2").display().to_string()],
-        version: None,
-        restart_every: None,
-    };
+    let cvc5 = py_solver("cvc5", Family::Cvc5);
     let decls = "(set-option :produce-models true)\n(set-logic QF_LIA)\n(declare-const x Int)\n(declare-const y Int)\n";
     let formula = "(assert (and (> x 2) (< y (- x 5)) (= (+ x y) 1)))\n";
     let specs = [z3.clone(), yices, cvc5];

@@ -827,72 +827,64 @@ impl<'a> Parser<'a> {
                 Tok::LParen => {
                     let h = self.next();
                     match h.kind {
-                        Tok::Symbol => match self.text(h) {
-                            "let" => {
-                                self.lparen()?;
-                                self.lparen()?;
-                                let name = self.symbol("a variable name")?;
-                                self.frames.push(Frame::LetValue { name, base: self.bind_stack.len() });
-                                continue 'start;
-                            }
-                            "forall" | "exists" | "lambda" => {
-                                let binder = match self.text(h) {
-                                    "forall" => Binder::Forall,
-                                    "exists" => Binder::Exists,
-                                    _ => Binder::Lambda,
-                                };
-                                let vars = self.sorted_vars()?;
-                                if vars.is_empty() && binder != Binder::Lambda {
-                                    let n = self.peek();
-                                    return self.err(n, "at least one bound variable");
-                                }
-                                self.frames.push(Frame::Quant { binder, vars });
-                                continue 'start;
-                            }
-                            "!" => {
-                                self.frames.push(Frame::AnnotBody);
-                                continue 'start;
-                            }
-                            "match" => {
-                                self.frames.push(Frame::MatchScrutinee);
-                                continue 'start;
-                            }
-                            "_" => {
-                                let ident = self.indexed_rest()?;
-                                self.add_term(Term::Var(QualIdent { ident, sort: None }))
-                            }
-                            "as" => {
-                                let q = self.as_rest()?;
-                                self.add_term(Term::Var(q))
-                            }
-                            name if EXT_BINDERS.contains(&name) && self.peek().kind == Tok::LParen => {
-                                let name = self.mk_str(h);
-                                let vars = self.sorted_vars()?;
-                                self.frames.push(Frame::ExtBinder { name, vars, base: self.term_stack.len() });
-                                continue 'start;
-                            }
-                            _ => {
-                                let sym = self.mk_str(h);
-                                let head = QualIdent { ident: Ident { sym, indices: List::EMPTY }, sort: None };
-                                if self.is_rparen_next() {
-                                    // `(f)`: accepted by z3 and cvc5 for nullary functions.
-                                    self.next();
-                                    self.add_term(Term::App(head, List::EMPTY))
-                                } else {
-                                    self.frames.push(Frame::App { head, base: self.term_stack.len() });
+                        // `|let|` is a plain symbol: only unquoted names can be reserved words.
+                        Tok::Symbol | Tok::QuotedSymbol => {
+                            match if h.kind == Tok::Symbol { self.text(h) } else { "" } {
+                                "let" => {
+                                    self.lparen()?;
+                                    self.lparen()?;
+                                    let name = self.symbol("a variable name")?;
+                                    self.frames.push(Frame::LetValue { name, base: self.bind_stack.len() });
                                     continue 'start;
                                 }
-                            }
-                        },
-                        Tok::QuotedSymbol => {
-                            let sym = self.mk_str(h);
-                            let head = QualIdent { ident: Ident { sym, indices: List::EMPTY }, sort: None };
-                            if self.is_rparen_next() {
-                                self.next();
-                                self.add_term(Term::App(head, List::EMPTY))
-                            } else {
-                                self.frames.push(Frame::App { head, base: self.term_stack.len() });
-                                continue 'start;
+                                "forall" | "exists" | "lambda" => {
+                                    let binder = match self.text(h) {
+                                        "forall" => Binder::Forall,
+                                        "exists" => Binder::Exists,
+                                        _ => Binder::Lambda,
+                                    };
+                                    let vars = self.sorted_vars()?;
+                                    if vars.is_empty() && binder != Binder::Lambda {
+                                        let n = self.peek();
+                                        return self.err(n, "at least one bound variable");
+                                    }
+                                    self.frames.push(Frame::Quant { binder, vars });
+                                    continue 'start;
+                                }
+                                "!" => {
+                                    self.frames.push(Frame::AnnotBody);
+                                    continue 'start;
+                                }
+                                "match" => {
+                                    self.frames.push(Frame::MatchScrutinee);
+                                    continue 'start;
+                                }
+                                "_" => {
+                                    let ident = self.indexed_rest()?;
+                                    self.add_term(Term::Var(QualIdent { ident, sort: None }))
+                                }
+                                "as" => {
+                                    let q = self.as_rest()?;
+                                    self.add_term(Term::Var(q))
+                                }
+                                name if EXT_BINDERS.contains(&name) && self.peek().kind == Tok::LParen => {
+                                    let name = self.mk_str(h);
+                                    let vars = self.sorted_vars()?;
+                                    self.frames.push(Frame::ExtBinder { name, vars, base: self.term_stack.len() });
+                                    continue 'start;
+                                }
+                                _ => {
+                                    let sym = self.mk_str(h);
+                                    let head = QualIdent { ident: Ident { sym, indices: List::EMPTY }, sort: None };
+                                    if self.is_rparen_next() {
+                                        // `(f)`: accepted by z3 and cvc5 for nullary functions.
+                                        self.next();
+                                        self.add_term(Term::App(head, List::EMPTY))
+                                    } else {
+                                        self.frames.push(Frame::App { head, base: self.term_stack.len() });
+                                        continue 'start;
+                                    }
+                                }
                             }
                         }
                         Tok::LParen => {
