@@ -50,6 +50,126 @@ impl Family {
     }
 }
 
+/// What a solver family reads and how to ask it for models, validation and statistics.
+#[derive(Debug)]
+pub struct Dialect {
+    /// Commands it rejects (z3 extensions, mostly).
+    pub rejected_commands: &'static [&'static str],
+    /// Whether it reads z3's legacy `(declare-datatypes () ...)` form.
+    pub legacy_datatypes: bool,
+    /// Theories it has no support for, by logic fragment (`"DT"`, `"S"`, `"LIA"`...).
+    pub unsupported_logic_parts: &'static [&'static str],
+    /// Options that make it validate its own models.
+    pub model_validation: &'static str,
+    /// The command that prints statistics, if any.
+    pub statistics: Option<&'static str>,
+    /// Whether it supports push/pop sessions ([`crate::solver::Framing::PushPop`]).
+    pub push_pop: bool,
+}
+
+const Z3_EXTENSIONS: &[&str] = &[
+    "check-sat-using",
+    "define-const",
+    "assert-soft",
+    "minimize",
+    "maximize",
+    "simplify",
+    "eval",
+    "declare-rel",
+    "declare-var",
+    "rule",
+    "query",
+];
+
+static DIALECTS: [(Family, Dialect); 5] = [
+    (
+        Family::Z3,
+        Dialect {
+            rejected_commands: &["get-abduct", "get-interpolant", "declare-heap", "get-qe", "block-model"],
+            legacy_datatypes: true,
+            unsupported_logic_parts: &[],
+            model_validation: "(set-option :model_validate true)\n",
+            statistics: Some("(get-info :all-statistics)"),
+            push_pop: true,
+        },
+    ),
+    (
+        Family::Cvc5,
+        Dialect {
+            rejected_commands: Z3_EXTENSIONS,
+            legacy_datatypes: false,
+            unsupported_logic_parts: &[],
+            model_validation: "(set-option :check-models true)\n",
+            statistics: Some("(get-info :all-statistics)"),
+            push_pop: true,
+        },
+    ),
+    (
+        Family::Yices,
+        Dialect {
+            rejected_commands: Z3_EXTENSIONS,
+            legacy_datatypes: false,
+            unsupported_logic_parts: &["DT", "S", "FP"],
+            model_validation: "",
+            statistics: Some("(show-stats)"),
+            push_pop: true,
+        },
+    ),
+    (
+        Family::Bitwuzla,
+        Dialect {
+            rejected_commands: Z3_EXTENSIONS,
+            legacy_datatypes: false,
+            unsupported_logic_parts: &["DT", "S", "LIA", "LRA", "NIA", "NRA", "LIRA", "IDL", "RDL"],
+            model_validation: "",
+            statistics: None,
+            push_pop: true,
+        },
+    ),
+    (
+        Family::Other,
+        Dialect {
+            rejected_commands: &[],
+            legacy_datatypes: true,
+            unsupported_logic_parts: &[],
+            model_validation: "",
+            statistics: None,
+            push_pop: false,
+        },
+    ),
+];
+
+impl Family {
+    /// This family's dialect.
+    pub fn dialect(self) -> &'static Dialect {
+        &DIALECTS.iter().find(|(f, _)| *f == self).expect("every family has a dialect").1
+    }
+
+    /// Why a solver of this family cannot read `script`, or `None` if it can: a seed in
+    /// another solver's dialect is only sent to solvers that read it.
+    pub fn cannot_read(self, s: &crate::smtlib::Script) -> Option<String> {
+        use crate::smtlib::ast::{CommandKind, DatatypesForm};
+        let d = self.dialect();
+        for c in &s.commands {
+            let name = match c.kind {
+                CommandKind::Other { name, .. } | CommandKind::TermCmd { name, .. } => s.str(name),
+                CommandKind::DefineConst(..) => "define-const",
+                CommandKind::DeclareDatatypes { form: DatatypesForm::Legacy(_), .. } if !d.legacy_datatypes => {
+                    return Some("z3's legacy declare-datatypes".into())
+                }
+                _ => continue,
+            };
+            if d.rejected_commands.contains(&name) {
+                return Some(format!("command {name}"));
+            }
+        }
+        let logic = s.logic().unwrap_or("ALL");
+        let parts = logic.trim_start_matches("QF_");
+        // Logic names concatenate fragments: QF_AUFLIA = A + UF + LIA, QF_SLIA = S + LIA.
+        d.unsupported_logic_parts.iter().find(|p| parts.contains(*p)).map(|p| format!("logic {logic} ({p})"))
+    }
+}
+
 /// One named solver configuration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SolverSpec {
@@ -79,6 +199,11 @@ impl SolverSpec {
     /// Whether the solver can run a persistent session over stdin.
     pub fn has_session(&self) -> bool {
         self.family != Family::Other
+    }
+
+    /// See [`Family::cannot_read`].
+    pub fn cannot_read(&self, s: &crate::smtlib::Script) -> Option<String> {
+        self.family.cannot_read(s)
     }
 
     /// The solver's own per-query time limit, as arguments. The external watchdog stays
@@ -198,6 +323,22 @@ impl Registry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dialects_route_seeds_to_solvers_that_read_them() {
+        let parse = |t: &str| crate::smtlib::parse(t).unwrap();
+        let z3ish = parse("(declare-const x Int)\n(define-const y Int 1)\n(check-sat)");
+        assert_eq!(Family::Z3.cannot_read(&z3ish), None);
+        assert_eq!(Family::Cvc5.cannot_read(&z3ish).as_deref(), Some("command define-const"));
+        let legacy = parse("(declare-datatypes () ((C r g)))");
+        assert_eq!(Family::Yices.cannot_read(&legacy).as_deref(), Some("z3's legacy declare-datatypes"));
+        let strings = parse("(set-logic QF_SLIA)");
+        assert_eq!(Family::Yices.cannot_read(&strings).as_deref(), Some("logic QF_SLIA (S)"));
+        assert_eq!(Family::Bitwuzla.cannot_read(&parse("(set-logic QF_ALIA)")).as_deref(), Some("logic QF_ALIA (LIA)"));
+        assert_eq!(Family::Bitwuzla.cannot_read(&parse("(set-logic QF_ABV)")), None);
+        assert_eq!(Family::Cvc5.cannot_read(&parse("(get-abduct A true)")), None);
+        assert!(Family::Z3.cannot_read(&parse("(get-abduct A true)")).is_some());
+    }
 
     #[test]
     fn toml_and_command_lines_resolve() {
