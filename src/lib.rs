@@ -7,6 +7,7 @@
 
 pub mod error;
 pub mod harness;
+pub mod mutate;
 pub mod smtlib;
 pub mod solver;
 pub mod tools;

@@ -19,6 +19,51 @@ enum Cmd {
     Solvers(SolversCmd),
     Check(CheckCmd),
     BenchSolvers(BenchSolversCmd),
+    Mutate(MutateCmd),
+}
+
+/// Write mutants of a seed, each preceded by a comment line with its edit list (JSON).
+#[derive(clap::Args)]
+struct MutateCmd {
+    file: PathBuf,
+    /// Mutation engine (opfuzz; typefuzz and valfuzz come with their issue).
+    #[arg(long, default_value = "opfuzz")]
+    engine: String,
+    /// RNG seed: mutant i uses seed + i; the same seed gives the same mutants.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[arg(long, default_value_t = 1)]
+    count: usize,
+    /// Write mutants as DIR/<stem>-<i>.smt2 instead of to stdout.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+impl MutateCmd {
+    fn run(&self) -> Result<()> {
+        if self.engine != "opfuzz" {
+            anyhow::bail!("unknown engine {:?}: available: opfuzz", self.engine);
+        }
+        let ms = smtstorm::tools::mutate::opfuzz_mutants(&self.file, self.seed, self.count)?;
+        if ms.is_empty() {
+            eprintln!("{}: no OpFuzz site", self.file.display());
+        }
+        match &self.out {
+            None => {
+                for m in &ms {
+                    print!("{}", smtstorm::tools::mutate::render(m));
+                }
+            }
+            Some(dir) => {
+                std::fs::create_dir_all(dir)?;
+                let stem = self.file.file_stem().and_then(|s| s.to_str()).unwrap_or("mutant");
+                for (i, m) in ms.iter().enumerate() {
+                    std::fs::write(dir.join(format!("{stem}-{i}.smt2")), smtstorm::tools::mutate::render(m))?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Options shared by commands that run solvers.
@@ -190,6 +235,7 @@ fn main() {
         Cmd::Solvers(c) => c.run(),
         Cmd::Check(c) => c.run(),
         Cmd::BenchSolvers(c) => c.run(),
+        Cmd::Mutate(c) => c.run(),
     };
     if let Err(e) = r {
         eprintln!("smtstorm: {e:#}");

@@ -7,6 +7,9 @@
 //! theory shape name [index-names] : arg-sorts -> result-sort [| constraints]
 //! ```
 //!
+//! * `theory` may carry `+dialect` (`bv+z3`, `str+cvc5`, `str+legacy`): the operator is a
+//!   solver extension or a pre-2.6 name; engines do not introduce it into a seed that does
+//!   not already use it (another solver would reject the mutant).
 //! * `shape` (SMT-LIB 2.6 §3.6.1 attributes): `fixed`, `left` (`:left-assoc`), `right`
 //!   (`:right-assoc`), `chain` (`:chainable`), `pair` (`:pairwise`). Associative and
 //!   chainable entries give the binary signature.
@@ -140,6 +143,9 @@ pub struct OpSig {
     pub width_vars: u8,
     /// Number of sort parameters used.
     pub sort_vars: u8,
+    /// `z3`, `cvc5` or `legacy` for solver extensions and pre-2.6 names; `None` for
+    /// SMT-LIB 2.6 operators.
+    pub dialect: Option<&'static str>,
     /// The line of [`SIGNATURES`] it came from.
     pub source: &'static str,
 }
@@ -187,12 +193,12 @@ ints chain >= : Int Int -> Bool
 ints chain > : Int Int -> Bool
 ints fixed divisible n : Int -> Bool | n>0
 # z3: rem and power; cvc5: int.pow2, iand
-ints fixed rem : Int Int -> Int
-ints fixed ^ : Int Int -> Int
-ints fixed int.pow2 : Int -> Int
-ints fixed iand n : Int Int -> Int | n>0
-ints fixed piand : Int Int Int -> Int
-ints fixed int.log2 : Int -> Int
+ints+z3 fixed rem : Int Int -> Int
+ints+z3 fixed ^ : Int Int -> Int
+ints+cvc5 fixed int.pow2 : Int -> Int
+ints+cvc5 fixed iand n : Int Int -> Int | n>0
+ints+cvc5 fixed piand : Int Int Int -> Int
+ints+cvc5 fixed int.log2 : Int -> Int
 # ---- Reals ----
 reals fixed - : Real -> Real
 reals left - : Real Real -> Real
@@ -203,7 +209,7 @@ reals chain <= : Real Real -> Bool
 reals chain < : Real Real -> Bool
 reals chain >= : Real Real -> Bool
 reals chain > : Real Real -> Bool
-reals fixed ^ : Real Real -> Real
+reals+z3 fixed ^ : Real Real -> Real
 reals fixed abs : Real -> Real
 # ---- Reals_Ints ----
 mixed fixed to_real : Int -> Real
@@ -254,25 +260,25 @@ bv fixed bvsmulo : (_ BitVec m) (_ BitVec m) -> Bool
 bv fixed bvusubo : (_ BitVec m) (_ BitVec m) -> Bool
 bv fixed bvssubo : (_ BitVec m) (_ BitVec m) -> Bool
 bv fixed bvsdivo : (_ BitVec m) (_ BitVec m) -> Bool
-bv fixed bvumul_noovfl : (_ BitVec m) (_ BitVec m) -> Bool
-bv fixed bvsmul_noovfl : (_ BitVec m) (_ BitVec m) -> Bool
-bv fixed bvsmul_noudfl : (_ BitVec m) (_ BitVec m) -> Bool
+bv+z3 fixed bvumul_noovfl : (_ BitVec m) (_ BitVec m) -> Bool
+bv+z3 fixed bvsmul_noovfl : (_ BitVec m) (_ BitVec m) -> Bool
+bv+z3 fixed bvsmul_noudfl : (_ BitVec m) (_ BitVec m) -> Bool
 # conversions
 bv fixed bv2nat : (_ BitVec m) -> Int
 bv fixed ubv_to_int : (_ BitVec m) -> Int
 bv fixed sbv_to_int : (_ BitVec m) -> Int
-bv fixed bv2int : (_ BitVec m) -> Int
+bv+z3 fixed bv2int : (_ BitVec m) -> Int
 bv fixed nat2bv i : Int -> (_ BitVec i) | i>=1
 bv fixed int_to_bv i : Int -> (_ BitVec i) | i>=1
-bv fixed int2bv i : Int -> (_ BitVec i) | i>=1
+bv+z3 fixed int2bv i : Int -> (_ BitVec i) | i>=1
 # z3 and cvc5 extensions
-bv fixed bvredor : (_ BitVec m) -> (_ BitVec 1)
-bv fixed bvredand : (_ BitVec m) -> (_ BitVec 1)
-bv fixed ext_rotate_left : (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
-bv fixed ext_rotate_right : (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
-bv fixed bvultbv : (_ BitVec m) (_ BitVec m) -> (_ BitVec 1)
-bv fixed bvsltbv : (_ BitVec m) (_ BitVec m) -> (_ BitVec 1)
-bv fixed bvite : (_ BitVec 1) (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
+bv+z3 fixed bvredor : (_ BitVec m) -> (_ BitVec 1)
+bv+z3 fixed bvredand : (_ BitVec m) -> (_ BitVec 1)
+bv+z3 fixed ext_rotate_left : (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
+bv+z3 fixed ext_rotate_right : (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
+bv+cvc5 fixed bvultbv : (_ BitVec m) (_ BitVec m) -> (_ BitVec 1)
+bv+cvc5 fixed bvsltbv : (_ BitVec m) (_ BitVec m) -> (_ BitVec 1)
+bv+cvc5 fixed bvite : (_ BitVec 1) (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
 # ---- FloatingPoint ----
 fp fixed RNE : -> RoundingMode
 fp fixed RNA : -> RoundingMode
@@ -322,7 +328,7 @@ fp fixed to_fp_unsigned e s : RoundingMode (_ BitVec m) -> (_ FloatingPoint e s)
 fp fixed fp.to_ubv i : RoundingMode (_ FloatingPoint e s) -> (_ BitVec i) | i>=1
 fp fixed fp.to_sbv i : RoundingMode (_ FloatingPoint e s) -> (_ BitVec i) | i>=1
 fp fixed fp.to_real : (_ FloatingPoint e s) -> Real
-fp fixed fp.to_ieee_bv : (_ FloatingPoint e s) -> (_ BitVec e+s)
+fp+z3 fixed fp.to_ieee_bv : (_ FloatingPoint e s) -> (_ BitVec e+s)
 # ---- Strings and RegLan (2.6 names, then legacy names) ----
 str left str.++ : String String -> String
 str fixed str.len : String -> Int
@@ -359,21 +365,21 @@ str fixed re.comp : RegLan -> RegLan
 str fixed re.range : String String -> RegLan
 str fixed re.loop i j : RegLan -> RegLan
 str fixed re.^ i : RegLan -> RegLan
-str fixed str.rev : String -> String
-str fixed str.to_lower : String -> String
-str fixed str.to_upper : String -> String
-str fixed str.update : String Int String -> String
-str fixed str.indexof_re : String RegLan Int -> Int
-str fixed str.to.int : String -> Int
-str fixed int.to.str : Int -> String
-str fixed str.in.re : String RegLan -> Bool
-str fixed str.to.re : String -> RegLan
-str fixed str.code : String -> Int
-str fixed str.tolower : String -> String
-str fixed str.toupper : String -> String
-str fixed re.nostr : -> RegLan
-str fixed re.loop : RegLan Int Int -> RegLan
-str fixed re.loop : RegLan Int -> RegLan
+str+cvc5 fixed str.rev : String -> String
+str+cvc5 fixed str.to_lower : String -> String
+str+cvc5 fixed str.to_upper : String -> String
+str+cvc5 fixed str.update : String Int String -> String
+str+cvc5 fixed str.indexof_re : String RegLan Int -> Int
+str+legacy fixed str.to.int : String -> Int
+str+legacy fixed int.to.str : Int -> String
+str+legacy fixed str.in.re : String RegLan -> Bool
+str+legacy fixed str.to.re : String -> RegLan
+str+legacy fixed str.code : String -> Int
+str+legacy fixed str.tolower : String -> String
+str+legacy fixed str.toupper : String -> String
+str+legacy fixed re.nostr : -> RegLan
+str+legacy fixed re.loop : RegLan Int Int -> RegLan
+str+legacy fixed re.loop : RegLan Int -> RegLan
 # ---- ArraysEx ----
 array fixed select : (Array A B) A -> B
 array fixed store : (Array A B) A B -> (Array A B)
@@ -391,104 +397,104 @@ seq fixed seq.prefixof : (Seq A) (Seq A) -> Bool
 seq fixed seq.suffixof : (Seq A) (Seq A) -> Bool
 seq fixed seq.indexof : (Seq A) (Seq A) Int -> Int
 seq fixed seq.replace : (Seq A) (Seq A) (Seq A) -> (Seq A)
-seq fixed seq.replace_all : (Seq A) (Seq A) (Seq A) -> (Seq A)
-seq fixed seq.rev : (Seq A) -> (Seq A)
-seq fixed seq.update : (Seq A) Int (Seq A) -> (Seq A)
+seq+cvc5 fixed seq.replace_all : (Seq A) (Seq A) (Seq A) -> (Seq A)
+seq+cvc5 fixed seq.rev : (Seq A) -> (Seq A)
+seq+cvc5 fixed seq.update : (Seq A) Int (Seq A) -> (Seq A)
 # cvc5 also accepts the str.* names on sequences
-seq left str.++ : (Seq A) (Seq A) -> (Seq A)
-seq fixed str.len : (Seq A) -> Int
-seq fixed str.at : (Seq A) Int -> (Seq A)
-seq fixed str.substr : (Seq A) Int Int -> (Seq A)
-seq fixed str.contains : (Seq A) (Seq A) -> Bool
-seq fixed str.prefixof : (Seq A) (Seq A) -> Bool
-seq fixed str.suffixof : (Seq A) (Seq A) -> Bool
-seq fixed str.indexof : (Seq A) (Seq A) Int -> Int
-seq fixed str.replace : (Seq A) (Seq A) (Seq A) -> (Seq A)
-seq fixed str.replace_all : (Seq A) (Seq A) (Seq A) -> (Seq A)
-seq fixed str.update : (Seq A) Int (Seq A) -> (Seq A)
-seq fixed str.rev : (Seq A) -> (Seq A)
+seq+cvc5 left str.++ : (Seq A) (Seq A) -> (Seq A)
+seq+cvc5 fixed str.len : (Seq A) -> Int
+seq+cvc5 fixed str.at : (Seq A) Int -> (Seq A)
+seq+cvc5 fixed str.substr : (Seq A) Int Int -> (Seq A)
+seq+cvc5 fixed str.contains : (Seq A) (Seq A) -> Bool
+seq+cvc5 fixed str.prefixof : (Seq A) (Seq A) -> Bool
+seq+cvc5 fixed str.suffixof : (Seq A) (Seq A) -> Bool
+seq+cvc5 fixed str.indexof : (Seq A) (Seq A) Int -> Int
+seq+cvc5 fixed str.replace : (Seq A) (Seq A) (Seq A) -> (Seq A)
+seq+cvc5 fixed str.replace_all : (Seq A) (Seq A) (Seq A) -> (Seq A)
+seq+cvc5 fixed str.update : (Seq A) Int (Seq A) -> (Seq A)
+seq+cvc5 fixed str.rev : (Seq A) -> (Seq A)
 # ---- Sets (cvc5, 1.0 names then legacy names) ----
-set left set.union : (Set A) (Set A) -> (Set A)
-set left set.inter : (Set A) (Set A) -> (Set A)
-set fixed set.minus : (Set A) (Set A) -> (Set A)
-set fixed set.member : A (Set A) -> Bool
-set fixed set.subset : (Set A) (Set A) -> Bool
-set fixed set.empty : -> (Set A)
-set fixed set.universe : -> (Set A)
-set fixed set.singleton : A -> (Set A)
-set fixed set.card : (Set A) -> Int
-set fixed set.complement : (Set A) -> (Set A)
-set fixed set.choose : (Set A) -> A
-set fixed set.is_empty : (Set A) -> Bool
-set fixed set.is_singleton : (Set A) -> Bool
-set fixed set.filter : (-> A Bool) (Set A) -> (Set A)
-set fixed set.map : (-> A B) (Set A) -> (Set B)
-set fixed set.all : (-> A Bool) (Set A) -> Bool
-set fixed set.some : (-> A Bool) (Set A) -> Bool
-set fixed set.fold : (-> A B B) B (Set A) -> B
-set left union : (Set A) (Set A) -> (Set A)
-set left intersection : (Set A) (Set A) -> (Set A)
-set fixed setminus : (Set A) (Set A) -> (Set A)
-set fixed member : A (Set A) -> Bool
-set fixed subset : (Set A) (Set A) -> Bool
-set fixed emptyset : -> (Set A)
-set fixed univset : -> (Set A)
-set fixed singleton : A -> (Set A)
-set fixed card : (Set A) -> Int
-set fixed complement : (Set A) -> (Set A)
-set fixed choose : (Set A) -> A
+set+cvc5 left set.union : (Set A) (Set A) -> (Set A)
+set+cvc5 left set.inter : (Set A) (Set A) -> (Set A)
+set+cvc5 fixed set.minus : (Set A) (Set A) -> (Set A)
+set+cvc5 fixed set.member : A (Set A) -> Bool
+set+cvc5 fixed set.subset : (Set A) (Set A) -> Bool
+set+cvc5 fixed set.empty : -> (Set A)
+set+cvc5 fixed set.universe : -> (Set A)
+set+cvc5 fixed set.singleton : A -> (Set A)
+set+cvc5 fixed set.card : (Set A) -> Int
+set+cvc5 fixed set.complement : (Set A) -> (Set A)
+set+cvc5 fixed set.choose : (Set A) -> A
+set+cvc5 fixed set.is_empty : (Set A) -> Bool
+set+cvc5 fixed set.is_singleton : (Set A) -> Bool
+set+cvc5 fixed set.filter : (-> A Bool) (Set A) -> (Set A)
+set+cvc5 fixed set.map : (-> A B) (Set A) -> (Set B)
+set+cvc5 fixed set.all : (-> A Bool) (Set A) -> Bool
+set+cvc5 fixed set.some : (-> A Bool) (Set A) -> Bool
+set+cvc5 fixed set.fold : (-> A B B) B (Set A) -> B
+set+cvc5 left union : (Set A) (Set A) -> (Set A)
+set+cvc5 left intersection : (Set A) (Set A) -> (Set A)
+set+cvc5 fixed setminus : (Set A) (Set A) -> (Set A)
+set+cvc5 fixed member : A (Set A) -> Bool
+set+cvc5 fixed subset : (Set A) (Set A) -> Bool
+set+cvc5 fixed emptyset : -> (Set A)
+set+cvc5 fixed univset : -> (Set A)
+set+cvc5 fixed singleton : A -> (Set A)
+set+cvc5 fixed card : (Set A) -> Int
+set+cvc5 fixed complement : (Set A) -> (Set A)
+set+cvc5 fixed choose : (Set A) -> A
 # ---- Bags (cvc5) ----
-bag fixed bag : A Int -> (Bag A)
-bag fixed bag.empty : -> (Bag A)
-bag left bag.union_max : (Bag A) (Bag A) -> (Bag A)
-bag left bag.union_disjoint : (Bag A) (Bag A) -> (Bag A)
-bag left bag.inter_min : (Bag A) (Bag A) -> (Bag A)
-bag fixed bag.difference_subtract : (Bag A) (Bag A) -> (Bag A)
-bag fixed bag.difference_remove : (Bag A) (Bag A) -> (Bag A)
-bag fixed bag.subbag : (Bag A) (Bag A) -> Bool
-bag fixed bag.count : A (Bag A) -> Int
-bag fixed bag.member : A (Bag A) -> Bool
-bag fixed bag.duplicate_removal : (Bag A) -> (Bag A)
-bag fixed bag.card : (Bag A) -> Int
-bag fixed bag.choose : (Bag A) -> A
-bag fixed bag.setof : (Bag A) -> (Bag A)
-bag fixed bag.is_singleton : (Bag A) -> Bool
-bag fixed bag.map : (-> A B) (Bag A) -> (Bag B)
-bag fixed bag.filter : (-> A Bool) (Bag A) -> (Bag A)
-bag fixed bag.fold : (-> A B B) B (Bag A) -> B
+bag+cvc5 fixed bag : A Int -> (Bag A)
+bag+cvc5 fixed bag.empty : -> (Bag A)
+bag+cvc5 left bag.union_max : (Bag A) (Bag A) -> (Bag A)
+bag+cvc5 left bag.union_disjoint : (Bag A) (Bag A) -> (Bag A)
+bag+cvc5 left bag.inter_min : (Bag A) (Bag A) -> (Bag A)
+bag+cvc5 fixed bag.difference_subtract : (Bag A) (Bag A) -> (Bag A)
+bag+cvc5 fixed bag.difference_remove : (Bag A) (Bag A) -> (Bag A)
+bag+cvc5 fixed bag.subbag : (Bag A) (Bag A) -> Bool
+bag+cvc5 fixed bag.count : A (Bag A) -> Int
+bag+cvc5 fixed bag.member : A (Bag A) -> Bool
+bag+cvc5 fixed bag.duplicate_removal : (Bag A) -> (Bag A)
+bag+cvc5 fixed bag.card : (Bag A) -> Int
+bag+cvc5 fixed bag.choose : (Bag A) -> A
+bag+cvc5 fixed bag.setof : (Bag A) -> (Bag A)
+bag+cvc5 fixed bag.is_singleton : (Bag A) -> Bool
+bag+cvc5 fixed bag.map : (-> A B) (Bag A) -> (Bag B)
+bag+cvc5 fixed bag.filter : (-> A Bool) (Bag A) -> (Bag A)
+bag+cvc5 fixed bag.fold : (-> A B B) B (Bag A) -> B
 # ---- Transcendentals (cvc5) ----
-trans fixed real.pi : -> Real
-trans fixed exp : Real -> Real
-trans fixed sin : Real -> Real
-trans fixed cos : Real -> Real
-trans fixed tan : Real -> Real
-trans fixed csc : Real -> Real
-trans fixed sec : Real -> Real
-trans fixed cot : Real -> Real
-trans fixed arcsin : Real -> Real
-trans fixed arccos : Real -> Real
-trans fixed arctan : Real -> Real
-trans fixed arccsc : Real -> Real
-trans fixed arcsec : Real -> Real
-trans fixed arccot : Real -> Real
-trans fixed sqrt : Real -> Real
+trans+cvc5 fixed real.pi : -> Real
+trans+cvc5 fixed exp : Real -> Real
+trans+cvc5 fixed sin : Real -> Real
+trans+cvc5 fixed cos : Real -> Real
+trans+cvc5 fixed tan : Real -> Real
+trans+cvc5 fixed csc : Real -> Real
+trans+cvc5 fixed sec : Real -> Real
+trans+cvc5 fixed cot : Real -> Real
+trans+cvc5 fixed arcsin : Real -> Real
+trans+cvc5 fixed arccos : Real -> Real
+trans+cvc5 fixed arctan : Real -> Real
+trans+cvc5 fixed arccsc : Real -> Real
+trans+cvc5 fixed arcsec : Real -> Real
+trans+cvc5 fixed arccot : Real -> Real
+trans+cvc5 fixed sqrt : Real -> Real
 # ---- Separation logic (cvc5; heap sorts come from declare-heap) ----
-sep fixed pto : A B -> Bool
-sep fixed sep.emp : -> Bool
-sep fixed sep.nil : -> A
-sep left sep : Bool Bool -> Bool
-sep fixed wand : Bool Bool -> Bool
+sep+cvc5 fixed pto : A B -> Bool
+sep+cvc5 fixed sep.emp : -> Bool
+sep+cvc5 fixed sep.nil : -> A
+sep+cvc5 left sep : Bool Bool -> Bool
+sep+cvc5 fixed wand : Bool Bool -> Bool
 # ---- Finite fields (cvc5): both arguments of one (_ FiniteField p) sort ----
-ff left ff.add : A A -> A
-ff left ff.mul : A A -> A
-ff left ff.bitsum : A A -> A
-ff fixed ff.neg : A -> A
+ff+cvc5 left ff.add : A A -> A
+ff+cvc5 left ff.mul : A A -> A
+ff+cvc5 left ff.bitsum : A A -> A
+ff+cvc5 fixed ff.neg : A -> A
 # ---- Nullables (cvc5) ----
-null fixed nullable.some : A -> (Nullable A)
-null fixed nullable.null : -> (Nullable A)
-null fixed nullable.val : (Nullable A) -> A
-null fixed nullable.is_null : (Nullable A) -> Bool
-null fixed nullable.is_some : (Nullable A) -> Bool
+null+cvc5 fixed nullable.some : A -> (Nullable A)
+null+cvc5 fixed nullable.null : -> (Nullable A)
+null+cvc5 fixed nullable.val : (Nullable A) -> A
+null+cvc5 fixed nullable.is_null : (Nullable A) -> Bool
+null+cvc5 fixed nullable.is_some : (Nullable A) -> Bool
 "#;
 
 /// Parsed signature table with a by-name index.
@@ -588,7 +594,14 @@ fn parse_line(line: &'static str) -> Result<OpSig, String> {
         None => (rest, None),
     };
     let mut hw = head.split_whitespace();
-    let theory = Theory::from_tag(hw.next().ok_or("no theory")?).ok_or("unknown theory tag")?;
+    let (tag, dialect) = match hw.next().ok_or("no theory")?.split_once('+') {
+        Some((t, d)) => (t, Some(d)),
+        None => (line.split_whitespace().next().unwrap_or(""), None),
+    };
+    if dialect.is_some_and(|d| !matches!(d, "z3" | "cvc5" | "legacy")) {
+        return Err("unknown dialect".into());
+    }
+    let theory = Theory::from_tag(tag).ok_or("unknown theory tag")?;
     let shape = match hw.next().ok_or("no shape")? {
         "fixed" => Shape::Fixed,
         "left" => Shape::LeftAssoc,
@@ -630,6 +643,7 @@ fn parse_line(line: &'static str) -> Result<OpSig, String> {
         params,
         result: result.pop().unwrap(),
         constraints,
+        dialect,
         width_vars: vars.width.len() as u8,
         sort_vars: vars.sort.len() as u8,
         source: line,

@@ -4,4 +4,5 @@
 pub mod bench_solvers;
 pub mod check;
 pub mod files;
+pub mod mutate;
 pub mod parse_stats;

@@ -1,0 +1,223 @@
+//! OpFuzz: type-aware operator mutation (Winterer, Zhang, Su, "On the Unusual
+//! Effectiveness of Type-Aware Operator Mutations for Testing SMT Solvers", OOPSLA 2020).
+//!
+//! Operator classes are derived from the signature table: two operators are in one class
+//! when some line of each has the same number of indices, the same argument patterns and
+//! the same result pattern (`bvadd`/`bvxor`/`bvudiv`, `<`/`>=`, `=`/`distinct`,
+//! `and`/`or`/`xor`/`=>`, `str.prefixof`/`str.contains`, `rotate_left`/`rotate_right`...).
+//! Quantifiers swap `forall` ↔ `exists`. Arity shapes are respected by re-checking:
+//! [`edit::apply`] refuses an ill-sorted mutant and the engine tries another candidate.
+
+use super::choice::Choices;
+use super::edit::{self, Edit, Path};
+use crate::smtlib::ast::*;
+use crate::smtlib::theory;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::OnceLock;
+
+/// `name → other operators of its classes`, from the signature table.
+pub fn classes() -> &'static BTreeMap<&'static str, Vec<&'static str>> {
+    static C: OnceLock<BTreeMap<&'static str, Vec<&'static str>>> = OnceLock::new();
+    C.get_or_init(|| {
+        let mut groups: BTreeMap<String, Vec<&theory::OpSig>> = BTreeMap::new();
+        for s in &theory::table().sigs {
+            let key = format!("{}|{:?}|{:?}", s.indices, s.params, s.result);
+            groups.entry(key).or_default().push(s);
+        }
+        // An operator may become any other member of its class that is SMT-LIB 2.6, or of
+        // its own dialect (the seed already uses that solver's extensions); anything else
+        // would make other solvers reject the mutant.
+        let mut by_name: BTreeMap<&'static str, BTreeSet<&'static str>> = BTreeMap::new();
+        for members in groups.values() {
+            for m in members {
+                let to = members
+                    .iter()
+                    .filter(|o| o.name != m.name && (o.dialect.is_none() || o.dialect == m.dialect))
+                    .map(|o| o.name);
+                by_name.entry(m.name).or_default().extend(to);
+            }
+        }
+        by_name.into_iter().filter(|(_, v)| !v.is_empty()).map(|(k, v)| (k, v.into_iter().collect())).collect()
+    })
+}
+
+/// Operators that make linear arithmetic nonlinear.
+const NONLINEAR: &[&str] = &["*", "/", "div", "mod", "^", "rem", "abs"];
+
+/// A place OpFuzz can mutate: the term's path and the operators it may become.
+#[derive(Clone, Debug)]
+pub struct Site {
+    pub path: Path,
+    pub from: String,
+    pub candidates: Vec<&'static str>,
+}
+
+/// Names the script declares or defines (they shadow theory operators).
+fn declared(s: &Script) -> HashSet<&str> {
+    let mut d = HashSet::new();
+    for c in &s.commands {
+        match c.kind {
+            CommandKind::DeclareFun(n, ..) | CommandKind::DeclareConst(n, _) | CommandKind::DefineConst(n, ..) => {
+                d.insert(s.sym(n));
+            }
+            CommandKind::DefineFun { decl, .. } => {
+                d.insert(s.sym(decl.name));
+            }
+            CommandKind::DefineFunsRec(decls, _) => d.extend(s.fun_decl_list(decls).iter().map(|f| s.sym(f.name))),
+            CommandKind::DeclareDatatype(_, dd) => {
+                for c in s.ctor_list(dd.ctors) {
+                    d.insert(s.sym(c.name));
+                    d.extend(s.var_list(c.fields).iter().map(|f| s.sym(f.name)));
+                }
+            }
+            CommandKind::DeclareDatatypes { decls, .. } => {
+                for dd in s.decl_list(decls) {
+                    for c in s.ctor_list(dd.ctors) {
+                        d.insert(s.sym(c.name));
+                        d.extend(s.var_list(c.fields).iter().map(|f| s.sym(f.name)));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    d
+}
+
+/// Every OpFuzz site of a script, in pre-order: inside assertions, `let` bindings,
+/// function bodies, quantifier bodies and named terms alike.
+pub fn sites(s: &Script) -> Vec<Site> {
+    let cls = classes();
+    let decl = declared(s);
+    // Linear logics (QF_LIA, QF_AUFLRA, ...) reject nonlinear terms: keep them linear.
+    let logic = s.logic().unwrap_or("ALL");
+    let linear = ["LIA", "LRA", "LIRA", "IDL", "RDL"].iter().any(|l| logic.ends_with(l))
+        && !["NIA", "NRA", "NIRA"].iter().any(|l| logic.ends_with(l));
+    let allowed = |c: &&&'static str| !(linear && NONLINEAR.contains(*c));
+    let mut out = vec![];
+    for (path, t) in edit::walk(s) {
+        match *s.term(t) {
+            Term::App(q, _) if q.sort.is_none() => {
+                let name = s.sym(q.ident.sym);
+                if decl.contains(name) {
+                    continue;
+                }
+                if let Some(c) = cls.get(name) {
+                    let candidates: Vec<&'static str> = c.iter().filter(allowed).copied().collect();
+                    if !candidates.is_empty() {
+                        out.push(Site { path, from: name.to_string(), candidates });
+                    }
+                }
+            }
+            Term::Quant(b @ (Binder::Forall | Binder::Exists), ..) => {
+                let to = if b == Binder::Forall { "exists" } else { "forall" };
+                out.push(Site { path, from: b.keyword().to_string(), candidates: vec![to] });
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A seed prepared once for many mutants: its sites and its diagnostic baseline.
+pub struct Prepared<'a> {
+    pub script: &'a Script,
+    pub sites: Vec<Site>,
+    baseline: usize,
+}
+
+impl<'a> Prepared<'a> {
+    pub fn new(script: &'a Script) -> Prepared<'a> {
+        Prepared { script, sites: sites(script), baseline: crate::smtlib::check::check(script).diagnostics.len() }
+    }
+}
+
+/// Chooses and applies one OpFuzz edit. `None` when the script has no site, the choice
+/// source ran out, or no candidate at the chosen sites gives a well-sorted mutant.
+pub fn mutate(seed: &Script, choices: &mut impl Choices) -> Option<(Vec<Edit>, Script)> {
+    mutate_prepared(&Prepared::new(seed), choices)
+}
+
+/// [`mutate`] on a prepared seed.
+pub fn mutate_prepared(p: &Prepared, choices: &mut impl Choices) -> Option<(Vec<Edit>, Script)> {
+    let (seed, sites) = (p.script, &p.sites);
+    if sites.is_empty() {
+        return None;
+    }
+    for _ in 0..8 {
+        let site = &sites[choices.below(sites.len())?];
+        let mut cands = site.candidates.clone();
+        while !cands.is_empty() {
+            let to = cands.remove(choices.below(cands.len())?);
+            let edits = vec![Edit::SwapOperator { at: site.path.clone(), to: to.to_string() }];
+            if let Ok(m) = edit::apply_with_baseline(seed, &edits, p.baseline) {
+                return Some((edits, m));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mutate::choice::Rng;
+    use crate::smtlib::{parse, print};
+
+    fn class(name: &str) -> Vec<&'static str> {
+        classes().get(name).cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn classes_come_from_signatures() {
+        for (op, want) in [
+            ("bvadd", "bvxor"),
+            ("bvult", "bvsge"),
+            ("<", ">="),
+            ("=", "distinct"),
+            ("and", "=>"),
+            ("xor", "or"),
+            ("str.prefixof", "str.suffixof"),
+            ("rotate_left", "rotate_right"),
+            ("fp.add", "fp.mul"),
+            ("fp.isNaN", "fp.isZero"),
+            ("re.union", "re.inter"),
+            ("div", "mod"),
+            ("abs", "-"),
+        ] {
+            assert!(class(op).contains(&want), "{op} should swap with {want}: {:?}", class(op));
+        }
+        assert!(!class("bvadd").contains(&"bvult"), "result sorts differ");
+        assert!(!class("extract").contains(&"zero_extend"), "different indices");
+        assert!(!class("bvshl").contains(&"ext_rotate_left"), "z3 extension");
+        assert!(!class("bvadd").iter().any(|o| o.starts_with("bvite")), "cvc5 extension");
+        assert!(class("str.to.int").contains(&"str.len"), "legacy names still mutate into 2.6 ones");
+        assert!(class("sin").contains(&"cos"), "an extension may become one of its own dialect");
+        let lia = parse("(set-logic QF_LIA)(declare-const x Int)(assert (> (+ x 1) 2))").unwrap();
+        assert!(!sites(&lia).iter().any(|s| s.candidates.contains(&"*")), "linear logics stay linear");
+        let nia = parse("(set-logic QF_NIA)(declare-const x Int)(assert (> (+ x 1) 2))").unwrap();
+        assert!(sites(&nia).iter().any(|s| s.candidates.contains(&"*")));
+    }
+
+    #[test]
+    fn every_position_is_a_site_and_mutants_are_well_sorted_and_deterministic() {
+        let src = "(declare-fun f (Int) Int)\n(define-fun g ((a Int)) Bool (< a 3))\n(assert (forall ((x Int)) (! (=> (> x 0) (> (f x) x)) :named q)))\n(assert (let ((y (+ 1 2))) (and (g y) (= y 3))))\n(check-sat)";
+        let s = parse(src).unwrap();
+        let froms: Vec<String> = sites(&s).iter().map(|x| x.from.clone()).collect();
+        // Pre-order; a `let` visits its binding values before its body.
+        assert_eq!(froms, vec!["<", "forall", "=>", ">", ">", "+", "and", "="]);
+        // forall ↔ exists really changes the output (a no-op in yinyang).
+        let m = edit::apply(&s, &[Edit::SwapOperator { at: Path(vec![2, 0]), to: "exists".into() }]).unwrap();
+        assert!(print(&m).contains("(assert (exists ((x Int))"));
+        for seed in 0..200 {
+            let (edits, m) = mutate(&s, &mut Rng::new(seed)).unwrap();
+            let text = print(&m);
+            assert_ne!(text, print(&s));
+            let again = parse(&text).unwrap();
+            assert!(crate::smtlib::check::check(&again).is_clean(), "seed {seed}: {edits:?}\n{text}");
+            assert_eq!(print(&again), text);
+            let (e2, m2) = mutate(&s, &mut Rng::new(seed)).unwrap();
+            assert_eq!((e2, print(&m2)), (edits, text), "seed {seed} is not deterministic");
+        }
+    }
+}
