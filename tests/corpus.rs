@@ -4,41 +4,18 @@
 mod common;
 
 use common::*;
-use smtstorm::smtlib::{self, ast::CommandKind, ast::Nullary};
+use smtstorm::smtlib;
 use std::path::PathBuf;
 use std::time::Duration;
 
 fn corpus() -> Vec<(PathBuf, String)> {
-    let mut v: Vec<_> = std::fs::read_dir(repo().join("corpus"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "smt2"))
+    corpus_files()
+        .into_iter()
         .map(|p| {
             let t = std::fs::read_to_string(&p).unwrap();
             (p, t)
         })
-        .collect();
-    v.sort();
-    v
-}
-
-/// The expected answer of each check-sat, from the `:status` set just before it.
-fn expected(s: &smtlib::Script) -> Vec<String> {
-    let mut pending = None;
-    let mut out = vec![];
-    for c in &s.commands {
-        match c.kind {
-            CommandKind::SetInfo(a) if s.str(a.key) == ":status" => {
-                let one = smtlib::Script { commands: vec![*c], ..s.clone() };
-                pending = one.status().map(String::from);
-            }
-            CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_) => {
-                out.push(pending.take().expect("every check-sat needs its own :status"));
-            }
-            _ => {}
-        }
-    }
-    out
+        .collect()
 }
 
 #[test]

@@ -5,29 +5,7 @@ mod common;
 use common::*;
 use smtstorm::smtlib;
 use smtstorm::solver::{self, run_file, Family, Limits, Outcome, Session, SolverSpec};
-use std::path::PathBuf;
 use std::time::Duration;
-
-fn corpus() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(repo().join("corpus")).unwrap().map(|e| e.unwrap().path()).collect();
-    v.sort();
-    v
-}
-
-fn expected(s: &smtlib::Script) -> Vec<String> {
-    let text = smtlib::print(s);
-    let mut out = vec![];
-    let mut pending = None;
-    for line in text.lines() {
-        if let Some(st) = line.strip_prefix("(set-info :status ") {
-            pending = Some(st.trim_end_matches(')').to_string());
-        }
-        if line.starts_with("(check-sat") {
-            out.push(pending.take().unwrap());
-        }
-    }
-    out
-}
 
 fn names(r: &smtstorm::solver::QueryResult) -> Vec<String> {
     r.outcomes.iter().map(|o| o.name().to_string()).collect()
@@ -69,7 +47,7 @@ fn sessions_answer_the_corpus_like_fresh_processes() {
     for spec in [z3, yices, cvc5, bitwuzla] {
         let mut session = Session::new(spec.clone(), limits);
         let mut n = 0;
-        for p in corpus() {
+        for p in corpus_files() {
             let text = std::fs::read_to_string(&p).unwrap();
             let s = smtlib::parse(&text).unwrap();
             if spec.family == Family::Yices

@@ -261,7 +261,6 @@ enum SortDef<'s> {
 struct CtorInfo<'s> {
     datatype: &'s str,
     fields: Vec<SortRef>,
-    ntype: u32,
 }
 
 /// What one name denotes: local bindings (innermost last), user declarations (latest
@@ -601,7 +600,7 @@ impl<'s> Checker<'s> {
                 self.add_fun(s.sym(f.name), FunSig { params: vec![dt], result: fs, ntype });
             }
             self.add_fun(s.sym(c.name), FunSig { params: fields.clone(), result: dt, ntype });
-            self.add_ctor(s.sym(c.name), CtorInfo { datatype: name, fields, ntype });
+            self.add_ctor(s.sym(c.name), CtorInfo { datatype: name, fields });
         }
         self.sort_params.truncate(base);
     }
@@ -925,7 +924,7 @@ impl<'s> Checker<'s> {
                         self.term_sorts[t.index()] = r;
                     }
                     Term::Var(q) => {
-                        let r = self.apply(&q, 0, t);
+                        let r = self.apply(&q, 0);
                         self.term_sorts[t.index()] = r;
                     }
                     Term::App(_, args) => {
@@ -1059,7 +1058,6 @@ impl<'s> Checker<'s> {
                 _ => continue,
             };
             let fields = info.fields.clone();
-            let _ = info.ntype;
             return Some(fields.into_iter().map(|f| self.subst(f, &args, 0)).collect());
         }
         None
@@ -1073,7 +1071,7 @@ impl<'s> Checker<'s> {
                 for &a in s.term_list(args) {
                     self.args.push(self.term_sorts[a.index()]);
                 }
-                self.apply(&q, args.len as usize, t)
+                self.apply(&q, args.len as usize)
             }
             Term::Let(binds, body) => {
                 for b in s.binding_list(binds) {
@@ -1142,7 +1140,7 @@ impl<'s> Checker<'s> {
     }
 
     /// Sort of identifier `q` applied to `self.args[..nargs]` (no arguments for a constant).
-    fn apply(&mut self, q: &QualIdent, nargs: usize, _t: TermId) -> SortRef {
+    fn apply(&mut self, q: &QualIdent, nargs: usize) -> SortRef {
         let s = self.s;
         if nargs == 0 {
             self.args.clear();

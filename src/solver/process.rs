@@ -68,6 +68,12 @@ fn spawn(argv: &[String], memory: Option<u64>, stdin: Stdio) -> std::io::Result<
     cmd.spawn()
 }
 
+/// User + system CPU time of a `rusage`.
+pub(crate) fn rusage_cpu(u: &libc::rusage) -> Duration {
+    let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    Duration::from_micros(us(u.ru_utime) + us(u.ru_stime))
+}
+
 fn kill_group(pid: u32) {
     // SAFETY: plain syscall; the negative pid addresses the process group we created.
     unsafe {
@@ -489,11 +495,7 @@ pub fn run_file(spec: &SolverSpec, file: &Path, checks: usize, limits: &Limits) 
     }
     let stdout = String::from_utf8_lossy(&out.lock().unwrap()).into_owned();
     let stderr = String::from_utf8_lossy(&err.lock().unwrap()).into_owned();
-    let cpu = Duration::from_micros(
-        (usage.ru_utime.tv_sec as u64 + usage.ru_stime.tv_sec as u64) * 1_000_000
-            + usage.ru_utime.tv_usec as u64
-            + usage.ru_stime.tv_usec as u64,
-    );
+    let cpu = rusage_cpu(&usage);
     let responses = split_responses(&stdout);
     let mut crash = None;
     let outcomes = if stdout.len() > limits.max_output {

@@ -85,11 +85,7 @@ fn own_cpu() -> Duration {
     // SAFETY: getrusage fills a zeroed struct for the calling process.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
-    Duration::from_micros(
-        (u.ru_utime.tv_sec as u64 + u.ru_stime.tv_sec as u64) * 1_000_000
-            + u.ru_utime.tv_usec as u64
-            + u.ru_stime.tv_usec as u64,
-    )
+    crate::solver::process::rusage_cpu(&u)
 }
 
 /// Benchmarks `spec` on `n` generated queries.

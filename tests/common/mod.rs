@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+use smtstorm::smtlib::ast::{AttrValue, CommandKind, Nullary, Sexp};
+use smtstorm::smtlib::Script;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -50,4 +52,37 @@ pub fn run_solver(bin: &Path, args: &[&str], file: &Path, limit: Duration) -> St
 /// The answers (`sat`/`unsat`/`unknown` lines) in a solver's output.
 pub fn answers(out: &str) -> Vec<String> {
     out.lines().map(str::trim).filter(|l| matches!(*l, "sat" | "unsat" | "unknown")).map(String::from).collect()
+}
+
+/// The `.smt2` files of `corpus/`, sorted.
+pub fn corpus_files() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(repo().join("corpus"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "smt2"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The expected answer of each check-sat: the `(set-info :status ...)` just before it.
+pub fn expected(s: &Script) -> Vec<String> {
+    let mut pending = None;
+    let mut out = vec![];
+    for c in &s.commands {
+        match c.kind {
+            CommandKind::SetInfo(a) if s.str(a.key) == ":status" => {
+                if let AttrValue::Sexp(x) = a.value {
+                    if let Sexp::Atom(_, v) = s.sexps[x.index()] {
+                        pending = Some(s.str(v).to_string());
+                    }
+                }
+            }
+            CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_) => {
+                out.push(pending.take().expect("every check-sat needs its own :status"));
+            }
+            _ => {}
+        }
+    }
+    out
 }
