@@ -5,6 +5,7 @@
 //! ([`smtlib::theory`]) from which the fuzzing dictionary, operator classes and generator
 //! grammar are derived.
 
+pub mod campaign;
 pub mod error;
 pub mod harness;
 pub mod mutate;

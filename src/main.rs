@@ -20,20 +20,145 @@ enum Cmd {
     Check(CheckCmd),
     BenchSolvers(BenchSolversCmd),
     Mutate(MutateCmd),
+    Fuzz(FuzzCmd),
+    Report(ReportCmd),
+}
+
+/// Run (or resume) a fuzzing campaign. Exit status: 0 nothing found, 10 findings stored,
+/// 2 usage error.
+#[derive(clap::Args)]
+struct FuzzCmd {
+    /// Seed files or directories (default: corpus/).
+    seeds: Vec<PathBuf>,
+    /// TOML campaign file with the same keys as these flags (flags override it).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Solver: a name from .solvers/solvers.toml or NAME='command args'; repeatable.
+    #[arg(long = "solver")]
+    solvers: Vec<String>,
+    /// Engines, comma-separated: opfuzz, typefuzz, valfuzz (default: all).
+    #[arg(long, value_delimiter = ',')]
+    engine: Vec<String>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    workers: Option<usize>,
+    /// Stop after this many seconds.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Stop after this many mutants.
+    #[arg(long)]
+    mutants: Option<u64>,
+    /// RNG seed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Upper limit per query, in seconds.
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Do not bisect findings over installed releases.
+    #[arg(long)]
+    no_bisect: bool,
+    /// Output directory; rerunning with the same directory resumes the campaign.
+    #[arg(long)]
+    out: PathBuf,
+    /// No progress line.
+    #[arg(long)]
+    quiet: bool,
+    /// Print events as JSON lines on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+impl FuzzCmd {
+    fn run(&self) -> Result<i32> {
+        let mut cfg = match &self.config {
+            Some(p) => smtstorm::campaign::Config::load(p)?,
+            None => Default::default(),
+        };
+        if !self.seeds.is_empty() {
+            cfg.seeds = self.seeds.clone();
+        }
+        if !self.solvers.is_empty() {
+            cfg.solvers = self.solvers.clone();
+        }
+        if !self.engine.is_empty() {
+            cfg.engines = self
+                .engine
+                .iter()
+                .map(|e| {
+                    smtstorm::mutate::Engine::from_name(e)
+                        .ok_or_else(|| anyhow::anyhow!("unknown engine {e:?}: available: opfuzz, typefuzz, valfuzz"))
+                })
+                .collect::<Result<_>>()?;
+        }
+        if let Some(w) = self.workers {
+            cfg.workers = w;
+        }
+        if self.time.is_some() {
+            cfg.time = self.time;
+        }
+        if self.mutants.is_some() {
+            cfg.mutants = self.mutants;
+        }
+        if let Some(s) = self.seed {
+            cfg.seed = s;
+        }
+        if let Some(t) = self.timeout {
+            cfg.timeout = t;
+        }
+        if self.no_bisect {
+            cfg.bisect = false;
+        }
+        let reg = smtstorm::tools::check::default_registry()?;
+        smtstorm::campaign::install_signal_handlers();
+        let sum = smtstorm::campaign::run(cfg, &reg, &self.out, self.quiet, self.json)?;
+        let (md, _) = smtstorm::campaign::report::write(&self.out)?;
+        if !self.json {
+            eprintln!(
+                "{} mutants in {:.0} s; {} distinct bugs, {} seed findings in {}; report: {}",
+                sum.stats.mutants,
+                sum.stats.elapsed,
+                sum.bugs,
+                sum.seed_findings,
+                self.out.join("bugs").display(),
+                md.display()
+            );
+        }
+        Ok(if sum.bugs + sum.seed_findings > 0 { 10 } else { 0 })
+    }
+}
+
+/// Write report.md and report.html for a campaign directory.
+#[derive(clap::Args)]
+struct ReportCmd {
+    dir: PathBuf,
+}
+
+impl ReportCmd {
+    fn run(&self) -> Result<()> {
+        let (md, html) =
+            smtstorm::campaign::report::write(&self.dir).map_err(|e| anyhow::anyhow!("{}: {e}", self.dir.display()))?;
+        println!("{}\n{}", md.display(), html.display());
+        Ok(())
+    }
 }
 
 /// Write mutants of a seed, each preceded by a comment line with its edit list (JSON).
 #[derive(clap::Args)]
 struct MutateCmd {
     file: PathBuf,
-    /// Mutation engine (opfuzz; typefuzz and valfuzz come with their issue).
+    /// Mutation engine: opfuzz, typefuzz or valfuzz.
     #[arg(long, default_value = "opfuzz")]
     engine: String,
     /// RNG seed: mutant i uses seed + i; the same seed gives the same mutants.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Number of mutants (for --bec: the number of solver rounds).
     #[arg(long, default_value_t = 1)]
     count: usize,
+    /// ValFuzz by Boolean Expression Coercion: values come from the model of this solver
+    /// (a name from .solvers/solvers.toml or NAME='command args').
+    #[arg(long, value_name = "SOLVER")]
+    bec: Option<String>,
     /// Write mutants as DIR/<stem>-<i>.smt2 instead of to stdout.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -41,24 +166,35 @@ struct MutateCmd {
 
 impl MutateCmd {
     fn run(&self) -> Result<()> {
-        if self.engine != "opfuzz" {
-            anyhow::bail!("unknown engine {:?}: available: opfuzz", self.engine);
-        }
-        let ms = smtstorm::tools::mutate::opfuzz_mutants(&self.file, self.seed, self.count)?;
+        use smtstorm::tools::mutate as m;
+        let Some(engine) = smtstorm::mutate::Engine::from_name(&self.engine) else {
+            anyhow::bail!("unknown engine {:?}: available: opfuzz, typefuzz, valfuzz", self.engine);
+        };
+        let ms = match &self.bec {
+            Some(solver) => {
+                if engine != smtstorm::mutate::Engine::ValFuzz {
+                    anyhow::bail!("--bec belongs to --engine valfuzz");
+                }
+                let reg = smtstorm::tools::check::default_registry()?;
+                let spec = smtstorm::tools::check::resolve(&reg, std::slice::from_ref(solver))?.remove(0);
+                m::bec_mutants(&self.file, &spec, self.seed, self.count)?
+            }
+            None => m::mutants(&self.file, engine, self.seed, self.count)?,
+        };
         if ms.is_empty() {
-            eprintln!("{}: no OpFuzz site", self.file.display());
+            eprintln!("{}: no {} mutant", self.file.display(), self.engine);
         }
         match &self.out {
             None => {
-                for m in &ms {
-                    print!("{}", smtstorm::tools::mutate::render(m));
+                for x in &ms {
+                    print!("{}", m::render(x));
                 }
             }
             Some(dir) => {
                 std::fs::create_dir_all(dir)?;
                 let stem = self.file.file_stem().and_then(|s| s.to_str()).unwrap_or("mutant");
-                for (i, m) in ms.iter().enumerate() {
-                    std::fs::write(dir.join(format!("{stem}-{i}.smt2")), smtstorm::tools::mutate::render(m))?;
+                for (i, x) in ms.iter().enumerate() {
+                    std::fs::write(dir.join(format!("{stem}-{i}.smt2")), m::render(x))?;
                 }
             }
         }
@@ -236,6 +372,11 @@ fn main() {
         Cmd::Check(c) => c.run(),
         Cmd::BenchSolvers(c) => c.run(),
         Cmd::Mutate(c) => c.run(),
+        Cmd::Report(c) => c.run(),
+        Cmd::Fuzz(c) => match c.run() {
+            Ok(code) => std::process::exit(code),
+            Err(e) => Err(e),
+        },
     };
     if let Err(e) = r {
         eprintln!("smtstorm: {e:#}");

@@ -20,6 +20,20 @@ pub enum Edit {
     /// Replace the operator of the application at `at` by `to` (indices kept), or the
     /// binder of the quantifier at `at` (`forall` ↔ `exists`).
     SwapOperator { at: Path, to: String },
+    /// Replace the term at `at` by the term written `with` (TypeFuzz: a term of the same
+    /// sort that is in scope there, or a fresh application over such terms).
+    ReplaceSubterm { at: Path, with: String },
+    /// Replace the constant at `at` by the literal (or negated literal) `value` (ValFuzz).
+    ReplaceConstant { at: Path, value: String },
+}
+
+impl Edit {
+    /// The term the edit changes.
+    pub fn at(&self) -> &Path {
+        match self {
+            Edit::SwapOperator { at, .. } | Edit::ReplaceSubterm { at, .. } | Edit::ReplaceConstant { at, .. } => at,
+        }
+    }
 }
 
 /// Why an edit could not be applied.
@@ -31,6 +45,8 @@ pub enum EditError {
     NotAnOperator(Vec<u32>),
     #[error("the mutant is ill-sorted: {0}")]
     IllSorted(String),
+    #[error("replacement text is not one term: {0}")]
+    BadText(String),
 }
 
 /// The terms a command holds, in order (the second step of a [`Path`]).
@@ -110,34 +126,64 @@ pub fn apply(seed: &Script, edits: &[Edit]) -> Result<Script, EditError> {
 /// [`apply`] with the seed's diagnostic count already known (engines check a seed once).
 pub fn apply_with_baseline(seed: &Script, edits: &[Edit], before: usize) -> Result<Script, EditError> {
     let mut s = seed.clone();
+    // Text edits are applied by printing with the replaced terms overridden and parsing
+    // back. Consecutive text edits at unrelated paths go in one print (a replacement
+    // changes nothing outside its own subtree, so their paths stay valid).
+    let mut pending: Vec<(TermId, &str)> = vec![];
+    let mut pending_paths: Vec<&Path> = vec![];
     for e in edits {
+        let at = e.at();
+        let related = |p: &&Path| p.0.starts_with(&at.0) || at.0.starts_with(&p.0);
+        if !pending.is_empty() && (matches!(e, Edit::SwapOperator { .. }) || pending_paths.iter().any(related)) {
+            s = reprint(&s, &pending)?;
+            pending.clear();
+            pending_paths.clear();
+        }
+        let t = resolve(&s, at).ok_or_else(|| EditError::NoSuchPath(at.0.clone()))?;
         match e {
-            Edit::SwapOperator { at, to } => {
-                let t = resolve(&s, at).ok_or_else(|| EditError::NoSuchPath(at.0.clone()))?;
-                match *s.term(t) {
-                    Term::App(q, args) => {
-                        let sym = s.intern(to);
-                        let q = QualIdent { ident: Ident { sym, indices: q.ident.indices }, sort: q.sort };
-                        s.terms[t.index()] = Term::App(q, args);
-                    }
-                    Term::Quant(b, vars, body) if b != Binder::Lambda => {
-                        let nb = match to.as_str() {
-                            "forall" => Binder::Forall,
-                            "exists" => Binder::Exists,
-                            _ => return Err(EditError::NotAnOperator(at.0.clone())),
-                        };
-                        s.terms[t.index()] = Term::Quant(nb, vars, body);
-                    }
-                    _ => return Err(EditError::NotAnOperator(at.0.clone())),
+            Edit::SwapOperator { to, .. } => match *s.term(t) {
+                Term::App(q, args) => {
+                    let sym = s.intern(to);
+                    let q = QualIdent { ident: Ident { sym, indices: q.ident.indices }, sort: q.sort };
+                    s.terms[t.index()] = Term::App(q, args);
                 }
+                Term::Quant(b, vars, body) if b != Binder::Lambda => {
+                    let nb = match to.as_str() {
+                        "forall" => Binder::Forall,
+                        "exists" => Binder::Exists,
+                        _ => return Err(EditError::NotAnOperator(at.0.clone())),
+                    };
+                    s.terms[t.index()] = Term::Quant(nb, vars, body);
+                }
+                _ => return Err(EditError::NotAnOperator(at.0.clone())),
+            },
+            Edit::ReplaceSubterm { with: text, .. } | Edit::ReplaceConstant { value: text, .. } => {
+                pending.push((t, text));
+                pending_paths.push(at);
             }
         }
+    }
+    if !pending.is_empty() {
+        s = reprint(&s, &pending)?;
     }
     let after = check::check(&s);
     if after.diagnostics.len() > before {
         return Err(EditError::IllSorted(after.diagnostics.last().map(|d| d.to_string()).unwrap_or_default()));
     }
     Ok(s)
+}
+
+/// Prints `s` with the overrides and parses the result back. Each replacement must be
+/// exactly one term: text that closes the command early and opens another is refused.
+fn reprint(s: &Script, overrides: &[(TermId, &str)]) -> Result<Script, EditError> {
+    for (_, text) in overrides {
+        let one = crate::smtlib::parse(&format!("(assert {text})")).map_err(|e| EditError::BadText(e.to_string()))?;
+        if one.commands.len() != 1 {
+            return Err(EditError::BadText(text.to_string()));
+        }
+    }
+    let text = crate::smtlib::printer::print_with(s, overrides);
+    crate::smtlib::parse(&text).map_err(|e| EditError::BadText(e.to_string()))
 }
 
 /// Removes `(set-info :status ...)`: a mutant's status is unknown, and a stale one would

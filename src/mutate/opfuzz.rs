@@ -42,7 +42,7 @@ pub fn classes() -> &'static BTreeMap<&'static str, Vec<&'static str>> {
 }
 
 /// Operators that make linear arithmetic nonlinear.
-const NONLINEAR: &[&str] = &["*", "/", "div", "mod", "^", "rem", "abs"];
+pub const NONLINEAR: &[&str] = &["*", "/", "div", "mod", "^", "rem", "abs"];
 
 /// A place OpFuzz can mutate: the term's path and the operators it may become.
 #[derive(Clone, Debug)]
@@ -53,7 +53,7 @@ pub struct Site {
 }
 
 /// Names the script declares or defines (they shadow theory operators).
-fn declared(s: &Script) -> HashSet<&str> {
+pub fn declared(s: &Script) -> HashSet<&str> {
     let mut d = HashSet::new();
     for c in &s.commands {
         match c.kind {
@@ -84,15 +84,20 @@ fn declared(s: &Script) -> HashSet<&str> {
     d
 }
 
+/// Whether the script's logic is linear arithmetic (QF_LIA, QF_AUFLRA, ...): solvers
+/// reject nonlinear terms there, so engines keep such seeds linear.
+pub fn is_linear(s: &Script) -> bool {
+    let logic = s.logic().unwrap_or("ALL");
+    ["LIA", "LRA", "LIRA", "IDL", "RDL"].iter().any(|l| logic.ends_with(l))
+        && !["NIA", "NRA", "NIRA"].iter().any(|l| logic.ends_with(l))
+}
+
 /// Every OpFuzz site of a script, in pre-order: inside assertions, `let` bindings,
 /// function bodies, quantifier bodies and named terms alike.
 pub fn sites(s: &Script) -> Vec<Site> {
     let cls = classes();
     let decl = declared(s);
-    // Linear logics (QF_LIA, QF_AUFLRA, ...) reject nonlinear terms: keep them linear.
-    let logic = s.logic().unwrap_or("ALL");
-    let linear = ["LIA", "LRA", "LIRA", "IDL", "RDL"].iter().any(|l| logic.ends_with(l))
-        && !["NIA", "NRA", "NIRA"].iter().any(|l| logic.ends_with(l));
+    let linear = is_linear(s);
     let allowed = |c: &&&'static str| !(linear && NONLINEAR.contains(*c));
     let mut out = vec![];
     for (path, t) in edit::walk(s) {

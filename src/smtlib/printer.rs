@@ -24,11 +24,26 @@ pub struct Printer<'s> {
     pub out: String,
     need_space: bool,
     stack: Vec<Item>,
+    /// Terms printed as the given text instead (see [`print_with`]).
+    overrides: &'s [(TermId, &'s str)],
 }
 
 /// Prints a whole script, one command per line.
 pub fn print(s: &Script) -> String {
     let mut p = Printer::new(s);
+    p.out.reserve(s.text.len() + s.text.len() / 8);
+    for c in &s.commands {
+        p.command(&c.kind);
+        p.newline();
+    }
+    p.out
+}
+
+/// Prints a whole script with some terms replaced by text (how text edits are applied:
+/// the result is parsed back, so the replacement is checked like any other input).
+pub fn print_with<'s>(s: &'s Script, overrides: &'s [(TermId, &'s str)]) -> String {
+    let mut p = Printer::new(s);
+    p.overrides = overrides;
     p.out.reserve(s.text.len() + s.text.len() / 8);
     for c in &s.commands {
         p.command(&c.kind);
@@ -44,6 +59,22 @@ pub fn term_to_string(s: &Script, t: TermId) -> String {
     p.out
 }
 
+/// Prints one term with some of its subterms replaced by text.
+pub fn term_with<'s>(s: &'s Script, t: TermId, overrides: &'s [(TermId, &'s str)]) -> String {
+    let mut p = Printer::new(s);
+    p.overrides = overrides;
+    p.term(t);
+    p.out
+}
+
+/// Prints one command with some terms replaced by text.
+pub fn print_command_with<'s>(s: &'s Script, c: &CommandKind, overrides: &'s [(TermId, &'s str)]) -> String {
+    let mut p = Printer::new(s);
+    p.overrides = overrides;
+    p.command(c);
+    p.out
+}
+
 /// Prints one sort.
 pub fn sort_to_string(s: &Script, t: SortId) -> String {
     let mut p = Printer::new(s);
@@ -53,7 +84,7 @@ pub fn sort_to_string(s: &Script, t: SortId) -> String {
 
 impl<'s> Printer<'s> {
     pub fn new(s: &'s Script) -> Self {
-        Printer { s, out: String::new(), need_space: false, stack: vec![] }
+        Printer { s, out: String::new(), need_space: false, stack: vec![], overrides: &[] }
     }
 
     /// Ends a line (between commands).
@@ -167,6 +198,10 @@ impl<'s> Printer<'s> {
                             }
                         }
                     }
+                }
+                Item::Term(t) if !self.overrides.is_empty() && self.overrides.iter().any(|o| o.0 == t) => {
+                    let text = self.overrides.iter().find(|o| o.0 == t).map(|o| o.1).unwrap_or_default();
+                    self.atom(text);
                 }
                 Item::Term(t) => match *s.term(t) {
                     Term::Lit(_, x) => self.text(x),

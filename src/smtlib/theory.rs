@@ -413,7 +413,7 @@ seq+cvc5 fixed str.replace : (Seq A) (Seq A) (Seq A) -> (Seq A)
 seq+cvc5 fixed str.replace_all : (Seq A) (Seq A) (Seq A) -> (Seq A)
 seq+cvc5 fixed str.update : (Seq A) Int (Seq A) -> (Seq A)
 seq+cvc5 fixed str.rev : (Seq A) -> (Seq A)
-# ---- Sets (cvc5, 1.0 names then legacy names) ----
+# ---- Sets (cvc5, 1.0 names then CVC4's names, which cvc5 1.x no longer reads) ----
 set+cvc5 left set.union : (Set A) (Set A) -> (Set A)
 set+cvc5 left set.inter : (Set A) (Set A) -> (Set A)
 set+cvc5 fixed set.minus : (Set A) (Set A) -> (Set A)
@@ -432,17 +432,17 @@ set+cvc5 fixed set.map : (-> A B) (Set A) -> (Set B)
 set+cvc5 fixed set.all : (-> A Bool) (Set A) -> Bool
 set+cvc5 fixed set.some : (-> A Bool) (Set A) -> Bool
 set+cvc5 fixed set.fold : (-> A B B) B (Set A) -> B
-set+cvc5 left union : (Set A) (Set A) -> (Set A)
-set+cvc5 left intersection : (Set A) (Set A) -> (Set A)
-set+cvc5 fixed setminus : (Set A) (Set A) -> (Set A)
-set+cvc5 fixed member : A (Set A) -> Bool
-set+cvc5 fixed subset : (Set A) (Set A) -> Bool
-set+cvc5 fixed emptyset : -> (Set A)
-set+cvc5 fixed univset : -> (Set A)
-set+cvc5 fixed singleton : A -> (Set A)
-set+cvc5 fixed card : (Set A) -> Int
-set+cvc5 fixed complement : (Set A) -> (Set A)
-set+cvc5 fixed choose : (Set A) -> A
+set+legacy left union : (Set A) (Set A) -> (Set A)
+set+legacy left intersection : (Set A) (Set A) -> (Set A)
+set+legacy fixed setminus : (Set A) (Set A) -> (Set A)
+set+legacy fixed member : A (Set A) -> Bool
+set+legacy fixed subset : (Set A) (Set A) -> Bool
+set+legacy fixed emptyset : -> (Set A)
+set+legacy fixed univset : -> (Set A)
+set+legacy fixed singleton : A -> (Set A)
+set+legacy fixed card : (Set A) -> Int
+set+legacy fixed complement : (Set A) -> (Set A)
+set+legacy fixed choose : (Set A) -> A
 # ---- Bags (cvc5) ----
 bag+cvc5 fixed bag : A Int -> (Bag A)
 bag+cvc5 fixed bag.empty : -> (Bag A)

@@ -229,6 +229,13 @@ impl Session {
         &self.spec
     }
 
+    /// Changes the per-query limit for the following queries. The solver's own limit was
+    /// fixed when its process started; a shorter limit is enforced by the watchdog
+    /// (which kills and restarts the process), a longer one after the next restart.
+    pub fn set_time_limit(&mut self, time: Duration) {
+        self.limits.time = time;
+    }
+
     /// Pid of the running process, if any.
     pub fn pid(&self) -> Option<u32> {
         self.proc.as_ref().map(|p| p.pid)

@@ -1,9 +1,9 @@
 //! `smtstorm mutate`: mutants of one seed, each with the edits that made it.
 
 use crate::error::{Error, Result};
-use crate::mutate::{choice::Rng, edit::Edit, opfuzz};
-
+use crate::mutate::{choice::Rng, edit::Edit, valfuzz, Engine, Prepared};
 use crate::smtlib;
+use crate::solver::{model, Limits, Outcome, Session, SolverSpec};
 use std::path::Path;
 
 /// A mutant and its description.
@@ -12,20 +12,51 @@ pub struct Mutant {
     pub text: String,
 }
 
-/// Up to `count` OpFuzz mutants of the seed at `path`; mutant `i` uses RNG seed `seed + i`,
-/// so each one replays on its own.
-pub fn opfuzz_mutants(path: &Path, seed: u64, count: usize) -> Result<Vec<Mutant>> {
+fn read(path: &Path) -> Result<smtlib::Script> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let script = smtlib::parse(&text).map_err(|e| Error::syntax(path, e))?;
-    let prepared = opfuzz::Prepared::new(&script);
-    let mut out = vec![];
-    for i in 0..count as u64 {
-        if let Some((edits, mut m)) = opfuzz::mutate_prepared(&prepared, &mut Rng::new(seed.wrapping_add(i))) {
-            crate::mutate::edit::strip_status(&mut m);
-            out.push(Mutant { edits, text: smtlib::print(&m) });
-        }
+    smtlib::parse(&text).map_err(|e| Error::syntax(path, e))
+}
+
+fn finish(edits: Vec<Edit>, mut m: smtlib::Script) -> Mutant {
+    crate::mutate::edit::strip_status(&mut m);
+    Mutant { edits, text: smtlib::print(&m) }
+}
+
+/// Up to `count` mutants of the seed at `path`; mutant `i` uses RNG seed `seed + i`, so
+/// each one replays on its own.
+pub fn mutants(path: &Path, engine: Engine, seed: u64, count: usize) -> Result<Vec<Mutant>> {
+    let script = read(path)?;
+    let prepared = Prepared::new(engine, &script);
+    Ok((0..count as u64)
+        .filter_map(|i| prepared.mutate(&mut Rng::new(seed.wrapping_add(i))))
+        .map(|(e, m)| finish(e, m))
+        .collect())
+}
+
+/// A BEC answer from a solver session: `sat` with the `get-value` pairs, `unsat`, or
+/// given up.
+pub fn bec_answer(session: &mut Session, query: &str) -> valfuzz::BecAnswer {
+    let r = session.query(query, 1);
+    match r.outcome() {
+        Outcome::Sat => match r.data.first().map(|d| model::parse_values(d)) {
+            Some(Ok(v)) => valfuzz::BecAnswer::Values(v),
+            _ => valfuzz::BecAnswer::GaveUp,
+        },
+        Outcome::Unsat => valfuzz::BecAnswer::Impossible,
+        _ => valfuzz::BecAnswer::GaveUp,
     }
-    Ok(out)
+}
+
+/// ValFuzz mutants by Boolean Expression Coercion, with `solver` as the reference that
+/// supplies values: at most `rounds` queries.
+pub fn bec_mutants(path: &Path, solver: &SolverSpec, seed: u64, rounds: usize) -> Result<Vec<Mutant>> {
+    let script = read(path)?;
+    let p = valfuzz::Prepared::new(&script);
+    let mut rng = Rng::new(seed);
+    let Some(plan) = valfuzz::bec_plan(&p, 16, &mut rng) else { return Ok(vec![]) };
+    let mut session = Session::new(solver.clone(), Limits::default());
+    let out = valfuzz::bec(&p, &plan, rounds, &mut rng, &mut |q| bec_answer(&mut session, q));
+    Ok(out.into_iter().map(|(e, m)| finish(e, m)).collect())
 }
 
 /// A mutant as a file: one comment line with the edits (JSON), then the script.

@@ -1,0 +1,820 @@
+//! `smtstorm fuzz`: a campaign of mutation engines against several solvers.
+//!
+//! Workers each own one persistent session per solver. Seeds are pre-screened once on
+//! every solver: a seed that already makes solvers disagree or crash is a *seed finding*
+//! (stored apart), a solver that rejects a seed never gets its mutants, and the seed's own
+//! solving time sets its mutants' time limit. Then (seed, engine) pairs are served round
+//! robin, a batch of mutants per turn, so one slow seed cannot eat the campaign; seeds
+//! whose mutants keep timing out or erroring, or that spent their time budget, are
+//! demoted. Every candidate is re-run in fresh processes before it is stored
+//! ([`oracle`]), bisected over the installed releases of the blamed solver, and
+//! deduplicated ([`store`]).
+
+pub mod oracle;
+pub mod report;
+pub mod store;
+
+use crate::error::{Error, Result};
+use crate::mutate::{choice::Rng, edit::strip_status, Engine, Prepared};
+use crate::smtlib::{self, Script};
+use crate::solver::{session_text, Limits, Outcome, QueryResult, Registry, Session, SolverSpec};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use store::{Meta, Recorded, SolverAnswer, Store};
+
+/// A campaign definition: flags and the TOML campaign file fill the same struct.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Seed files or directories (searched for `.smt2`).
+    pub seeds: Vec<PathBuf>,
+    /// Solver names from the registry, or `NAME=command args`. Empty: every installed one.
+    pub solvers: Vec<String>,
+    pub engines: Vec<Engine>,
+    /// Worker threads; 0: one per core.
+    pub workers: usize,
+    /// Stop after this many seconds (of this run).
+    pub time: Option<f64>,
+    /// Stop after this many mutants (of this run).
+    pub mutants: Option<u64>,
+    /// RNG seed: the campaign's mutants are a function of it, the run number and the seeds.
+    pub seed: u64,
+    /// Upper limit for one query, in seconds.
+    pub timeout: f64,
+    /// Mutants per (seed, engine) turn.
+    pub batch: usize,
+    /// Bisect confirmed bugs over installed releases of the blamed solver.
+    pub bisect: bool,
+    /// Memory limit per solver process, in MiB.
+    pub memory_mb: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            seeds: vec![PathBuf::from("corpus")],
+            solvers: vec![],
+            engines: Engine::ALL.to_vec(),
+            workers: 0,
+            time: None,
+            mutants: None,
+            seed: 0,
+            timeout: 10.0,
+            batch: 8,
+            bisect: true,
+            memory_mb: 8192,
+        }
+    }
+}
+
+impl Config {
+    /// Reads a TOML campaign file.
+    pub fn load(path: &Path) -> Result<Config> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        toml::from_str(&text).map_err(|e| Error::Usage(format!("{}: {e}", path.display())))
+    }
+    fn workers(&self) -> usize {
+        if self.workers > 0 {
+            self.workers
+        } else {
+            std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+        }
+    }
+}
+
+/// `OUT/campaign.json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CampaignFile {
+    pub config: Config,
+    pub solvers: Vec<SolverSpec>,
+    pub runs: u32,
+    pub first_start_unix: u64,
+    /// Seconds of campaign time before the current run.
+    pub elapsed_before: f64,
+}
+
+/// Counters, shared by the workers and read by the progress line.
+#[derive(Default, Debug)]
+pub struct Counters {
+    pub mutants: AtomicU64,
+    pub solver_calls: AtomicU64,
+    /// Mutants every solver that got them read without an error.
+    pub valid: AtomicU64,
+    /// Mutants at least one solver rejected with an error (dialect / invalid).
+    pub invalid: AtomicU64,
+    pub timeouts: AtomicU64,
+    pub candidates: AtomicU64,
+    /// Candidates that did not reproduce in fresh processes.
+    pub unconfirmed: AtomicU64,
+    pub new_bugs: AtomicU64,
+    pub duplicates: AtomicU64,
+    pub seed_findings: AtomicU64,
+    pub seeds_ready: AtomicU64,
+    pub seeds_demoted: AtomicU64,
+    pub seeds_rejected: AtomicU64,
+}
+
+/// A serialisable snapshot of [`Counters`] (one line of `stats.jsonl`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Stats {
+    pub run: u32,
+    pub elapsed: f64,
+    pub campaign_elapsed: f64,
+    pub mutants: u64,
+    pub solver_calls: u64,
+    pub valid: u64,
+    pub invalid: u64,
+    pub timeouts: u64,
+    pub candidates: u64,
+    pub unconfirmed: u64,
+    pub new_bugs: u64,
+    pub duplicates: u64,
+    pub seed_findings: u64,
+    pub seeds_ready: u64,
+    pub seeds_demoted: u64,
+    pub seeds_rejected: u64,
+    /// CPU seconds of smtstorm itself (not the solvers).
+    pub own_cpu: f64,
+}
+
+impl Counters {
+    fn snapshot(&self, run: u32, elapsed: f64, before: f64) -> Stats {
+        Stats {
+            run,
+            elapsed,
+            campaign_elapsed: before + elapsed,
+            mutants: self.mutants.load(Relaxed),
+            solver_calls: self.solver_calls.load(Relaxed),
+            valid: self.valid.load(Relaxed),
+            invalid: self.invalid.load(Relaxed),
+            timeouts: self.timeouts.load(Relaxed),
+            candidates: self.candidates.load(Relaxed),
+            unconfirmed: self.unconfirmed.load(Relaxed),
+            new_bugs: self.new_bugs.load(Relaxed),
+            duplicates: self.duplicates.load(Relaxed),
+            seed_findings: self.seed_findings.load(Relaxed),
+            seeds_ready: self.seeds_ready.load(Relaxed),
+            seeds_demoted: self.seeds_demoted.load(Relaxed),
+            seeds_rejected: self.seeds_rejected.load(Relaxed),
+            own_cpu: own_cpu_seconds(),
+        }
+    }
+}
+
+/// CPU time (user + system) of this process, in seconds.
+pub fn own_cpu_seconds() -> f64 {
+    // SAFETY: getrusage fills a zeroed struct we own.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    tv(u.ru_utime) + tv(u.ru_stime)
+}
+
+/// Where events go: `OUT/events.jsonl`, and stdout as JSON lines with `--json`.
+pub struct Events {
+    path: PathBuf,
+    stdout: bool,
+    lock: Mutex<()>,
+}
+
+impl Events {
+    pub fn emit(&self, v: serde_json::Value) {
+        let line = v.to_string();
+        let _g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = store::append_line(&self.path, &line);
+        if self.stdout {
+            println!("{line}");
+        }
+    }
+}
+
+/// A loaded seed.
+struct Seed {
+    path: PathBuf,
+    script: Script,
+    hash: String,
+}
+
+#[derive(Clone, Debug, Default)]
+struct SeedState {
+    /// Solvers (indices) that read the seed.
+    solvers: Vec<usize>,
+    /// Time limit for its mutants.
+    limit: Duration,
+    tested: u64,
+    bad: u64,
+    spent: Duration,
+    active: bool,
+}
+
+enum Job {
+    Prescreen(usize),
+    Fuzz { seed: usize, engine: Engine, turn: u64 },
+}
+
+struct Scheduler {
+    prescreen: VecDeque<usize>,
+    /// Pre-screens handed out and not finished.
+    screening: usize,
+    ready: Vec<usize>,
+    state: Vec<SeedState>,
+    cursor: u64,
+    engines: Vec<Engine>,
+    budget: Option<Duration>,
+}
+
+impl Scheduler {
+    fn next(&mut self) -> Option<Job> {
+        if let Some(s) = self.prescreen.pop_front() {
+            self.screening += 1;
+            return Some(Job::Prescreen(s));
+        }
+        if self.ready.is_empty() {
+            return None;
+        }
+        let pairs = (self.ready.len() * self.engines.len()) as u64;
+        let k = self.cursor % pairs;
+        let turn = self.cursor / pairs;
+        self.cursor += 1;
+        let seed = self.ready[(k / self.engines.len() as u64) as usize];
+        let engine = self.engines[(k % self.engines.len() as u64) as usize];
+        Some(Job::Fuzz { seed, engine, turn })
+    }
+
+    /// Records a batch's outcome; demotes the seed when its mutants keep failing or its
+    /// time budget is spent. Returns the demotion reason.
+    fn account(&mut self, seed: usize, tested: u64, bad: u64, spent: Duration) -> Option<&'static str> {
+        let st = &mut self.state[seed];
+        st.tested += tested;
+        st.bad += bad;
+        st.spent += spent;
+        if !st.active {
+            return None;
+        }
+        let reason = if st.tested >= 16 && st.bad * 2 > st.tested {
+            Some("mutants keep timing out or erroring")
+        } else if self.budget.is_some_and(|b| st.spent > b) {
+            Some("time budget spent")
+        } else {
+            None
+        };
+        if reason.is_some() {
+            st.active = false;
+            self.ready.retain(|&s| s != seed);
+        }
+        reason
+    }
+}
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_signal(_: libc::c_int) {
+    STOP.store(true, Relaxed);
+}
+
+/// Makes SIGINT and SIGTERM end the campaign cleanly (workers finish their batch, stats
+/// are written, solver processes are stopped).
+pub fn install_signal_handlers() {
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, on_signal as *const () as libc::sighandler_t);
+        libc::signal(libc::SIGTERM, on_signal as *const () as libc::sighandler_t);
+    }
+}
+
+/// What a campaign run ended with.
+#[derive(Debug)]
+pub struct Summary {
+    pub stats: Stats,
+    /// Distinct fuzzing findings and seed findings now in the store.
+    pub bugs: usize,
+    pub seed_findings: usize,
+}
+
+/// Everything the workers share.
+struct Shared {
+    cfg: Config,
+    solvers: Vec<SolverSpec>,
+    ladder: Vec<SolverSpec>,
+    seeds: Vec<Seed>,
+    sched: Mutex<Scheduler>,
+    store: Mutex<Store>,
+    counters: Counters,
+    events: Events,
+    out: PathBuf,
+    run: u32,
+    t0: Instant,
+    elapsed_before: f64,
+    first_start_unix: u64,
+    stop: AtomicBool,
+}
+
+/// Runs (or resumes) a campaign writing to `out`. `quiet` silences the progress line;
+/// `json` also prints events to stdout.
+pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool) -> Result<Summary> {
+    let io = |e: std::io::Error| Error::io(out, e);
+    std::fs::create_dir_all(out).map_err(io)?;
+    let solvers = crate::tools::check::resolve(registry, &cfg.solvers)?;
+    if solvers.is_empty() {
+        return Err(Error::Usage("no solvers".into()));
+    }
+    let cfile_path = out.join("campaign.json");
+    let prev: Option<CampaignFile> = std::fs::read(&cfile_path).ok().and_then(|b| serde_json::from_slice(&b).ok());
+    let now_unix = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let cfile = CampaignFile {
+        config: cfg.clone(),
+        solvers: solvers.clone(),
+        runs: prev.as_ref().map_or(1, |p| p.runs + 1),
+        first_start_unix: prev.as_ref().map_or(now_unix, |p| p.first_start_unix),
+        elapsed_before: prev.as_ref().map_or(0.0, |p| p.elapsed_before),
+    };
+    store::write_atomic(&cfile_path, &serde_json::to_vec_pretty(&cfile).unwrap_or_default()).map_err(io)?;
+    let store = Store::open(out).map_err(io)?;
+    let events = Events { path: out.join("events.jsonl"), stdout: json, lock: Mutex::new(()) };
+    events.emit(serde_json::json!({"event": "start", "run": cfile.runs, "solvers": solvers.iter().map(|s| &s.name).collect::<Vec<_>>()}));
+
+    // Seeds: every file is read; one that does not parse is reported with its position
+    // and skipped, never fatal.
+    let files = crate::tools::files::collect_smt2(&cfg.seeds)?;
+    let mut seeds = vec![];
+    let mut rejected = 0;
+    for f in files {
+        let bytes = std::fs::read(&f).map_err(|e| Error::io(&f, e))?;
+        match smtlib::parse_bytes(&bytes) {
+            Ok(script) => {
+                seeds.push(Seed { hash: store::short_hash(&String::from_utf8_lossy(&bytes)), path: f, script })
+            }
+            Err(e) => {
+                rejected += 1;
+                let err = Error::syntax(&f, e);
+                events.emit(serde_json::json!({"event": "seed-rejected", "seed": f, "error": err.to_string()}));
+            }
+        }
+    }
+    let n = seeds.len();
+    let budget = cfg.time.map(|t| Duration::from_secs_f64((t * cfg.workers() as f64 / n.max(1) as f64 * 4.0).max(5.0)));
+    let sched = Scheduler {
+        prescreen: (0..n).collect(),
+        screening: 0,
+        ready: vec![],
+        state: vec![SeedState::default(); n],
+        cursor: 0,
+        engines: if cfg.engines.is_empty() { Engine::ALL.to_vec() } else { cfg.engines.clone() },
+        budget,
+    };
+    let shared = Arc::new(Shared {
+        ladder: registry.solvers.clone(),
+        solvers,
+        seeds,
+        sched: Mutex::new(sched),
+        store: Mutex::new(store),
+        counters: Counters::default(),
+        events,
+        out: out.to_path_buf(),
+        run: cfile.runs,
+        t0: Instant::now(),
+        elapsed_before: cfile.elapsed_before,
+        first_start_unix: cfile.first_start_unix,
+        stop: AtomicBool::new(false),
+        cfg,
+    });
+    shared.counters.seeds_rejected.store(rejected, Relaxed);
+    let tmp = out.join("tmp");
+    std::fs::create_dir_all(&tmp).map_err(io)?;
+
+    let workers: Vec<_> = (0..shared.cfg.workers())
+        .map(|w| {
+            let sh = shared.clone();
+            std::thread::spawn(move || worker(&sh, w))
+        })
+        .collect();
+
+    // Progress, stats log and stop conditions.
+    let stats_path = out.join("stats.jsonl");
+    let mut last_stats = Instant::now();
+    let tty = !quiet && unsafe { libc::isatty(2) } == 1;
+    loop {
+        std::thread::sleep(Duration::from_millis(200));
+        let el = shared.t0.elapsed().as_secs_f64();
+        let c = &shared.counters;
+        let done_time = shared.cfg.time.is_some_and(|t| el >= t);
+        let done_mut = shared.cfg.mutants.is_some_and(|m| c.mutants.load(Relaxed) >= m);
+        let finished = workers.iter().all(|w| w.is_finished());
+        if done_time || done_mut || STOP.load(Relaxed) {
+            shared.stop.store(true, Relaxed);
+        }
+        if last_stats.elapsed() >= Duration::from_secs(10) {
+            let s = c.snapshot(shared.run, el, shared.elapsed_before);
+            let _ = store::append_line(&stats_path, &serde_json::to_string(&s).unwrap_or_default());
+            last_stats = Instant::now();
+        }
+        if !quiet {
+            let s = c.snapshot(shared.run, el, shared.elapsed_before);
+            let line = format!(
+                "[{:>6.0}s] mutants {} ({:.0}/s) | solver calls {:.0}/s | valid {:.1}% | bugs {} new, {} dup | seed findings {} | unconfirmed {} | seeds {} ready, {} demoted",
+                el,
+                s.mutants,
+                s.mutants as f64 / el.max(1e-3),
+                s.solver_calls as f64 / el.max(1e-3),
+                100.0 * s.valid as f64 / (s.valid + s.invalid).max(1) as f64,
+                s.new_bugs,
+                s.duplicates,
+                s.seed_findings,
+                s.unconfirmed,
+                s.seeds_ready,
+                s.seeds_demoted
+            );
+            if tty {
+                eprint!("\r{line}\x1b[K");
+            } else if last_stats.elapsed() < Duration::from_millis(200) {
+                eprintln!("{line}");
+            }
+        }
+        if finished {
+            break;
+        }
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    if tty {
+        eprintln!();
+    }
+    let el = shared.t0.elapsed().as_secs_f64();
+    let stats = shared.counters.snapshot(shared.run, el, shared.elapsed_before);
+    let _ = store::append_line(&stats_path, &serde_json::to_string(&stats).unwrap_or_default());
+    let cfile = CampaignFile { elapsed_before: shared.elapsed_before + el, ..cfile };
+    store::write_atomic(&cfile_path, &serde_json::to_vec_pretty(&cfile).unwrap_or_default()).map_err(io)?;
+    let _ = std::fs::remove_dir_all(&tmp);
+    let (bugs, seed_findings) = shared.store.lock().unwrap_or_else(|e| e.into_inner()).counts();
+    shared
+        .events
+        .emit(serde_json::json!({"event": "end", "stats": &stats, "bugs": bugs, "seed_findings": seed_findings}));
+    Ok(Summary { stats, bugs, seed_findings })
+}
+
+fn mix(parts: &[u64]) -> u64 {
+    let mut h = 0x9E37_79B9_7F4A_7C15u64;
+    for &p in parts {
+        h = (h ^ p).wrapping_mul(0xBF58_476D_1CE4_E5B9).rotate_left(31);
+    }
+    h
+}
+
+fn worker(sh: &Shared, w: usize) {
+    let limits = Limits {
+        time: Duration::from_secs_f64(sh.cfg.timeout),
+        memory: Some(sh.cfg.memory_mb << 20),
+        ..Limits::default()
+    };
+    // Sessions enforce the per-seed limits with the watchdog alone (the solver's own limit
+    // is the campaign's maximum), so a short grace keeps a timeout cheap. Confirmation
+    // runs use `limits`, with the solver's own limit and the full grace.
+    let session_limits = Limits { grace: Duration::from_millis(200), ..limits };
+    let mut sessions: Vec<Session> = sh.solvers.iter().map(|s| Session::new(s.clone(), session_limits)).collect();
+    let tmp = sh.out.join("tmp");
+    while !sh.stop.load(Relaxed) {
+        let job = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).next();
+        match job {
+            None => {
+                // Nothing to do now: others may still be pre-screening seeds that will
+                // become ready; when nothing is left at all, the worker ends.
+                let sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
+                if sched.screening == 0 && sched.ready.is_empty() && sched.prescreen.is_empty() {
+                    break;
+                }
+                drop(sched);
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Some(Job::Prescreen(i)) => prescreen(sh, &mut sessions, i, &limits, &tmp, w),
+            Some(Job::Fuzz { seed, engine, turn }) => {
+                fuzz_batch(sh, &mut sessions, seed, engine, turn, &limits, &tmp, w)
+            }
+        }
+    }
+    drop(sessions); // kills the solver processes
+}
+
+/// The seed's expected answers, one per check-sat: the `(set-info :status ...)` in force
+/// when each check-sat is reached (SMT-LIB 2.6 §4.1.8: a status describes the next
+/// check-sat). `None` when no check-sat has a definite status.
+fn truth(s: &Script) -> Option<Vec<Outcome>> {
+    use crate::smtlib::ast::{AttrValue, CommandKind, Nullary, Sexp};
+    let mut cur: Option<Outcome> = None;
+    let mut v = vec![];
+    for c in &s.commands {
+        match c.kind {
+            CommandKind::SetInfo(a) if s.str(a.key) == ":status" => {
+                cur = match a.value {
+                    AttrValue::Sexp(x) => match s.sexps[x.index()] {
+                        Sexp::Atom(_, w) if s.str(w) == "sat" => Some(Outcome::Sat),
+                        Sexp::Atom(_, w) if s.str(w) == "unsat" => Some(Outcome::Unsat),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+            }
+            CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_) => {
+                v.push(cur.take().unwrap_or(Outcome::Unknown { reason: String::new() }));
+            }
+            _ => {}
+        }
+    }
+    v.iter().any(|o| o.is_definite()).then_some(v)
+}
+
+fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, tmp: &Path, w: usize) {
+    let seed = &sh.seeds[i];
+    let mut script = seed.script.clone();
+    strip_status(&mut script);
+    let (text, checks) = session_text(&script);
+    let mut results: Vec<Option<QueryResult>> = vec![None; sh.solvers.len()];
+    let mut readers = vec![];
+    let mut slowest = Duration::ZERO;
+    let mut why = vec![];
+    for (k, sess) in sessions.iter_mut().enumerate() {
+        if let Some(r) = sh.solvers[k].cannot_read(&seed.script) {
+            why.push(format!("{}: {r}", sh.solvers[k].name));
+            continue;
+        }
+        sess.set_time_limit(limits.time);
+        let r = sess.query(&text, checks);
+        sh.counters.solver_calls.fetch_add(1, Relaxed);
+        match r.outcome() {
+            Outcome::Error { message } => why.push(format!("{}: {message}", sh.solvers[k].name)),
+            Outcome::Timeout => why.push(format!("{}: timeout", sh.solvers[k].name)),
+            _ => {
+                readers.push(k);
+                slowest = slowest.max(r.wall);
+            }
+        }
+        results[k] = Some(r);
+    }
+    if checks > 0 {
+        let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
+        let t = truth(&seed.script);
+        for v in oracle::judge(&refs, t.as_deref()) {
+            sh.counters.candidates.fetch_add(1, Relaxed);
+            confirm_and_store(
+                sh,
+                i,
+                &script,
+                "seed",
+                &serde_json::json!([]),
+                0,
+                &v,
+                t.as_deref(),
+                limits,
+                tmp,
+                w,
+                true,
+            );
+        }
+    }
+    // Adaptive limit: a few times the seed's own solving time, within the campaign's.
+    let limit = (slowest * 5 + Duration::from_millis(250)).clamp(Duration::from_millis(500), limits.time);
+    let mut sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
+    sched.screening -= 1;
+    let st = &mut sched.state[i];
+    st.solvers = readers.clone();
+    st.limit = limit;
+    if readers.is_empty() || checks == 0 {
+        drop(sched);
+        sh.counters.seeds_demoted.fetch_add(1, Relaxed);
+        sh.events.emit(serde_json::json!({"event": "seed-skipped", "seed": seed.path, "why": if checks == 0 { vec!["no check-sat".to_string()] } else { why }}));
+    } else {
+        st.active = true;
+        sched.ready.push(i);
+        drop(sched);
+        sh.counters.seeds_ready.fetch_add(1, Relaxed);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fuzz_batch(
+    sh: &Shared,
+    sessions: &mut [Session],
+    i: usize,
+    engine: Engine,
+    turn: u64,
+    limits: &Limits,
+    tmp: &Path,
+    w: usize,
+) {
+    let seed = &sh.seeds[i];
+    let (solvers, limit) = {
+        let s = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
+        (s.state[i].solvers.clone(), s.state[i].limit)
+    };
+    let prepared = Prepared::new(engine, &seed.script);
+    let t0 = Instant::now();
+    let mut mutants: Vec<(u64, Vec<crate::mutate::edit::Edit>, Script, String, usize)> = vec![];
+    for b in 0..sh.cfg.batch as u64 {
+        let rng_seed = mix(&[sh.cfg.seed, sh.run as u64, i as u64, engine as u64, turn, b]);
+        if let Some((edits, mut m)) = prepared.mutate(&mut Rng::new(rng_seed)) {
+            strip_status(&mut m);
+            let (text, checks) = session_text(&m);
+            if !mutants.iter().any(|x| x.3 == text) {
+                mutants.push((rng_seed, edits, m, text, checks));
+            }
+        }
+    }
+    if mutants.is_empty() {
+        // Nothing to mutate with this engine: count it against the seed so a seed no
+        // engine can change is eventually demoted.
+        if let Some(r) = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, 4, 4, t0.elapsed()) {
+            sh.counters.seeds_demoted.fetch_add(1, Relaxed);
+            sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": seed.path, "why": r}));
+        }
+        return;
+    }
+    let mut results: Vec<Vec<Option<QueryResult>>> = vec![vec![None; sh.solvers.len()]; mutants.len()];
+    for &k in &solvers {
+        let sess = &mut sessions[k];
+        sess.set_time_limit(limit);
+        let qs: Vec<(&str, usize)> = mutants.iter().map(|m| (m.3.as_str(), m.4)).collect();
+        for (j, r) in sess.query_batch(&qs).into_iter().enumerate() {
+            results[j][k] = Some(r);
+        }
+        sh.counters.solver_calls.fetch_add(mutants.len() as u64, Relaxed);
+    }
+    let mut bad = 0;
+    for (j, (rng_seed, edits, m, _, _)) in mutants.iter().enumerate() {
+        sh.counters.mutants.fetch_add(1, Relaxed);
+        let rs: Vec<Option<&QueryResult>> = results[j].iter().map(|r| r.as_ref()).collect();
+        let errored = rs.iter().flatten().any(|r| r.outcomes.iter().any(|o| matches!(o, Outcome::Error { .. })));
+        let timed_out = rs.iter().flatten().any(|r| r.outcomes.iter().any(|o| matches!(o, Outcome::Timeout)));
+        if errored {
+            sh.counters.invalid.fetch_add(1, Relaxed);
+        } else {
+            sh.counters.valid.fetch_add(1, Relaxed);
+        }
+        if timed_out {
+            sh.counters.timeouts.fetch_add(1, Relaxed);
+        }
+        bad += (errored || timed_out) as u64;
+        let edits = serde_json::to_value(edits).unwrap_or_default();
+        for v in oracle::judge(&rs, None) {
+            sh.counters.candidates.fetch_add(1, Relaxed);
+            confirm_and_store(sh, i, m, engine.name(), &edits, *rng_seed, &v, None, limits, tmp, w, false);
+        }
+    }
+    let spent = t0.elapsed();
+    if let Some(r) = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, mutants.len() as u64, bad, spent) {
+        sh.counters.seeds_demoted.fetch_add(1, Relaxed);
+        sh.counters.seeds_ready.fetch_sub(1, Relaxed);
+        sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": seed.path, "why": r}));
+    }
+}
+
+/// Re-runs a candidate in fresh processes on every solver that reads the seed; if the
+/// same verdict comes back (same kind, same blamed solver), bisects and stores it.
+#[allow(clippy::too_many_arguments)]
+fn confirm_and_store(
+    sh: &Shared,
+    i: usize,
+    trigger: &Script,
+    engine: &str,
+    edits: &serde_json::Value,
+    rng_seed: u64,
+    v: &oracle::Verdict,
+    truth: Option<&[Outcome]>,
+    limits: &Limits,
+    tmp: &Path,
+    w: usize,
+    seed_finding: bool,
+) {
+    let seed = &sh.seeds[i];
+    let text = smtlib::print(trigger);
+    let file = tmp.join(format!("w{w}-candidate.smt2"));
+    if std::fs::write(&file, &text).is_err() {
+        return;
+    }
+    let checks = oracle::checks(trigger);
+    let readers: Vec<usize> =
+        (0..sh.solvers.len()).filter(|&k| sh.solvers[k].cannot_read(&seed.script).is_none()).collect();
+    let fresh: Vec<QueryResult> =
+        oracle::run_fresh(&readers.iter().map(|&k| &sh.solvers[k]).collect::<Vec<_>>(), &file, checks, limits);
+    let mut all: Vec<Option<&QueryResult>> = vec![None; sh.solvers.len()];
+    for (r, &k) in fresh.iter().zip(&readers) {
+        all[k] = Some(r);
+    }
+    let again = oracle::judge(&all, truth);
+    let mut verdict = match again.iter().find(|x| x.kind == v.kind && x.blamed == v.blamed) {
+        Some(x) => x.clone(),
+        None => {
+            sh.counters.unconfirmed.fetch_add(1, Relaxed);
+            sh.events
+                .emit(serde_json::json!({"event": "unconfirmed", "seed": seed.path, "engine": engine, "kind": v.kind,
+                "blamed": v.blamed.map(|b| sh.solvers[b].name.clone()), "signature": v.signature, "edits": edits}));
+            return;
+        }
+    };
+    if verdict.blamed.is_none() {
+        // A tie: settle it with a model cross-check.
+        let sat = readers.iter().copied().find(|&k| all[k].is_some_and(|r| r.outcomes.first() == Some(&Outcome::Sat)));
+        let unsat =
+            readers.iter().copied().find(|&k| all[k].is_some_and(|r| r.outcomes.first() == Some(&Outcome::Unsat)));
+        if let (Some(s), Some(u)) = (sat, unsat) {
+            match oracle::resolve_tie(trigger, &sh.solvers[s], &sh.solvers[u], tmp, limits) {
+                Some(true) => {
+                    verdict.blamed = Some(s);
+                    verdict.signature = "sat where unsat is expected".into();
+                }
+                Some(false) => {
+                    verdict.blamed = Some(u);
+                    verdict.signature = "unsat where sat is expected".into();
+                }
+                None => {}
+            }
+            verdict.blame_by = if verdict.blamed.is_some() { "model-check" } else { "undecided" };
+        }
+    }
+    let blamed_name = verdict.blamed.map_or("undecided".to_string(), |b| sh.solvers[b].name.clone());
+    // Bisection over newer releases of the blamed solver.
+    let (mut fixed_in, mut probes) = (None, vec![]);
+    if let (true, Some(b)) = (sh.cfg.bisect, verdict.blamed) {
+        let expected: Vec<Option<Outcome>> = (0..checks.max(1))
+            .map(|c| {
+                let others: Vec<&Outcome> = readers
+                    .iter()
+                    .filter(|&&k| k != b)
+                    .filter_map(|&k| all[k].and_then(|r| r.outcomes.get(c)))
+                    .filter(|o| o.is_definite())
+                    .collect();
+                truth.and_then(|t| t.get(c).cloned()).or_else(|| others.first().map(|o| (*o).clone()))
+            })
+            .collect();
+        let kind = verdict.kind;
+        let good = |r: &QueryResult| -> bool {
+            let crashed = r.crash.is_some() || r.outcomes.iter().any(|o| matches!(o, Outcome::Crash { .. }));
+            if kind == "crash" {
+                return !crashed;
+            }
+            !crashed
+                && expected.iter().enumerate().all(|(c, e)| match (e, r.outcomes.get(c)) {
+                    (Some(e), Some(o)) if o.is_definite() => o == e,
+                    (Some(_), _) => false,
+                    (None, _) => true,
+                })
+        };
+        (fixed_in, probes) = oracle::bisect(&sh.ladder, &sh.solvers[b], &file, checks, limits, &good);
+    }
+    let answers: Vec<SolverAnswer> = readers
+        .iter()
+        .zip(&fresh)
+        .map(|(&k, r)| SolverAnswer {
+            solver: sh.solvers[k].name.clone(),
+            version: sh.solvers[k].version.clone(),
+            outcomes: r.outcomes.iter().map(|o| o.to_string()).chain(r.crash.iter().map(|c| c.to_string())).collect(),
+            stdout_excerpt: r.stdout_excerpt.clone(),
+            stderr_excerpt: r.stderr_excerpt.clone(),
+            seconds: r.wall.as_secs_f64(),
+        })
+        .collect();
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let meta = Meta {
+        id: String::new(),
+        kind: verdict.kind.to_string(),
+        blamed: blamed_name,
+        blamed_version: verdict.blamed.and_then(|b| sh.solvers[b].version.clone()),
+        blame_by: verdict.blame_by.to_string(),
+        logic: trigger.logic().unwrap_or("none").to_string(),
+        signature: verdict.signature.clone(),
+        fixed_in,
+        bisection: probes,
+        answers,
+        seed: seed.path.display().to_string(),
+        seed_hash: seed.hash.clone(),
+        engine: engine.to_string(),
+        edits: edits.clone(),
+        rng_seed,
+        found_at: sh.elapsed_before + sh.t0.elapsed().as_secs_f64(),
+        found_unix: now,
+        run: sh.run,
+        trigger_bytes: text.len(),
+        duplicates: 0,
+        seed_finding,
+    };
+    let _ = sh.first_start_unix;
+    let rec = sh.store.lock().unwrap_or_else(|e| e.into_inner()).record(meta.clone(), &text);
+    match rec {
+        Ok(Recorded::New(dir)) => {
+            if seed_finding {
+                sh.counters.seed_findings.fetch_add(1, Relaxed);
+            } else {
+                sh.counters.new_bugs.fetch_add(1, Relaxed);
+            }
+            sh.events.emit(serde_json::json!({"event": "finding", "dir": dir, "kind": meta.kind, "blamed": meta.blamed, "fixed_in": meta.fixed_in, "seed": meta.seed, "engine": engine, "seed_finding": seed_finding}));
+        }
+        Ok(Recorded::Duplicate(dir)) => {
+            sh.counters.duplicates.fetch_add(1, Relaxed);
+            sh.events.emit(serde_json::json!({"event": "duplicate", "dir": dir}));
+        }
+        Err(e) => sh.events.emit(serde_json::json!({"event": "store-error", "error": e.to_string()})),
+    }
+}

@@ -1,0 +1,231 @@
+//! Oracles: which answers make a bug, and whom to blame.
+//!
+//! * **Soundness** (differential): at least two solvers give definite, conflicting answers
+//!   (`sat` vs `unsat`) to the same check-sat. Blame goes to the minority; against a known
+//!   ground truth (the unmutated seed's `:status`) to whoever contradicts it; on a tie, to
+//!   whichever side a model cross-check refutes ([`resolve_tie`]).
+//! * **Crash**: the process died on a signal, an assertion or a sanitizer report.
+//! * Errors are never bugs here: a mutant one solver rejects and another accepts is a
+//!   dialect matter, counted apart. Unknown and timeout are never bugs either.
+
+use crate::smtlib::{self, ast::CommandKind, ast::Nullary, Script};
+use crate::solver::{model, run_file, Limits, Outcome, QueryResult, SolverSpec};
+use std::path::Path;
+
+/// A suspected bug.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// `soundness` or `crash`.
+    pub kind: &'static str,
+    /// Index of the blamed solver; `None` for an undecided tie.
+    pub blamed: Option<usize>,
+    pub blame_by: &'static str,
+    /// Normalised crash message, or the answer pattern (`sat/unsat` of the blamed solver vs
+    /// the others) for soundness.
+    pub signature: String,
+}
+
+/// The answers to a query, judged. `results[i]` is `None` for a solver that does not read
+/// the script. `truth` is the expected answer per check-sat when known.
+pub fn judge(results: &[Option<&QueryResult>], truth: Option<&[Outcome]>) -> Vec<Verdict> {
+    let mut v = vec![];
+    for (i, r) in results.iter().enumerate() {
+        let Some(r) = r else { continue };
+        let crash = r.crash.clone().or_else(|| r.outcomes.iter().find(|o| matches!(o, Outcome::Crash { .. })).cloned());
+        if let Some(Outcome::Crash { message, .. }) = crash {
+            v.push(Verdict { kind: "crash", blamed: Some(i), blame_by: "crash", signature: message });
+        }
+    }
+    let checks = results.iter().flatten().map(|r| r.outcomes.len()).max().unwrap_or(0);
+    for k in 0..checks {
+        let ans: Vec<(usize, bool)> = results
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| match r.and_then(|r| r.outcomes.get(k)) {
+                Some(Outcome::Sat) => Some((i, true)),
+                Some(Outcome::Unsat) => Some((i, false)),
+                _ => None,
+            })
+            .collect();
+        let truth_k = truth.and_then(|t| t.get(k)).and_then(|o| match o {
+            Outcome::Sat => Some(true),
+            Outcome::Unsat => Some(false),
+            _ => None,
+        });
+        let sats = ans.iter().filter(|a| a.1).count();
+        let unsats = ans.len() - sats;
+        let word = |b: bool| if b { "sat" } else { "unsat" };
+        if let Some(t) = truth_k {
+            for &(i, a) in ans.iter().filter(|a| a.1 != t) {
+                if !v.iter().any(|x: &Verdict| x.kind == "soundness" && x.blamed == Some(i)) {
+                    v.push(Verdict {
+                        kind: "soundness",
+                        blamed: Some(i),
+                        blame_by: "status",
+                        signature: format!("{} where {} is expected", word(a), word(t)),
+                    });
+                }
+            }
+            continue;
+        }
+        if sats == 0 || unsats == 0 {
+            continue;
+        }
+        if sats == unsats {
+            if !v.iter().any(|x| x.kind == "soundness") {
+                v.push(Verdict { kind: "soundness", blamed: None, blame_by: "undecided", signature: "tie".into() });
+            }
+            continue;
+        }
+        let minority = sats < unsats;
+        for &(i, a) in ans.iter().filter(|a| a.1 == minority) {
+            if !v.iter().any(|x| x.kind == "soundness" && x.blamed == Some(i)) {
+                v.push(Verdict {
+                    kind: "soundness",
+                    blamed: Some(i),
+                    blame_by: "majority",
+                    signature: format!("{} where {} is expected", word(a), word(!a)),
+                });
+            }
+        }
+    }
+    v
+}
+
+/// The check-sat count of a script.
+pub fn checks(s: &Script) -> usize {
+    s.commands
+        .iter()
+        .filter(|c| matches!(c.kind, CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_)))
+        .count()
+}
+
+/// Runs every solver once on `file` in a fresh process (the confirmation step: a
+/// persistent session could carry state between queries).
+pub fn run_fresh(solvers: &[&SolverSpec], file: &Path, checks: usize, limits: &Limits) -> Vec<QueryResult> {
+    solvers.iter().map(|s| run_file(s, file, checks, limits)).collect()
+}
+
+/// Settles a tie between a `sat` solver and an `unsat` solver on a single-check-sat
+/// script: the sat solver's model values are asserted with the formula and given to the
+/// unsat solver. If it then answers `sat`, it contradicted itself: blame it. If the sat
+/// solver itself rejects its own model, blame the sat solver. Otherwise undecided.
+pub fn resolve_tie(
+    trigger: &Script,
+    sat: &SolverSpec,
+    unsat: &SolverSpec,
+    dir: &Path,
+    limits: &Limits,
+) -> Option<bool> {
+    if checks(trigger) != 1 {
+        return None;
+    }
+    let text = smtlib::print(trigger);
+    let with_model = text.replacen("(check-sat)", "(check-sat)\n(get-model)", 1);
+    let f = dir.join("tie-model.smt2");
+    std::fs::write(&f, format!("(set-option :produce-models true)\n{with_model}")).ok()?;
+    let r = run_file(sat, &f, 1, limits);
+    let m = r.data.iter().find_map(|d| model::parse_model(d).ok())?;
+    let vals = m.values();
+    if vals.is_empty() {
+        return None;
+    }
+    let mut fixed = String::new();
+    for (name, value) in &vals {
+        fixed.push_str(&format!("(assert (= {name} {value}))\n"));
+    }
+    let pinned = text.replacen("(check-sat)", &format!("{fixed}(check-sat)"), 1);
+    std::fs::write(&f, &pinned).ok()?;
+    let other = run_file(unsat, &f, 1, limits);
+    let own = run_file(sat, &f, 1, limits);
+    let _ = std::fs::remove_file(&f);
+    match (other.outcome(), own.outcome()) {
+        (Outcome::Sat, _) => Some(false),  // blame the unsat solver
+        (_, Outcome::Unsat) => Some(true), // blame the sat solver: its own model fails
+        _ => None,
+    }
+}
+
+/// Compares two dotted release numbers (`4.8.10` > `4.8.9`).
+pub fn version_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    let parse = |s: &str| s.split(['.', '-', '+']).map(|x| x.parse::<u64>().unwrap_or(0)).collect::<Vec<_>>();
+    parse(a).cmp(&parse(b))
+}
+
+/// Fixed-in bisection over the installed releases of the blamed solver's family that are
+/// newer than it: the first release whose answer is `good` (for a crash: does not crash;
+/// for soundness: gives the expected definite answer). Releases are assumed to stay fixed
+/// once fixed (binary search); every probe is recorded.
+pub fn bisect(
+    ladder: &[SolverSpec],
+    blamed: &SolverSpec,
+    file: &Path,
+    checks: usize,
+    limits: &Limits,
+    good: &dyn Fn(&QueryResult) -> bool,
+) -> (Option<String>, Vec<(String, String)>) {
+    let Some(bv) = blamed.version.as_deref() else { return (None, vec![]) };
+    let mut newer: Vec<&SolverSpec> = ladder
+        .iter()
+        .filter(|s| s.family == blamed.family && s.version.as_deref().is_some_and(|v| version_cmp(v, bv).is_gt()))
+        .collect();
+    newer.sort_by(|a, b| version_cmp(a.version.as_deref().unwrap_or(""), b.version.as_deref().unwrap_or("")));
+    let mut probes = vec![];
+    let (mut lo, mut hi) = (0usize, newer.len()); // first good index in [lo, hi]
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        let r = run_file(newer[mid], file, checks, limits);
+        let ok = good(&r);
+        probes.push((
+            newer[mid].version.clone().unwrap_or_default(),
+            r.outcomes.iter().map(|o| o.to_string()).collect::<Vec<_>>().join(" "),
+        ));
+        if ok {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    (newer.get(lo).and_then(|s| s.version.clone()), probes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn r(o: &[Outcome]) -> QueryResult {
+        QueryResult {
+            outcomes: o.to_vec(),
+            crash: None,
+            data: vec![],
+            stdout_excerpt: String::new(),
+            stderr_excerpt: String::new(),
+            wall: Duration::ZERO,
+            cpu: None,
+        }
+    }
+
+    #[test]
+    fn blame_goes_to_the_minority_or_against_the_truth_and_unknowns_are_never_bugs() {
+        let (s, u, k) = (r(&[Outcome::Sat]), r(&[Outcome::Unsat]), r(&[Outcome::Unknown { reason: String::new() }]));
+        let v = judge(&[Some(&u), Some(&s), Some(&s)], None);
+        assert_eq!(v.len(), 1);
+        assert_eq!((v[0].kind, v[0].blamed, v[0].blame_by), ("soundness", Some(0), "majority"));
+        assert_eq!(v[0].signature, "unsat where sat is expected");
+        assert!(judge(&[Some(&u), Some(&k), None], None).is_empty(), "unknown is not a bug");
+        assert!(judge(&[Some(&s), Some(&s)], None).is_empty());
+        let tie = judge(&[Some(&s), Some(&u)], None);
+        assert_eq!(tie[0].blamed, None);
+        let truth = [Outcome::Sat];
+        let v = judge(&[Some(&u)], Some(&truth));
+        assert_eq!((v[0].blamed, v[0].blame_by), (Some(0), "status"));
+        let e = r(&[Outcome::Error { message: "x".into() }]);
+        assert!(judge(&[Some(&e), Some(&s)], None).is_empty(), "errors are dialect, not bugs");
+        let mut c = r(&[Outcome::Sat]);
+        c.crash = Some(Outcome::Crash { signal: Some(11), exit_code: None, message: "SIGSEGV".into() });
+        let v = judge(&[Some(&c), Some(&s)], None);
+        assert_eq!((v[0].kind, v[0].blamed, v[0].signature.as_str()), ("crash", Some(0), "SIGSEGV"));
+        assert!(version_cmp("4.8.10", "4.8.9").is_gt());
+    }
+}

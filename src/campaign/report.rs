@@ -1,0 +1,211 @@
+//! `smtstorm report DIR`: `report.md` and a self-contained `report.html` from a campaign's
+//! output directory (bug store, stats log, campaign file).
+
+use super::store::{Meta, Store};
+use super::{CampaignFile, Stats};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+/// Everything a report shows, read from the output directory.
+pub struct Data {
+    pub campaign: Option<CampaignFile>,
+    pub stats: Vec<Stats>,
+    pub findings: Vec<(PathBuf, Meta)>,
+}
+
+pub fn load(out: &Path) -> std::io::Result<Data> {
+    if !out.join("campaign.json").exists() {
+        return Err(std::io::Error::new(std::io::ErrorKind::NotFound, "no campaign.json: not a campaign directory"));
+    }
+    let campaign = std::fs::read(out.join("campaign.json")).ok().and_then(|b| serde_json::from_slice(&b).ok());
+    let stats = std::fs::read_to_string(out.join("stats.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    Ok(Data { campaign, stats, findings: Store::list_in(out) })
+}
+
+/// Final stats of each run (the last line each run wrote).
+fn runs(d: &Data) -> Vec<&Stats> {
+    let mut by_run: BTreeMap<u32, &Stats> = BTreeMap::new();
+    for s in &d.stats {
+        by_run.insert(s.run, s);
+    }
+    by_run.into_values().collect()
+}
+
+fn rel(out: &Path, p: &Path) -> String {
+    p.strip_prefix(out).unwrap_or(p).display().to_string()
+}
+
+/// The Markdown report.
+pub fn markdown(out: &Path, d: &Data) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# smtstorm campaign report\n");
+    if let Some(c) = &d.campaign {
+        let names: Vec<String> =
+            c.solvers.iter().map(|x| format!("{} ({})", x.name, x.version.as_deref().unwrap_or("?"))).collect();
+        let _ = writeln!(
+            s,
+            "Solvers: {}. Engines: {}. Runs: {}.\n",
+            names.join(", "),
+            c.config.engines.iter().map(|e| e.name()).collect::<Vec<_>>().join(", "),
+            c.runs
+        );
+    }
+    let _ = writeln!(s, "## Throughput\n\n| run | seconds | mutants | mutants/s | solver calls/s | valid | candidates | unconfirmed | new bugs | duplicates | seed findings | smtstorm CPU % of wall |\n|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for r in runs(d) {
+        let _ = writeln!(
+            s,
+            "| {} | {:.0} | {} | {:.1} | {:.1} | {:.1} % | {} | {} | {} | {} | {} | {:.2} % |",
+            r.run,
+            r.elapsed,
+            r.mutants,
+            r.mutants as f64 / r.elapsed.max(1e-9),
+            r.solver_calls as f64 / r.elapsed.max(1e-9),
+            100.0 * r.valid as f64 / (r.valid + r.invalid).max(1) as f64,
+            r.candidates,
+            r.unconfirmed,
+            r.new_bugs,
+            r.duplicates,
+            r.seed_findings,
+            100.0 * r.own_cpu / r.elapsed.max(1e-9)
+        );
+    }
+    for (title, seed) in [("Bugs found by fuzzing", false), ("Seed findings (the unmutated seed already fails)", true)]
+    {
+        let rows: Vec<&(PathBuf, Meta)> = d.findings.iter().filter(|f| f.1.seed_finding == seed).collect();
+        let _ = writeln!(s, "\n## {title}: {}\n", rows.len());
+        if rows.is_empty() {
+            continue;
+        }
+        let _ = writeln!(s, "| id | kind | solver | logic | what | fixed in | trigger bytes | duplicates | engine | seed | found at (s) |\n|---|---|---|---|---|---|---|---|---|---|---|");
+        for (p, m) in rows {
+            let dir = p.parent().unwrap_or(p);
+            let _ = writeln!(
+                s,
+                "| [{}]({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
+                m.id,
+                rel(out, &dir.join("trigger.smt2")),
+                m.kind,
+                m.blamed,
+                m.logic,
+                m.signature.replace('|', "\\|"),
+                m.fixed_in.as_deref().unwrap_or("not fixed in the installed releases"),
+                m.trigger_bytes,
+                m.duplicates,
+                m.engine,
+                m.seed.rsplit('/').next().unwrap_or(&m.seed),
+                m.found_at
+            );
+        }
+    }
+    let mut by: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (_, m) in d.findings.iter().filter(|f| !f.1.seed_finding) {
+        *by.entry((m.engine.clone(), m.kind.clone())).or_default() += 1;
+    }
+    if !by.is_empty() {
+        let _ = writeln!(s, "\n## Which engines found what\n\n| engine | kind | distinct bugs |\n|---|---|---|");
+        for ((e, k), n) in by {
+            let _ = writeln!(s, "| {e} | {k} | {n} |");
+        }
+    }
+    s
+}
+
+/// Cumulative distinct findings over campaign time, as an inline SVG.
+pub fn svg(d: &Data) -> String {
+    let pts: Vec<f64> = d.findings.iter().filter(|f| !f.1.seed_finding).map(|f| f.1.found_at).collect();
+    let end = d.stats.iter().map(|s| s.campaign_elapsed).fold(pts.last().copied().unwrap_or(1.0), f64::max).max(1.0);
+    let (w, h, pad) = (640.0, 240.0, 40.0);
+    let ymax = (pts.len().max(1)) as f64;
+    let x = |t: f64| pad + (w - 2.0 * pad) * t / end;
+    let y = |n: f64| h - pad - (h - 2.0 * pad) * n / ymax;
+    let mut path = format!("M{:.1},{:.1}", x(0.0), y(0.0));
+    for (i, t) in pts.iter().enumerate() {
+        let _ = write!(path, " L{:.1},{:.1} L{:.1},{:.1}", x(*t), y(i as f64), x(*t), y(i as f64 + 1.0));
+    }
+    let _ = write!(path, " L{:.1},{:.1}", x(end), y(pts.len() as f64));
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"11\">\
+<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\
+<line x1=\"{pad}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"black\"/><line x1=\"{pad}\" y1=\"{pad}\" x2=\"{pad}\" y2=\"{b}\" stroke=\"black\"/>\
+<path d=\"{path}\" fill=\"none\" stroke=\"#c0392b\" stroke-width=\"2\"/>\
+<text x=\"{pad}\" y=\"{ty}\">0</text><text x=\"{r}\" y=\"{ty}\" text-anchor=\"end\">{end:.0} s</text>\
+<text x=\"{lx}\" y=\"{pad}\" text-anchor=\"end\">{n}</text><text x=\"{cx}\" y=\"16\" text-anchor=\"middle\">distinct bugs found over campaign time</text></svg>",
+        b = h - pad,
+        r = w - pad,
+        ty = h - pad + 14.0,
+        lx = pad - 4.0,
+        n = pts.len(),
+        cx = w / 2.0
+    )
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// The HTML report: the Markdown tables rendered as HTML tables, plus the plot.
+pub fn html(out: &Path, d: &Data) -> String {
+    let md = markdown(out, d);
+    let mut body = String::new();
+    let mut in_table = false;
+    for line in md.lines() {
+        if line.starts_with('|') {
+            if line.starts_with("|---") {
+                continue;
+            }
+            let cells: Vec<&str> = line.trim_matches('|').split(" | ").collect();
+            if !in_table {
+                body.push_str("<table><tr>");
+                for c in &cells {
+                    let _ = write!(body, "<th>{}</th>", html_escape(c.trim()));
+                }
+                body.push_str("</tr>\n");
+                in_table = true;
+            } else {
+                body.push_str("<tr>");
+                for c in &cells {
+                    let c = c.trim();
+                    // [id](path) links
+                    let cell = match (c.strip_prefix('['), c.find("](")) {
+                        (Some(_), Some(k)) => {
+                            format!("<a href=\"{}\">{}</a>", html_escape(&c[k + 2..c.len() - 1]), html_escape(&c[1..k]))
+                        }
+                        _ => html_escape(c),
+                    };
+                    let _ = write!(body, "<td>{cell}</td>");
+                }
+                body.push_str("</tr>\n");
+            }
+            continue;
+        }
+        if in_table {
+            body.push_str("</table>\n");
+            in_table = false;
+        }
+        if let Some(h) = line.strip_prefix("## ") {
+            let _ = writeln!(body, "<h2>{}</h2>", html_escape(h));
+        } else if let Some(h) = line.strip_prefix("# ") {
+            let _ = writeln!(body, "<h1>{}</h1>\n{}", html_escape(h), svg(d));
+        } else if !line.is_empty() {
+            let _ = writeln!(body, "<p>{}</p>", html_escape(line));
+        }
+    }
+    if in_table {
+        body.push_str("</table>\n");
+    }
+    format!("<!doctype html><html><head><meta charset=\"utf-8\"><title>smtstorm report</title><style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 6px;font-size:13px}}</style></head><body>\n{body}</body></html>\n")
+}
+
+/// Writes `report.md` and `report.html` into `out`; returns their paths.
+pub fn write(out: &Path) -> std::io::Result<(PathBuf, PathBuf)> {
+    let d = load(out)?;
+    let (md, html_path) = (out.join("report.md"), out.join("report.html"));
+    super::store::write_atomic(&md, markdown(out, &d).as_bytes())?;
+    super::store::write_atomic(&html_path, html(out, &d).as_bytes())?;
+    Ok((md, html_path))
+}

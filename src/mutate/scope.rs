@@ -1,0 +1,207 @@
+//! Every term of a script with what is in scope there: its path, sort, command, the
+//! local names bound around it (`let`, quantifiers, `match`, function parameters), and
+//! its subtree's extent. TypeFuzz uses it to find replacement terms that are in scope at
+//! a position; ValFuzz to find closed Boolean sub-terms and constants.
+//!
+//! One iterative pre-order walk in the order of [`edit::walk`]: node `i`'s subtree is
+//! `nodes[i..i + size]`.
+
+use super::edit::{self, Path};
+use crate::smtlib::ast::*;
+use crate::smtlib::check::{Checked, SortRef};
+
+/// No local binding.
+pub const NONE: u32 = u32::MAX;
+
+/// A local name in scope: one `let` binding, quantified variable, pattern variable or
+/// function parameter. `parent` is the next-outer binding visible at the same place.
+#[derive(Clone, Debug)]
+pub struct Local {
+    pub name: Str,
+    pub parent: u32,
+    /// The sort of the bound value (`let`) or of the first use (others); unknown until used.
+    pub sort: SortRef,
+}
+
+/// A term in context.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub path: Path,
+    pub term: TermId,
+    pub sort: SortRef,
+    pub cmd: u32,
+    /// Innermost local in scope ([`NONE`] if none).
+    pub env: u32,
+    /// Number of locals created before this node: a variable inside the subtree bound to
+    /// a local with a smaller id is free in the subtree.
+    pub locals_before: u32,
+    /// For a variable: the local it refers to ([`NONE`] for a global symbol).
+    pub binding: u32,
+    /// Number of nodes in the subtree (this one included).
+    pub size: u32,
+    /// The subtree contains a `:named` annotation (copying it would define a name twice).
+    pub named: bool,
+}
+
+/// The nodes and locals of a script.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    pub nodes: Vec<Node>,
+    pub locals: Vec<Local>,
+}
+
+enum Step {
+    Enter(Path, TermId, u32),
+    Exit(usize, u32),
+}
+
+impl Scope {
+    pub fn new(s: &Script, checked: &Checked) -> Scope {
+        let mut sc = Scope::default();
+        let mut named_seen = 0u32;
+        for c in 0..s.commands.len() {
+            // Function parameters are locals of the body they belong to.
+            let params: Vec<List<SortedVar>> = match s.commands[c].kind {
+                CommandKind::DefineFun { decl, .. } => vec![decl.params],
+                CommandKind::DefineFunsRec(decls, _) => s.fun_decl_list(decls).iter().map(|d| d.params).collect(),
+                _ => vec![],
+            };
+            for (r, &root) in edit::command_terms(s, c).iter().enumerate() {
+                let env = params.get(r).map_or(NONE, |&ps| sc.bind_sorted(s, NONE, ps));
+                let mut stack = vec![Step::Enter(Path(vec![c as u32, r as u32]), root, env)];
+                while let Some(step) = stack.pop() {
+                    match step {
+                        Step::Exit(i, named_at) => {
+                            sc.nodes[i].size = (sc.nodes.len() - i) as u32;
+                            sc.nodes[i].named = named_seen > named_at;
+                        }
+                        Step::Enter(path, t, env) => {
+                            let i = sc.nodes.len();
+                            let sort = checked.term_sorts.get(t.index()).copied().unwrap_or(SortRef::UNKNOWN);
+                            let mut binding = NONE;
+                            if let Term::Var(q) = *s.term(t) {
+                                if q.ident.indices.is_empty() {
+                                    binding = sc.lookup(s, env, s.sym(q.ident.sym));
+                                    if binding != NONE && sc.locals[binding as usize].sort == SortRef::UNKNOWN {
+                                        sc.locals[binding as usize].sort = sort;
+                                    }
+                                }
+                            }
+                            if let Term::Annot(_, attrs) = *s.term(t) {
+                                if s.attr_list(attrs).iter().any(|a| s.str(a.key) == ":named") {
+                                    named_seen += 1;
+                                }
+                            }
+                            let locals_before = sc.locals.len() as u32;
+                            stack.push(Step::Exit(i, named_seen));
+                            let envs = sc.child_envs(s, t, env, checked);
+                            for (k, (&ch, &e)) in edit::children(s, t).iter().zip(&envs).enumerate().rev() {
+                                let mut p = path.0.clone();
+                                p.push(k as u32);
+                                stack.push(Step::Enter(Path(p), ch, e));
+                            }
+                            sc.nodes.push(Node {
+                                path,
+                                term: t,
+                                sort,
+                                cmd: c as u32,
+                                env,
+                                locals_before,
+                                binding,
+                                size: 1,
+                                named: false,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        sc
+    }
+
+    fn bind(&mut self, name: Str, parent: u32, sort: SortRef) -> u32 {
+        self.locals.push(Local { name, parent, sort });
+        self.locals.len() as u32 - 1
+    }
+
+    /// The environment of each child of `t` (same order as [`edit::children`]).
+    fn child_envs(&mut self, s: &Script, t: TermId, env: u32, checked: &Checked) -> Vec<u32> {
+        let sort_of = |t: TermId| checked.term_sorts.get(t.index()).copied().unwrap_or(SortRef::UNKNOWN);
+        match *s.term(t) {
+            Term::Lit(..) | Term::Var(_) => vec![],
+            Term::App(_, args) => vec![env; args.len as usize],
+            Term::Let(binds, _) => {
+                let bs = s.binding_list(binds);
+                let mut inner = env;
+                for b in bs {
+                    inner = self.bind(b.name, inner, sort_of(b.value));
+                }
+                let mut v = vec![env; bs.len()];
+                v.push(inner);
+                v
+            }
+            Term::Quant(_, vars, _) => vec![self.bind_sorted(s, env, vars)],
+            Term::ExtBinder(_, vars, bodies) => vec![self.bind_sorted(s, env, vars); bodies.len as usize],
+            Term::Match(_, cases) => {
+                let mut v = vec![env];
+                for c in s.case_list(cases) {
+                    let mut inner = env;
+                    if let Some(vs) = c.vars {
+                        for &n in s.str_list(vs) {
+                            inner = self.bind(n, inner, SortRef::UNKNOWN);
+                        }
+                    }
+                    v.push(inner);
+                }
+                v
+            }
+            Term::Annot(..) => vec![env; edit::children(s, t).len()],
+        }
+    }
+
+    fn bind_sorted(&mut self, s: &Script, mut env: u32, vars: List<SortedVar>) -> u32 {
+        for v in s.var_list(vars) {
+            env = self.bind(v.name, env, SortRef::UNKNOWN);
+        }
+        env
+    }
+
+    /// The local `name` refers to in `env`, or [`NONE`].
+    pub fn lookup(&self, s: &Script, mut env: u32, name: &str) -> u32 {
+        while env != NONE {
+            let l = &self.locals[env as usize];
+            if s.sym(l.name) == name {
+                return env;
+            }
+            env = l.parent;
+        }
+        NONE
+    }
+
+    /// The locals node `i` uses but does not bind, as (name, sort of the use).
+    pub fn free_locals<'s>(&self, s: &'s Script, i: usize) -> Vec<(&'s str, SortRef)> {
+        let n = &self.nodes[i];
+        let mut out: Vec<(&str, SortRef)> = vec![];
+        for m in &self.nodes[i..i + n.size as usize] {
+            if m.binding != NONE && m.binding < n.locals_before {
+                let name = s.sym(self.locals[m.binding as usize].name);
+                if !out.iter().any(|(x, _)| *x == name) {
+                    out.push((name, m.sort));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether node `i` can be copied to the position of node `at`: every local it uses is
+    /// bound there too, to a value of the same sort (as far as known).
+    pub fn fits_at(&self, s: &Script, i: usize, at: usize) -> bool {
+        self.free_locals(s, i).iter().all(|&(name, sort)| {
+            let b = self.lookup(s, self.nodes[at].env, name);
+            b != NONE && {
+                let have = self.locals[b as usize].sort;
+                have == sort || have == SortRef::UNKNOWN
+            }
+        })
+    }
+}
