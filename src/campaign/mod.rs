@@ -116,6 +116,9 @@ pub struct Counters {
     pub seeds_ready: AtomicU64,
     pub seeds_demoted: AtomicU64,
     pub seeds_rejected: AtomicU64,
+    /// Candidates on mutants that repeat their seed's own failure (same kind and blame,
+    /// same crash message).
+    pub inherited: AtomicU64,
 }
 
 /// A serialisable snapshot of [`Counters`] (one line of `stats.jsonl`).
@@ -137,6 +140,8 @@ pub struct Stats {
     pub seeds_ready: u64,
     pub seeds_demoted: u64,
     pub seeds_rejected: u64,
+    #[serde(default)]
+    pub inherited: u64,
     /// CPU seconds of smtstorm itself (not the solvers).
     pub own_cpu: f64,
 }
@@ -160,6 +165,7 @@ impl Counters {
             seeds_ready: self.seeds_ready.load(Relaxed),
             seeds_demoted: self.seeds_demoted.load(Relaxed),
             seeds_rejected: self.seeds_rejected.load(Relaxed),
+            inherited: self.inherited.load(Relaxed),
             own_cpu: own_cpu_seconds(),
         }
     }
@@ -209,6 +215,10 @@ struct SeedState {
     bad: u64,
     spent: Duration,
     active: bool,
+    /// What the seed's own findings were: (kind, blamed solver or `None` for an undecided
+    /// tie, crash message). Mutants of the seed that repeat one inherit the seed's bug:
+    /// they are counted, not reported as new.
+    seed_blames: Vec<(&'static str, Option<usize>, String)>,
 }
 
 enum Job {
@@ -559,20 +569,24 @@ fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, t
         let t = truth(&seed.script);
         for v in oracle::judge(&refs, t.as_deref()) {
             sh.counters.candidates.fetch_add(1, Relaxed);
-            confirm_and_store(
-                sh,
-                i,
-                &script,
-                "seed",
-                &serde_json::json!([]),
-                0,
-                &v,
-                t.as_deref(),
-                limits,
-                tmp,
-                w,
-                true,
-            );
+            let cand = Candidate {
+                seed: i,
+                trigger: &script,
+                engine: "seed",
+                edits: serde_json::json!([]),
+                rng_seed: 0,
+                truth: t.as_deref(),
+                seed_finding: true,
+            };
+            let c = confirm_and_store(sh, &cand, &v, limits, tmp, w);
+            // Even when the fresh run does not reproduce it, the seed is unreliable for
+            // this solver: its mutants would mostly repeat the same failure.
+            let mut s = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
+            let blames = &mut s.state[i].seed_blames;
+            blames.push((v.kind, c.and_then(|c| c.blamed).or(v.blamed), v.signature.clone()));
+            if v.kind == "soundness" {
+                blames.push(("soundness", None, String::new()));
+            }
         }
     }
     // Adaptive limit: a few times the seed's own solving time, within the campaign's.
@@ -590,6 +604,9 @@ fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, t
         st.active = true;
         sched.ready.push(i);
         drop(sched);
+        let names: Vec<&str> = readers.iter().map(|&k| sh.solvers[k].name.as_str()).collect();
+        sh.events.emit(serde_json::json!({"event": "seed-ready", "seed": seed.path, "solvers": names,
+            "limit": limit.as_secs_f64(), "not_sent_to": why}));
         sh.counters.seeds_ready.fetch_add(1, Relaxed);
     }
 }
@@ -606,9 +623,9 @@ fn fuzz_batch(
     w: usize,
 ) {
     let seed = &sh.seeds[i];
-    let (solvers, limit) = {
+    let (solvers, limit, seed_blames) = {
         let s = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
-        (s.state[i].solvers.clone(), s.state[i].limit)
+        (s.state[i].solvers.clone(), s.state[i].limit, s.state[i].seed_blames.clone())
     };
     let prepared = Prepared::new(engine, &seed.script);
     let t0 = Instant::now();
@@ -659,8 +676,23 @@ fn fuzz_batch(
         bad += (errored || timed_out) as u64;
         let edits = serde_json::to_value(edits).unwrap_or_default();
         for v in oracle::judge(&rs, None) {
+            // Soundness repeats are known from the blame alone; a crash only after the
+            // fresh run has given its normalised message (checked in confirmation).
+            if v.kind == "soundness" && seed_blames.iter().any(|(k, b, _)| *k == v.kind && *b == v.blamed) {
+                sh.counters.inherited.fetch_add(1, Relaxed);
+                continue;
+            }
             sh.counters.candidates.fetch_add(1, Relaxed);
-            confirm_and_store(sh, i, m, engine.name(), &edits, *rng_seed, &v, None, limits, tmp, w, false);
+            let cand = Candidate {
+                seed: i,
+                trigger: m,
+                engine: engine.name(),
+                edits: edits.clone(),
+                rng_seed: *rng_seed,
+                truth: None,
+                seed_finding: false,
+            };
+            confirm_and_store(sh, &cand, &v, limits, tmp, w);
         }
     }
     let spent = t0.elapsed();
@@ -671,28 +703,35 @@ fn fuzz_batch(
     }
 }
 
+/// A suspected bug on its way to the store.
+struct Candidate<'a> {
+    seed: usize,
+    trigger: &'a Script,
+    engine: &'a str,
+    edits: serde_json::Value,
+    rng_seed: u64,
+    /// Expected answers when known (a seed's `:status`).
+    truth: Option<&'a [Outcome]>,
+    seed_finding: bool,
+}
+
 /// Re-runs a candidate in fresh processes on every solver that reads the seed; if the
 /// same verdict comes back (same kind, same blamed solver), bisects and stores it.
-#[allow(clippy::too_many_arguments)]
+/// Returns the confirmed verdict.
 fn confirm_and_store(
     sh: &Shared,
-    i: usize,
-    trigger: &Script,
-    engine: &str,
-    edits: &serde_json::Value,
-    rng_seed: u64,
+    cand: &Candidate,
     v: &oracle::Verdict,
-    truth: Option<&[Outcome]>,
     limits: &Limits,
     tmp: &Path,
     w: usize,
-    seed_finding: bool,
-) {
+) -> Option<oracle::Verdict> {
+    let Candidate { seed: i, trigger, engine, ref edits, rng_seed, truth, seed_finding } = *cand;
     let seed = &sh.seeds[i];
     let text = smtlib::print(trigger);
     let file = tmp.join(format!("w{w}-candidate.smt2"));
     if std::fs::write(&file, &text).is_err() {
-        return;
+        return None;
     }
     let checks = oracle::checks(trigger);
     let readers: Vec<usize> =
@@ -711,7 +750,7 @@ fn confirm_and_store(
             sh.events
                 .emit(serde_json::json!({"event": "unconfirmed", "seed": seed.path, "engine": engine, "kind": v.kind,
                 "blamed": v.blamed.map(|b| sh.solvers[b].name.clone()), "signature": v.signature, "edits": edits}));
-            return;
+            return None;
         }
     };
     if verdict.blamed.is_none() {
@@ -732,6 +771,18 @@ fn confirm_and_store(
                 None => {}
             }
             verdict.blame_by = if verdict.blamed.is_some() { "model-check" } else { "undecided" };
+        }
+    }
+    if !seed_finding {
+        let sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
+        let repeats = sched.state[i].seed_blames.iter().any(|(k, b, sig)| {
+            *k == verdict.kind && *b == verdict.blamed && (verdict.kind == "soundness" || *sig == verdict.signature)
+        });
+        drop(sched);
+        if repeats {
+            sh.counters.inherited.fetch_add(1, Relaxed);
+            sh.events.emit(serde_json::json!({"event": "inherited", "seed": seed.path, "kind": verdict.kind, "signature": verdict.signature}));
+            return Some(verdict);
         }
     }
     let blamed_name = verdict.blamed.map_or("undecided".to_string(), |b| sh.solvers[b].name.clone());
@@ -817,4 +868,5 @@ fn confirm_and_store(
         }
         Err(e) => sh.events.emit(serde_json::json!({"event": "store-error", "error": e.to_string()})),
     }
+    Some(verdict)
 }

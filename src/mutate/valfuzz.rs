@@ -362,6 +362,12 @@ impl BecPlan {
     /// `(get-value (holes... monitors...))`. Assertions themselves are left out: they
     /// only enter through their monitored sub-terms. No `set-logic`: see below.
     pub fn query(&self, p: &Prepared, forced: &[(usize, bool)]) -> String {
+        self.query_blocking(p, forced, &[])
+    }
+
+    /// [`BecPlan::query`] that also excludes earlier hole vectors (blocking clauses), so
+    /// a deterministic solver cannot hand back the same constants again.
+    pub fn query_blocking(&self, p: &Prepared, forced: &[(usize, bool)], blocked: &[Vec<String>]) -> String {
         let s = p.script;
         let ov = self.overrides(p);
         let mut out = String::from("(set-option :produce-models true)\n");
@@ -406,6 +412,13 @@ impl BecPlan {
             } else {
                 out.push_str(&format!("(assert (not {t}))\n"));
             }
+        }
+        for vals in blocked {
+            out.push_str("(assert (not (and");
+            for ((_, name, _), v) in self.holes.iter().zip(vals) {
+                out.push_str(&format!(" (= {name} {v})"));
+            }
+            out.push_str(")))\n");
         }
         out.push_str("(check-sat)\n(get-value (");
         let mut first = true;
@@ -489,6 +502,9 @@ fn normalise_value(v: &str, kind: ConstKind) -> String {
     }
 }
 
+/// Hole vectors excluded per query (the most recent ones).
+pub const MAX_BLOCKED: usize = 32;
+
 /// Outcome of one BEC round.
 pub enum BecAnswer {
     /// `sat`, with the `get-value` pairs.
@@ -512,6 +528,7 @@ pub fn bec(
     let m = plan.monitors.len();
     let mut covered = vec![[false; 2]; m];
     let mut out = vec![];
+    let mut blocked: Vec<Vec<String>> = vec![];
     for _ in 0..rounds {
         let open: Vec<(usize, bool)> =
             (0..m).flat_map(|i| [(i, false), (i, true)]).filter(|&(i, pol)| !covered[i][pol as usize]).collect();
@@ -526,9 +543,10 @@ pub fn bec(
                 forced.push((i, pol == 1));
             }
         }
-        let q = plan.query(p, &forced);
+        let q = plan.query_blocking(p, &forced, &blocked[blocked.len().saturating_sub(MAX_BLOCKED)..]);
         match solve(&q) {
             BecAnswer::Values(vals) => {
+                blocked.push(vals.iter().take(plan.holes.len()).map(|(_, v)| v.clone()).collect());
                 for (i, (_, v)) in vals.iter().skip(plan.holes.len()).enumerate().take(m) {
                     match v.trim() {
                         "true" => covered[i][1] = true,

@@ -497,7 +497,7 @@ pub fn run_file(spec: &SolverSpec, file: &Path, checks: usize, limits: &Limits) 
     kill_group(pid); // anything the solver left running in its group
                      // Give the reader threads a moment to drain the closed pipes.
     let drain = Instant::now();
-    while drain.elapsed() < Duration::from_millis(200) && Arc::strong_count(&out) > 1 {
+    while drain.elapsed() < Duration::from_millis(200) && (Arc::strong_count(&out) > 1 || Arc::strong_count(&err) > 1) {
         std::thread::sleep(Duration::from_millis(1));
     }
     let stdout = String::from_utf8_lossy(&out.lock().unwrap()).into_owned();

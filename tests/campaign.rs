@@ -1,0 +1,273 @@
+//! `smtstorm fuzz` and `smtstorm report` end to end: the real binary, real solvers (z3
+//! 4.8.7 with known soundness bugs, z3 4.8.9 and 5.4.0, yices), and the files a user reads.
+//! Faults (crash, hang) are injected by `fixtures/fault_proxy.py` around a real z3.
+
+mod common;
+
+use common::{repo, solver_bin};
+use serde_json::Value;
+use smtstorm::campaign::store::{dedup_key, Meta, Store};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn smtstorm(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_smtstorm")).args(args).current_dir(repo()).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("smtstorm-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn seeds(dir: &Path, names: &[&str]) -> PathBuf {
+    let s = dir.join("seeds");
+    std::fs::create_dir_all(&s).unwrap();
+    for n in names {
+        std::fs::copy(repo().join("corpus").join(n), s.join(n)).unwrap();
+    }
+    s
+}
+
+fn metas(out: &Path) -> Vec<(PathBuf, Meta)> {
+    Store::list_in(out)
+}
+
+fn stats(out: &Path) -> Value {
+    let text = std::fs::read_to_string(out.join("stats.jsonl")).unwrap();
+    serde_json::from_str(text.lines().last().unwrap()).unwrap()
+}
+
+#[test]
+fn campaign_confirms_bisects_deduplicates_and_reports_real_bugs() {
+    solver_bin("z3-4.8.7/bin/z3");
+    solver_bin("z3-4.8.9/bin/z3");
+    let dir = tempdir("known");
+    // str_escapes: z3 4.8.7 answers unsat for a sat seed (fixed in 4.8.9) — a seed finding.
+    // core_let_shadow: its TypeFuzz mutants nest shadowing `let`s, which yices 2.6.5 gets
+    // wrong in both directions.
+    let s = seeds(&dir, &["core_let_shadow.smt2", "str_escapes.smt2"]);
+    let out = dir.join("out");
+    let args = [
+        "fuzz",
+        s.to_str().unwrap(),
+        "--solver",
+        "z3-4.8.7",
+        "--solver",
+        "z3-5.4.0",
+        "--solver",
+        "yices",
+        "--engine",
+        "typefuzz",
+        "--workers",
+        "1",
+        "--mutants",
+        "150",
+        "--seed",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    let (code, _, err) = smtstorm(&args);
+    assert_eq!(code, 10, "exit status 10 when findings are stored: {err}");
+    let found = metas(&out);
+    let seed_findings: Vec<&Meta> = found.iter().map(|m| &m.1).filter(|m| m.seed_finding).collect();
+    assert_eq!(seed_findings.len(), 1, "{seed_findings:?}");
+    let sf = seed_findings[0];
+    assert_eq!((sf.kind.as_str(), sf.blamed.as_str(), sf.blame_by.as_str()), ("soundness", "z3-4.8.7", "status"));
+    assert_eq!(sf.fixed_in.as_deref(), Some("4.8.9"), "bisection over the installed releases: {:?}", sf.bisection);
+    assert!(sf.seed.ends_with("str_escapes.smt2"));
+
+    let bugs: Vec<&(PathBuf, Meta)> = found.iter().filter(|m| !m.1.seed_finding).collect();
+    assert!(!bugs.is_empty());
+    for (path, m) in &bugs {
+        // Never a false alarm: every stored fuzzing finding is a yices let bug, blamed by
+        // the two z3s agreeing against it, in fresh processes.
+        assert_eq!((m.kind.as_str(), m.blamed.as_str(), m.blame_by.as_str()), ("soundness", "yices", "majority"));
+        assert_eq!(m.engine, "typefuzz");
+        assert!(m.seed.ends_with("core_let_shadow.smt2"));
+        assert_eq!(m.answers.len(), 3);
+        assert!(m.answers.iter().all(|a| a.version.is_some()));
+        let z3 = &m.answers.iter().find(|a| a.solver == "z3-5.4.0").unwrap().outcomes;
+        let yices = &m.answers.iter().find(|a| a.solver == "yices").unwrap().outcomes;
+        assert_ne!(z3, yices);
+        // The trigger replays from the seed and the stored edits, byte for byte.
+        let seed = smtstorm::smtlib::parse(&std::fs::read_to_string(&m.seed).unwrap()).unwrap();
+        let edits: Vec<smtstorm::mutate::edit::Edit> = serde_json::from_value(m.edits.clone()).unwrap();
+        let mut replay = smtstorm::mutate::edit::apply(&seed, &edits).unwrap();
+        smtstorm::mutate::edit::strip_status(&mut replay);
+        let trigger = std::fs::read_to_string(path.parent().unwrap().join("trigger.smt2")).unwrap();
+        assert_eq!(smtstorm::smtlib::print(&replay), trigger);
+        // And yices still answers what it was blamed for.
+        let f = path.parent().unwrap().join("trigger.smt2");
+        let got =
+            common::answers(&common::run_solver(&solver_bin("yices/bin/yices-smt2"), &[], &f, Duration::from_secs(20)));
+        assert_eq!(&got, yices);
+    }
+    let st = stats(&out);
+    assert!(st["inherited"].as_u64().unwrap() > 0, "mutants of the failing seed repeat its bug: counted apart");
+    assert_eq!(st["unconfirmed"], 0);
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for (_, m) in &found {
+        assert!(report.contains(&m.id), "report lists {}", m.id);
+    }
+    assert!(report.contains("4.8.9"));
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<svg") && html.contains(&bugs[0].1.id));
+
+    // The same campaign again, into the same directory: same bugs, counted as duplicates.
+    let before: BTreeSet<PathBuf> = found.iter().map(|m| m.0.clone()).collect();
+    let (code, _, _) = smtstorm(&args);
+    assert_eq!(code, 10);
+    let again = metas(&out);
+    assert_eq!(again.iter().map(|m| m.0.clone()).collect::<BTreeSet<_>>(), before, "no bug stored twice");
+    assert!(again.iter().map(|m| m.1.duplicates).sum::<u64>() > found.iter().map(|m| m.1.duplicates).sum::<u64>());
+    let c: Value = serde_json::from_slice(&std::fs::read(out.join("campaign.json")).unwrap()).unwrap();
+    assert_eq!(c["runs"], 2);
+    // `smtstorm report` regenerates the same report.
+    let (code, printed, _) = smtstorm(&["report", out.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(printed.contains("report.md") && printed.contains("report.html"));
+    let (code, _, err) = smtstorm(&["report", dir.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a campaign directory"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `--solver` argument for z3 5.4.0 behind the fault proxy. The proxy is copied into
+/// the test's directory, so leftover processes can be told apart from other tests'.
+fn proxy(dir: &Path, faults: &str) -> String {
+    let p = dir.join("fault_proxy.py");
+    std::fs::copy(repo().join("tests/fixtures/fault_proxy.py"), &p).unwrap();
+    format!("faulty=python3 {} {faults} {} -smt2", p.display(), solver_bin("z3-5.4.0/bin/z3").display())
+}
+
+fn no_leftovers(marker: &str) {
+    let t0 = Instant::now();
+    loop {
+        let out = Command::new("pgrep").args(["-f", marker]).output().unwrap();
+        if out.stdout.is_empty() {
+            return;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(5),
+            "processes left behind: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn campaign_survives_crashing_and_hanging_solvers_and_stores_one_crash_bug() {
+    let dir = tempdir("faults");
+    let s = seeds(&dir, &["bv_arith.smt2", "bv_bitwise.smt2", "bv_shifts.smt2", "bv_signed.smt2"]);
+    let out = dir.join("out");
+    // A campaign file and flags feed the same definition.
+    let toml = dir.join("campaign.toml");
+    std::fs::write(
+        &toml,
+        format!(
+            "seeds = [{:?}]\nsolvers = [\"z3-5.4.0\", \"yices\", {:?}]\nengines = [\"opfuzz\"]\nworkers = 2\nmutants = 300\ntimeout = 2.0\n",
+            s.display().to_string(),
+            proxy(&dir, "crash-if:bvxor,crash-if:bvor,crash-if:bvudiv,hang-if:bvnand")
+        ),
+    )
+    .unwrap();
+    let (code, _, err) =
+        smtstorm(&["fuzz", "--config", toml.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert_eq!(code, 10, "{err}");
+    let found = metas(&out);
+    // bv_bitwise.smt2 itself uses bvxor: a seed finding, and its mutants that crash the
+    // same way are not new bugs. Other seeds' mutants reach bvxor through OpFuzz: one
+    // fuzzing finding, however often it is hit.
+    let seed_crash: Vec<&Meta> = found.iter().map(|m| &m.1).filter(|m| m.seed_finding).collect();
+    assert_eq!(seed_crash.len(), 1, "{seed_crash:?}");
+    assert!(seed_crash[0].seed.ends_with("bv_bitwise.smt2"));
+    let crashes: Vec<&Meta> = found.iter().map(|m| &m.1).filter(|m| m.kind == "crash" && !m.seed_finding).collect();
+    assert_eq!(crashes.len(), 1, "one crash, deduplicated by its message: {found:?}");
+    assert!(!crashes[0].seed.ends_with("bv_bitwise.smt2"), "inherited from the seed, not new");
+    let c = crashes[0];
+    assert_eq!(c.blamed, "faulty");
+    assert_eq!(c.signature, "ASSERTION VIOLATION core.cpp:42");
+    assert!(c.duplicates > 0, "the same crash was hit again and counted");
+    let trigger = std::fs::read_to_string(out.join("bugs/crash").join(&c.id).join("trigger.smt2")).unwrap();
+    assert!(["bvxor", "bvor", "bvudiv"].iter().any(|o| trigger.contains(o)));
+    assert!(
+        found.iter().all(|m| m.1.kind == "crash"),
+        "the proxy answers with z3: no soundness finding may appear: {found:?}"
+    );
+    let st = stats(&out);
+    assert!(st["timeouts"].as_u64().unwrap() > 0, "hangs are timeouts, not findings");
+    assert!(st["inherited"].as_u64().unwrap() > 0);
+    assert!(st["mutants"].as_u64().unwrap() >= 300);
+    no_leftovers(dir.join("fault_proxy.py").to_str().unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn campaign_resumes_after_kill_9_without_losing_or_duplicating_findings() {
+    let dir = tempdir("resume");
+    let s = seeds(&dir, &["bv_arith.smt2", "bv_bitwise.smt2", "bv_shifts.smt2", "bv_signed.smt2", "bv_rotate.smt2"]);
+    let out = dir.join("out");
+    let solver = proxy(&dir, "crash-if:bvxor,crash-if:bvsdiv");
+    let run = |time: &str| {
+        Command::new(env!("CARGO_BIN_EXE_smtstorm"))
+            .args([
+                "fuzz",
+                s.to_str().unwrap(),
+                "--solver",
+                "z3-5.4.0",
+                "--solver",
+                &solver,
+                "--engine",
+                "opfuzz,typefuzz",
+            ])
+            .args(["--time", time, "--timeout", "3", "--out", out.to_str().unwrap(), "--quiet"])
+            .current_dir(repo())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let mut child = run("60");
+    // Kill -9 as soon as a finding is on disk (and the campaign is busy with more).
+    let t0 = Instant::now();
+    loop {
+        let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap_or_default();
+        if events.contains("\"finding\"") {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(45), "no finding to resume from: {events}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    no_leftovers(dir.join("fault_proxy.py").to_str().unwrap());
+    let before = metas(&out);
+    assert!(!before.is_empty());
+    let mut child = run("8");
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(10));
+    let after = metas(&out);
+    for (p, m) in &before {
+        let now = after.iter().find(|a| &a.0 == p).unwrap_or_else(|| panic!("finding {} lost", m.id));
+        assert!(now.1.duplicates >= m.duplicates);
+    }
+    let keys: BTreeSet<String> = after.iter().map(|m| dedup_key(&m.1)).collect();
+    assert_eq!(keys.len(), after.len(), "a bug stored twice");
+    let c: Value = serde_json::from_slice(&std::fs::read(out.join("campaign.json")).unwrap()).unwrap();
+    assert_eq!(c["runs"], 2);
+    no_leftovers(dir.join("fault_proxy.py").to_str().unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
