@@ -94,3 +94,29 @@ fn solvers_lists_what_setup_installed() {
         assert!(out.contains(want), "missing {want} in:\n{out}");
     }
 }
+
+#[test]
+fn mutate_runs_every_engine_and_bec_and_fuzz_rejects_bad_usage_with_status_2() {
+    for engine in ["opfuzz", "typefuzz", "valfuzz"] {
+        let (code, out, err) =
+            smtstorm(&["mutate", "corpus/bv_arith.smt2", "--engine", engine, "--count", "3", "--seed", "5"]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out.matches("; smtstorm-edits: [").count(), 3, "{engine}: {out}");
+        let (_, again, _) =
+            smtstorm(&["mutate", "corpus/bv_arith.smt2", "--engine", engine, "--count", "3", "--seed", "5"]);
+        assert_eq!(out, again, "{engine}: same seed, same mutants");
+    }
+    let (code, out, err) =
+        smtstorm(&["mutate", "corpus/lia_bounds.smt2", "--engine", "valfuzz", "--bec", "z3-5.4.0", "--count", "6"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"edit\":\"replace_constant\""), "{out}");
+    let (code, _, err) = smtstorm(&["mutate", "corpus/bv_arith.smt2", "--engine", "storm"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown engine"), "{err}");
+    let (code, _, err) = smtstorm(&["fuzz", "corpus", "--engine", "nope", "--out", "/tmp/smtstorm-never"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown engine \"nope\""), "{err}");
+    let (code, _, err) = smtstorm(&["fuzz", "corpus", "--solver", "no-such-solver", "--out", "/tmp/smtstorm-never"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no-such-solver"), "{err}");
+}

@@ -233,15 +233,20 @@ struct Scheduler {
     ready: Vec<usize>,
     state: Vec<SeedState>,
     cursor: u64,
+    toggle: bool,
     engines: Vec<Engine>,
     budget: Option<Duration>,
 }
 
 impl Scheduler {
     fn next(&mut self) -> Option<Job> {
-        if let Some(s) = self.prescreen.pop_front() {
-            self.screening += 1;
-            return Some(Job::Prescreen(s));
+        // Pre-screening and fuzzing alternate, so a large seed set starts finding bugs
+        // at once instead of after every seed has been screened.
+        if !self.prescreen.is_empty() && (self.ready.is_empty() || self.flip()) {
+            if let Some(s) = self.prescreen.pop_front() {
+                self.screening += 1;
+                return Some(Job::Prescreen(s));
+            }
         }
         if self.ready.is_empty() {
             return None;
@@ -253,6 +258,12 @@ impl Scheduler {
         let seed = self.ready[(k / self.engines.len() as u64) as usize];
         let engine = self.engines[(k % self.engines.len() as u64) as usize];
         Some(Job::Fuzz { seed, engine, turn })
+    }
+
+    /// Alternates between pre-screen and fuzz turns (the cursor only moves on fuzz turns).
+    fn flip(&mut self) -> bool {
+        self.toggle = !self.toggle;
+        self.toggle
     }
 
     /// Records a batch's outcome; demotes the seed when its mutants keep failing or its
@@ -373,6 +384,7 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
         ready: vec![],
         state: vec![SeedState::default(); n],
         cursor: 0,
+        toggle: false,
         engines: if cfg.engines.is_empty() { Engine::ALL.to_vec() } else { cfg.engines.clone() },
         budget,
     };
@@ -537,11 +549,19 @@ fn truth(s: &Script) -> Option<Vec<Outcome>> {
     v.iter().any(|o| o.is_definite()).then_some(v)
 }
 
+/// The script each solver gets: without the `set-option`s its family would reject
+/// ([`crate::solver::Family::without_foreign_options`]). Solvers of one family share a
+/// copy.
+fn per_solver(sh: &Shared, s: &Script) -> Vec<Script> {
+    sh.solvers.iter().map(|spec| spec.family.without_foreign_options(s).unwrap_or_else(|| s.clone())).collect()
+}
+
 fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, tmp: &Path, w: usize) {
     let seed = &sh.seeds[i];
     let mut script = seed.script.clone();
     strip_status(&mut script);
-    let (text, checks) = session_text(&script);
+    let texts: Vec<(String, usize)> = per_solver(sh, &script).iter().map(session_text).collect();
+    let checks = oracle::checks(&script);
     let mut results: Vec<Option<QueryResult>> = vec![None; sh.solvers.len()];
     let mut readers = vec![];
     let mut slowest = Duration::ZERO;
@@ -552,7 +572,7 @@ fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, t
             continue;
         }
         sess.set_time_limit(limits.time);
-        let r = sess.query(&text, checks);
+        let r = sess.query(&texts[k].0, checks);
         sh.counters.solver_calls.fetch_add(1, Relaxed);
         match r.outcome() {
             Outcome::Error { message } => why.push(format!("{}: {message}", sh.solvers[k].name)),
@@ -596,7 +616,12 @@ fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, t
     let st = &mut sched.state[i];
     st.solvers = readers.clone();
     st.limit = limit;
-    if readers.is_empty() || checks == 0 {
+    // A seed only one of several solvers reads can find crashes only: not worth its turns.
+    let lone = readers.len() < 2 && sh.solvers.len() >= 2;
+    if lone {
+        why.push("read by fewer than two solvers: no differential testing".into());
+    }
+    if readers.is_empty() || checks == 0 || lone {
         drop(sched);
         sh.counters.seeds_demoted.fetch_add(1, Relaxed);
         sh.events.emit(serde_json::json!({"event": "seed-skipped", "seed": seed.path, "why": if checks == 0 { vec!["no check-sat".to_string()] } else { why }}));
@@ -629,14 +654,16 @@ fn fuzz_batch(
     };
     let prepared = Prepared::new(engine, &seed.script);
     let t0 = Instant::now();
-    let mut mutants: Vec<(u64, Vec<crate::mutate::edit::Edit>, Script, String, usize)> = vec![];
+    // (RNG seed, edits, mutant, text per solver, check-sats)
+    let mut mutants: Vec<(u64, Vec<crate::mutate::edit::Edit>, Script, Vec<String>, usize)> = vec![];
     for b in 0..sh.cfg.batch as u64 {
         let rng_seed = mix(&[sh.cfg.seed, sh.run as u64, i as u64, engine as u64, turn, b]);
         if let Some((edits, mut m)) = prepared.mutate(&mut Rng::new(rng_seed)) {
             strip_status(&mut m);
-            let (text, checks) = session_text(&m);
-            if !mutants.iter().any(|x| x.3 == text) {
-                mutants.push((rng_seed, edits, m, text, checks));
+            let texts: Vec<String> = per_solver(sh, &m).iter().map(|s| session_text(s).0).collect();
+            let checks = oracle::checks(&m);
+            if !mutants.iter().any(|x| x.3 == texts) {
+                mutants.push((rng_seed, edits, m, texts, checks));
             }
         }
     }
@@ -653,7 +680,7 @@ fn fuzz_batch(
     for &k in &solvers {
         let sess = &mut sessions[k];
         sess.set_time_limit(limit);
-        let qs: Vec<(&str, usize)> = mutants.iter().map(|m| (m.3.as_str(), m.4)).collect();
+        let qs: Vec<(&str, usize)> = mutants.iter().map(|m| (m.3[k].as_str(), m.4)).collect();
         for (j, r) in sess.query_batch(&qs).into_iter().enumerate() {
             results[j][k] = Some(r);
         }
@@ -729,15 +756,21 @@ fn confirm_and_store(
     let Candidate { seed: i, trigger, engine, ref edits, rng_seed, truth, seed_finding } = *cand;
     let seed = &sh.seeds[i];
     let text = smtlib::print(trigger);
-    let file = tmp.join(format!("w{w}-candidate.smt2"));
-    if std::fs::write(&file, &text).is_err() {
-        return None;
-    }
     let checks = oracle::checks(trigger);
     let readers: Vec<usize> =
         (0..sh.solvers.len()).filter(|&k| sh.solvers[k].cannot_read(&seed.script).is_none()).collect();
+    // One file per distinct text the solvers get (foreign options removed per family).
+    let variants = per_solver(sh, trigger);
+    let mut files: Vec<PathBuf> = vec![];
+    for (k, v) in variants.iter().enumerate() {
+        let f = tmp.join(format!("w{w}-candidate-{k}.smt2"));
+        if std::fs::write(&f, smtlib::print(v)).is_err() {
+            return None;
+        }
+        files.push(f);
+    }
     let fresh: Vec<QueryResult> =
-        oracle::run_fresh(&readers.iter().map(|&k| &sh.solvers[k]).collect::<Vec<_>>(), &file, checks, limits);
+        readers.iter().map(|&k| crate::solver::run_file(&sh.solvers[k], &files[k], checks, limits)).collect();
     let mut all: Vec<Option<&QueryResult>> = vec![None; sh.solvers.len()];
     for (r, &k) in fresh.iter().zip(&readers) {
         all[k] = Some(r);
@@ -759,7 +792,9 @@ fn confirm_and_store(
         let unsat =
             readers.iter().copied().find(|&k| all[k].is_some_and(|r| r.outcomes.first() == Some(&Outcome::Unsat)));
         if let (Some(s), Some(u)) = (sat, unsat) {
-            match oracle::resolve_tie(trigger, &sh.solvers[s], &sh.solvers[u], tmp, limits) {
+            let both =
+                sh.solvers[u].family.without_foreign_options(&variants[s]).unwrap_or_else(|| variants[s].clone());
+            match oracle::resolve_tie(&both, &sh.solvers[s], &sh.solvers[u], tmp, limits) {
                 Some(true) => {
                     verdict.blamed = Some(s);
                     verdict.signature = "sat where unsat is expected".into();
@@ -813,7 +848,7 @@ fn confirm_and_store(
                     (None, _) => true,
                 })
         };
-        (fixed_in, probes) = oracle::bisect(&sh.ladder, &sh.solvers[b], &file, checks, limits, &good);
+        (fixed_in, probes) = oracle::bisect(&sh.ladder, &sh.solvers[b], &files[b], checks, limits, &good);
     }
     let answers: Vec<SolverAnswer> = readers
         .iter()

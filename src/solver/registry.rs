@@ -139,7 +139,56 @@ static DIALECTS: [(Family, Dialect); 5] = [
     ),
 ];
 
+/// The options of SMT-LIB 2.6 §4.1.7, which every solver reads.
+pub const STANDARD_OPTIONS: &[&str] = &[
+    ":diagnostic-output-channel",
+    ":global-declarations",
+    ":interactive-mode",
+    ":print-success",
+    ":produce-assertions",
+    ":produce-assignments",
+    ":produce-models",
+    ":produce-proofs",
+    ":produce-unsat-assumptions",
+    ":produce-unsat-cores",
+    ":random-seed",
+    ":regular-output-channel",
+    ":reproducible-resource-limit",
+    ":verbosity",
+];
+
 impl Family {
+    /// Whether a `set-option` with this key is another solver's option that this family
+    /// would reject with an error (z3 errors on cvc5's `:incremental`, yices and
+    /// bitwuzla on anything non-standard). z3's own options are dotted or use `_`.
+    pub fn rejects_option(self, key: &str) -> bool {
+        if STANDARD_OPTIONS.contains(&key) {
+            return false;
+        }
+        match self {
+            Family::Z3 => !(key.contains('.') || key.contains('_') || key == ":timeout"),
+            Family::Yices | Family::Bitwuzla => true,
+            Family::Cvc5 | Family::Other => false,
+        }
+    }
+
+    /// `s` without the `set-option`s this family rejects ([`Family::rejects_option`]),
+    /// or `None` when it has none: a seed tuned for one solver stays readable by others.
+    pub fn without_foreign_options(self, s: &crate::smtlib::Script) -> Option<crate::smtlib::Script> {
+        use crate::smtlib::ast::CommandKind;
+        let foreign = |c: &crate::smtlib::ast::Command| matches!(c.kind, CommandKind::SetOption(a) if self.rejects_option(s.str(a.key)));
+        if !s.commands.iter().any(foreign) {
+            return None;
+        }
+        let mut out = s.clone();
+        let keep: Vec<bool> = s.commands.iter().map(|c| !foreign(c)).collect();
+        let mut it = keep.iter();
+        out.commands.retain(|_| *it.next().unwrap_or(&true));
+        let mut it = keep.iter();
+        out.command_offsets.retain(|_| *it.next().unwrap_or(&true));
+        Some(out)
+    }
+
     /// This family's dialect.
     pub fn dialect(self) -> &'static Dialect {
         &DIALECTS.iter().find(|(f, _)| *f == self).expect("every family has a dialect").1
