@@ -67,7 +67,7 @@ fn main() {
 
     let bec_only = args.get(2).is_some_and(|a| a == "bec");
     let mut samples: Vec<(Engine, usize, Script)> = vec![];
-    for engine in Engine::ALL {
+    for engine in Engine::SEED_ONLY {
         let prepared: Vec<Prepared> = checked.iter().map(|s| Prepared::new(engine, s)).collect();
         let with_site = prepared.iter().filter(|p| p.sites() > 0).count();
         let t0 = Instant::now();

@@ -22,6 +22,82 @@ enum Cmd {
     Mutate(MutateCmd),
     Fuzz(FuzzCmd),
     Report(ReportCmd),
+    StormCheck(StormCheckCmd),
+}
+
+/// Check the STORM generator: every instance, with its witness pinned, must be `sat` for
+/// the checking solvers (violations are generator bugs). Prints a summary (or JSON).
+#[derive(clap::Args)]
+struct StormCheckCmd {
+    seeds: Vec<PathBuf>,
+    /// Solver whose model builds the pools.
+    #[arg(long, default_value = "z3-5.4.0")]
+    reference: String,
+    /// Checking solvers (default: z3-5.4.0 and cvc5).
+    #[arg(long = "checker")]
+    checkers: Vec<String>,
+    /// Instances per seed.
+    #[arg(long, default_value_t = 5)]
+    instances: usize,
+    /// Use only the first N seeds (sorted).
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Assertions per instance, at most.
+    #[arg(long, default_value_t = 64)]
+    amax: usize,
+    #[arg(long, default_value_t = 10.0)]
+    timeout: f64,
+    #[arg(long)]
+    json: bool,
+}
+
+impl StormCheckCmd {
+    fn run(&self) -> Result<i32> {
+        let reg = smtstorm::tools::check::default_registry()?;
+        let reference = smtstorm::tools::check::resolve(&reg, std::slice::from_ref(&self.reference))?.remove(0);
+        let names = if self.checkers.is_empty() {
+            vec!["z3-5.4.0".to_string(), "cvc5".to_string()]
+        } else {
+            self.checkers.clone()
+        };
+        let checkers = smtstorm::tools::check::resolve(&reg, &names)?;
+        let mut files = smtstorm::tools::files::collect_smt2(&self.seeds)?;
+        if let Some(n) = self.limit {
+            files.truncate(n);
+        }
+        let bounds = smtstorm::mutate::storm::Bounds { amax: self.amax, ..Default::default() };
+        let limits =
+            smtstorm::solver::Limits { time: std::time::Duration::from_secs_f64(self.timeout), ..Default::default() };
+        let reps = smtstorm::tools::storm_check::check(&files, &reference, &checkers, &bounds, self.instances, limits);
+        let violations: usize = reps.iter().map(|r| r.violations.len()).sum();
+        if self.json {
+            println!("{}", serde_json::to_string_pretty(&reps)?);
+        } else {
+            let used = reps.iter().filter(|r| r.instances > 0).count();
+            let inst: usize = reps.iter().map(|r| r.instances).sum();
+            println!("{} seeds, {used} with instances, {inst} instances, {violations} violations", reps.len());
+            for (k, c) in checkers.iter().enumerate() {
+                let (s, u, o) = reps
+                    .iter()
+                    .filter(|r| r.instances > 0)
+                    .fold((0, 0, 0), |a, r| (a.0 + r.answers[k].1, a.1 + r.answers[k].2, a.2 + r.answers[k].3));
+                println!("  {}: sat {s}, unsat {u}, other (unknown, timeout, error) {o}", c.name);
+            }
+            let mut why = std::collections::BTreeMap::new();
+            for r in reps.iter().filter_map(|r| r.skipped.as_ref()) {
+                *why.entry(r.split(':').next().unwrap_or(r).to_string()).or_insert(0) += 1;
+            }
+            for (w, n) in why {
+                println!("  skipped {n}: {w}");
+            }
+            for r in &reps {
+                for v in &r.violations {
+                    println!("VIOLATION {}: {v}", r.seed.display());
+                }
+            }
+        }
+        Ok(if violations > 0 { 1 } else { 0 })
+    }
 }
 
 /// Run (or resume) a fuzzing campaign. Exit status: 0 nothing found, 10 findings stored,
@@ -36,7 +112,7 @@ struct FuzzCmd {
     /// Solver: a name from .solvers/solvers.toml or NAME='command args'; repeatable.
     #[arg(long = "solver")]
     solvers: Vec<String>,
-    /// Engines, comma-separated: opfuzz, typefuzz, valfuzz (default: all).
+    /// Engines, comma-separated: opfuzz, typefuzz, valfuzz, storm (default: all).
     #[arg(long, value_delimiter = ',')]
     engine: Vec<String>,
     /// Worker threads (default: one per core).
@@ -85,8 +161,9 @@ impl FuzzCmd {
                 .engine
                 .iter()
                 .map(|e| {
-                    smtstorm::mutate::Engine::from_name(e)
-                        .ok_or_else(|| anyhow::anyhow!("unknown engine {e:?}: available: opfuzz, typefuzz, valfuzz"))
+                    smtstorm::mutate::Engine::from_name(e).ok_or_else(|| {
+                        anyhow::anyhow!("unknown engine {e:?}: available: opfuzz, typefuzz, valfuzz, storm")
+                    })
                 })
                 .collect::<Result<_>>()?;
         }
@@ -167,7 +244,10 @@ struct MutateCmd {
 impl MutateCmd {
     fn run(&self) -> Result<()> {
         use smtstorm::tools::mutate as m;
-        let Some(engine) = smtstorm::mutate::Engine::from_name(&self.engine) else {
+        // STORM needs a model from a solver: `smtstorm fuzz --engine storm`.
+        let Some(engine) =
+            smtstorm::mutate::Engine::from_name(&self.engine).filter(|e| *e != smtstorm::mutate::Engine::Storm)
+        else {
             anyhow::bail!("unknown engine {:?}: available: opfuzz, typefuzz, valfuzz", self.engine);
         };
         let ms = match &self.bec {
@@ -373,6 +453,10 @@ fn main() {
         Cmd::BenchSolvers(c) => c.run(),
         Cmd::Mutate(c) => c.run(),
         Cmd::Report(c) => c.run(),
+        Cmd::StormCheck(c) => match c.run() {
+            Ok(code) => std::process::exit(code),
+            Err(e) => Err(e),
+        },
         Cmd::Fuzz(c) => match c.run() {
             Ok(code) => std::process::exit(code),
             Err(e) => Err(e),

@@ -68,7 +68,7 @@ fn every_engine_on_every_corpus_seed_is_well_sorted_lossless_replayable_and_dete
         let text = std::fs::read_to_string(&f).unwrap();
         let seed = parse(&text).unwrap();
         let before = check(&seed).diagnostics.len();
-        for (e, engine) in Engine::ALL.into_iter().enumerate() {
+        for (e, engine) in Engine::SEED_ONLY.into_iter().enumerate() {
             let p = Prepared::new(engine, &seed);
             for r in 0..25u64 {
                 let Some((edits, m)) = p.mutate(&mut Rng::new(r)) else { continue };

@@ -51,6 +51,11 @@ pub struct Config {
     pub bisect: bool,
     /// Memory limit per solver process, in MiB.
     pub memory_mb: u64,
+    /// The solver whose models STORM builds on (default: the newest z3 among the
+    /// campaign's solvers, else the first).
+    pub reference: Option<String>,
+    /// STORM's generator bounds.
+    pub storm: crate::mutate::storm::Bounds,
 }
 
 impl Default for Config {
@@ -67,6 +72,8 @@ impl Default for Config {
             batch: 8,
             bisect: true,
             memory_mb: 8192,
+            reference: None,
+            storm: Default::default(),
         }
     }
 }
@@ -332,6 +339,10 @@ struct Shared {
     elapsed_before: f64,
     first_start_unix: u64,
     stop: AtomicBool,
+    /// STORM pools per seed, built on the first STORM turn (`None`: no usable model).
+    storm: Mutex<std::collections::HashMap<usize, Option<Arc<crate::mutate::storm::Pools>>>>,
+    /// Index of the reference solver.
+    reference: usize,
 }
 
 /// Runs (or resumes) a campaign writing to `out`. `quiet` silences the progress line;
@@ -388,7 +399,23 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
         engines: if cfg.engines.is_empty() { Engine::ALL.to_vec() } else { cfg.engines.clone() },
         budget,
     };
+    let reference = match &cfg.reference {
+        Some(r) => solvers
+            .iter()
+            .position(|s| &s.name == r)
+            .ok_or_else(|| Error::Usage(format!("reference {r:?} is not one of the campaign's solvers")))?,
+        None => solvers
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.family == crate::solver::Family::Z3)
+            .max_by(|a, b| {
+                oracle::version_cmp(a.1.version.as_deref().unwrap_or(""), b.1.version.as_deref().unwrap_or(""))
+            })
+            .map_or(0, |(i, _)| i),
+    };
     let shared = Arc::new(Shared {
+        storm: Mutex::new(Default::default()),
+        reference,
         ladder: registry.solvers.clone(),
         solvers,
         seeds,
@@ -497,7 +524,15 @@ fn worker(sh: &Shared, w: usize) {
     // is the campaign's maximum), so a short grace keeps a timeout cheap. Confirmation
     // runs use `limits`, with the solver's own limit and the full grace.
     let session_limits = Limits { grace: Duration::from_millis(200), ..limits };
-    let mut sessions: Vec<Session> = sh.solvers.iter().map(|s| Session::new(s.clone(), session_limits)).collect();
+    let mut sessions: Vec<Session> = sh
+        .solvers
+        .iter()
+        .map(|s| {
+            let mut sess = Session::new(s.clone(), session_limits);
+            sess.options = s.family.dialect().model_validation.to_string();
+            sess
+        })
+        .collect();
     let tmp = sh.out.join("tmp");
     while !sh.stop.load(Relaxed) {
         let job = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).next();
@@ -597,6 +632,7 @@ fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, t
                 rng_seed: 0,
                 truth: t.as_deref(),
                 seed_finding: true,
+                witness: None,
             };
             let c = confirm_and_store(sh, &cand, &v, limits, tmp, w);
             // Even when the fresh run does not reproduce it, the seed is unreliable for
@@ -652,13 +688,32 @@ fn fuzz_batch(
         let s = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
         (s.state[i].solvers.clone(), s.state[i].limit, s.state[i].seed_blames.clone())
     };
-    let prepared = Prepared::new(engine, &seed.script);
     let t0 = Instant::now();
-    // (RNG seed, edits, mutant, text per solver, check-sats)
-    let mut mutants: Vec<(u64, Vec<crate::mutate::edit::Edit>, Script, Vec<String>, usize)> = vec![];
+    let pools = if engine == Engine::Storm {
+        let p = storm_pools(sh, sessions, i, limits);
+        if p.is_none() {
+            if let Some(r) = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, 4, 4, t0.elapsed()) {
+                sh.counters.seeds_demoted.fetch_add(1, Relaxed);
+                sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": seed.path, "why": r}));
+            }
+            return;
+        }
+        p
+    } else {
+        None
+    };
+    let prepared = Prepared::new(engine, &seed.script);
+    let mut mutants: Vec<Mutant> = vec![];
     for b in 0..sh.cfg.batch as u64 {
         let rng_seed = mix(&[sh.cfg.seed, sh.run as u64, i as u64, engine as u64, turn, b]);
-        if let Some((edits, mut m)) = prepared.mutate(&mut Rng::new(rng_seed)) {
+        let made = match &pools {
+            Some(p) => p.instance(&sh.cfg.storm, &mut Rng::new(rng_seed)).and_then(|a| {
+                let edits = vec![crate::mutate::edit::Edit::Recombine { assertions: a }];
+                crate::mutate::edit::apply(&seed.script, &edits).ok().map(|m| (edits, m))
+            }),
+            None => prepared.mutate(&mut Rng::new(rng_seed)),
+        };
+        if let Some((edits, mut m)) = made {
             strip_status(&mut m);
             let texts: Vec<String> = per_solver(sh, &m).iter().map(|s| session_text(s).0).collect();
             let checks = oracle::checks(&m);
@@ -702,10 +757,19 @@ fn fuzz_batch(
         }
         bad += (errored || timed_out) as u64;
         let edits = serde_json::to_value(edits).unwrap_or_default();
-        for v in oracle::judge(&rs, None) {
+        // A STORM instance is satisfied by its witness: any `unsat` is a candidate.
+        let sat = [Outcome::Sat];
+        let truth = pools.as_ref().map(|_| &sat[..]);
+        for mut v in oracle::judge(&rs, truth) {
+            if pools.is_some() && v.blame_by == "status" {
+                v.blame_by = "witness";
+            }
             // Soundness repeats are known from the blame alone; a crash only after the
             // fresh run has given its normalised message (checked in confirmation).
-            if v.kind == "soundness" && seed_blames.iter().any(|(k, b, _)| *k == v.kind && *b == v.blamed) {
+            if pools.is_none()
+                && v.kind == "soundness"
+                && seed_blames.iter().any(|(k, b, _)| *k == v.kind && *b == v.blamed)
+            {
                 sh.counters.inherited.fetch_add(1, Relaxed);
                 continue;
             }
@@ -716,8 +780,9 @@ fn fuzz_batch(
                 engine: engine.name(),
                 edits: edits.clone(),
                 rng_seed: *rng_seed,
-                truth: None,
+                truth,
                 seed_finding: false,
+                witness: pools.as_ref().map(|p| &p.witness[..]),
             };
             confirm_and_store(sh, &cand, &v, limits, tmp, w);
         }
@@ -730,6 +795,56 @@ fn fuzz_batch(
     }
 }
 
+/// The STORM pools of seed `i`, built once: the reference solver's model of the seed's
+/// assertions (of their negated conjunction if the seed is unsat) and every fragment's
+/// value, in one query.
+fn storm_pools(
+    sh: &Shared,
+    sessions: &mut [Session],
+    i: usize,
+    limits: &Limits,
+) -> Option<Arc<crate::mutate::storm::Pools>> {
+    use crate::mutate::storm;
+    if let Some(p) = sh.storm.lock().unwrap_or_else(|e| e.into_inner()).get(&i) {
+        return p.clone();
+    }
+    let seed = &sh.seeds[i];
+    let r = sh.reference;
+    let script = sh.solvers[r].family.without_foreign_options(&seed.script).unwrap_or_else(|| seed.script.clone());
+    let frags = storm::fragments(&script, sh.cfg.storm.dmax);
+    let mut pools = None;
+    if !frags.is_empty() && sh.solvers[r].cannot_read(&script).is_none() {
+        let sess = &mut sessions[r];
+        sess.set_time_limit(limits.time);
+        for negate in [false, true] {
+            let (q, consts) = storm::model_query(&script, &frags, negate);
+            let res = sess.query(&q, 1);
+            sh.counters.solver_calls.fetch_add(1, Relaxed);
+            match res.outcome() {
+                Outcome::Sat => {
+                    let values = res.data.iter().find_map(|d| crate::solver::model::parse_values(d).ok());
+                    if let Some(values) = values.filter(|v| v.len() == consts.len() + frags.len()) {
+                        let mut rng = Rng::new(mix(&[sh.cfg.seed, i as u64, 0x5708]));
+                        pools = storm::Pools::build(&frags, &consts, &values, &sh.cfg.storm, &mut rng).map(Arc::new);
+                    }
+                    break;
+                }
+                // An unsat seed makes the `get-value` an error: try the negation.
+                Outcome::Unsat | Outcome::Error { .. } if !negate => continue,
+                _ => break,
+            }
+        }
+    }
+    if pools.is_none() {
+        sh.events.emit(serde_json::json!({"event": "storm-no-model", "seed": seed.path}));
+    }
+    sh.storm.lock().unwrap_or_else(|e| e.into_inner()).insert(i, pools.clone());
+    pools
+}
+
+/// A mutant in a batch: (RNG seed, edits, script, text per solver, check-sats).
+type Mutant = (u64, Vec<crate::mutate::edit::Edit>, Script, Vec<String>, usize);
+
 /// A suspected bug on its way to the store.
 struct Candidate<'a> {
     seed: usize,
@@ -737,9 +852,11 @@ struct Candidate<'a> {
     engine: &'a str,
     edits: serde_json::Value,
     rng_seed: u64,
-    /// Expected answers when known (a seed's `:status`).
+    /// Expected answers when known (a seed's `:status`, STORM's witness).
     truth: Option<&'a [Outcome]>,
     seed_finding: bool,
+    /// STORM's model: re-validated before an `unsat` becomes a finding.
+    witness: Option<&'a [(String, String)]>,
 }
 
 /// Re-runs a candidate in fresh processes on every solver that reads the seed; if the
@@ -753,7 +870,7 @@ fn confirm_and_store(
     tmp: &Path,
     w: usize,
 ) -> Option<oracle::Verdict> {
-    let Candidate { seed: i, trigger, engine, ref edits, rng_seed, truth, seed_finding } = *cand;
+    let Candidate { seed: i, trigger, engine, ref edits, rng_seed, truth, seed_finding, witness } = *cand;
     let seed = &sh.seeds[i];
     let text = smtlib::print(trigger);
     let checks = oracle::checks(trigger);
@@ -764,7 +881,9 @@ fn confirm_and_store(
     let mut files: Vec<PathBuf> = vec![];
     for (k, v) in variants.iter().enumerate() {
         let f = tmp.join(format!("w{w}-candidate-{k}.smt2"));
-        if std::fs::write(&f, smtlib::print(v)).is_err() {
+        // The same model validation as in the sessions.
+        let text = format!("{}{}", sh.solvers[k].family.dialect().model_validation, smtlib::print(v));
+        if std::fs::write(&f, text).is_err() {
             return None;
         }
         files.push(f);
@@ -806,6 +925,38 @@ fn confirm_and_store(
                 None => {}
             }
             verdict.blame_by = if verdict.blamed.is_some() { "model-check" } else { "undecided" };
+        }
+    }
+    if let (Some(wit), Some(b)) = (witness, verdict.blamed) {
+        // The witness must still satisfy the instance according to every other solver
+        // that reads it (and at least one): otherwise the generator, not the solver, is
+        // wrong, and nothing is reported.
+        let pinned = crate::mutate::storm::pinned(trigger, wit);
+        let f = tmp.join(format!("w{w}-witness.smt2"));
+        let others: Vec<usize> = readers.iter().copied().filter(|&k| k != b).collect();
+        let mut sat = 0;
+        let mut refuted = false;
+        for &k in &others {
+            let text = smtlib::parse(&pinned)
+                .ok()
+                .and_then(|s| sh.solvers[k].family.without_foreign_options(&s))
+                .map_or(pinned.clone(), |s| smtlib::print(&s));
+            if std::fs::write(&f, text).is_err() {
+                return None;
+            }
+            match crate::solver::run_file(&sh.solvers[k], &f, 1, limits).outcome() {
+                Outcome::Sat => sat += 1,
+                Outcome::Unsat => refuted = true,
+                _ => {}
+            }
+        }
+        let _ = std::fs::remove_file(&f);
+        if refuted || sat == 0 {
+            sh.counters.unconfirmed.fetch_add(1, Relaxed);
+            sh.events.emit(
+                serde_json::json!({"event": "witness-invalid", "seed": seed.path, "sat": sat, "refuted": refuted}),
+            );
+            return None;
         }
     }
     if !seed_finding {
@@ -887,7 +1038,12 @@ fn confirm_and_store(
         seed_finding,
     };
     let _ = sh.first_start_unix;
-    let rec = sh.store.lock().unwrap_or_else(|e| e.into_inner()).record(meta.clone(), &text);
+    // A STORM trigger carries its witness as a comment line (solvers never see it).
+    let stored = match witness {
+        Some(wit) => format!("{}\n{text}", crate::mutate::storm::witness_line(wit)),
+        None => text,
+    };
+    let rec = sh.store.lock().unwrap_or_else(|e| e.into_inner()).record(meta.clone(), &stored);
     match rec {
         Ok(Recorded::New(dir)) => {
             if seed_finding {

@@ -5,6 +5,8 @@
 //!   ground truth (the unmutated seed's `:status`) to whoever contradicts it; on a tie, to
 //!   whichever side a model cross-check refutes ([`resolve_tie`]).
 //! * **Crash**: the process died on a signal, an assertion or a sanitizer report.
+//! * **Invalid model**: the solver's own model validation (z3 `model_validate`, cvc5
+//!   `check-models`, switched on for every query) rejected the model it produced.
 //! * Errors are never bugs here: a mutant one solver rejects and another accepts is a
 //!   dialect matter, counted apart. Unknown and timeout are never bugs either.
 
@@ -15,7 +17,7 @@ use std::path::Path;
 /// A suspected bug.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
-    /// `soundness` or `crash`.
+    /// `soundness`, `crash` or `invalid-model`.
     pub kind: &'static str,
     /// Index of the blamed solver; `None` for an undecided tie.
     pub blamed: Option<usize>,
@@ -34,6 +36,19 @@ pub fn judge(results: &[Option<&QueryResult>], truth: Option<&[Outcome]>) -> Vec
         let crash = r.crash.clone().or_else(|| r.outcomes.iter().find(|o| matches!(o, Outcome::Crash { .. })).cloned());
         if let Some(Outcome::Crash { message, .. }) = crash {
             v.push(Verdict { kind: "crash", blamed: Some(i), blame_by: "crash", signature: message });
+        }
+    }
+    for (i, r) in results.iter().enumerate() {
+        if let Some(Outcome::InvalidModel { message }) =
+            r.and_then(|r| r.outcomes.iter().find(|o| matches!(o, Outcome::InvalidModel { .. })))
+        {
+            // Line and column numbers differ between mutants of one bug.
+            let sig: String = message
+                .split_whitespace()
+                .filter(|w| !w.chars().any(|c| c.is_ascii_digit()))
+                .collect::<Vec<_>>()
+                .join(" ");
+            v.push(Verdict { kind: "invalid-model", blamed: Some(i), blame_by: "validation", signature: sig });
         }
     }
     let checks = results.iter().flatten().map(|r| r.outcomes.len()).max().unwrap_or(0);

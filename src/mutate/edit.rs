@@ -25,13 +25,19 @@ pub enum Edit {
     ReplaceSubterm { at: Path, with: String },
     /// Replace the constant at `at` by the literal (or negated literal) `value` (ValFuzz).
     ReplaceConstant { at: Path, value: String },
+    /// Replace the script's assertions and queries by these assertions and one
+    /// `(check-sat)`, keeping logic, options, declarations and definitions (STORM).
+    Recombine { assertions: Vec<String> },
 }
 
 impl Edit {
-    /// The term the edit changes.
-    pub fn at(&self) -> &Path {
+    /// The term the edit changes (`None` for whole-script edits).
+    pub fn at(&self) -> Option<&Path> {
         match self {
-            Edit::SwapOperator { at, .. } | Edit::ReplaceSubterm { at, .. } | Edit::ReplaceConstant { at, .. } => at,
+            Edit::SwapOperator { at, .. } | Edit::ReplaceSubterm { at, .. } | Edit::ReplaceConstant { at, .. } => {
+                Some(at)
+            }
+            Edit::Recombine { .. } => None,
         }
     }
 }
@@ -132,13 +138,18 @@ pub fn apply_with_baseline(seed: &Script, edits: &[Edit], before: usize) -> Resu
     let mut pending: Vec<(TermId, &str)> = vec![];
     let mut pending_paths: Vec<&Path> = vec![];
     for e in edits {
-        let at = e.at();
-        let related = |p: &&Path| p.0.starts_with(&at.0) || at.0.starts_with(&p.0);
-        if !pending.is_empty() && (matches!(e, Edit::SwapOperator { .. }) || pending_paths.iter().any(related)) {
+        let related = |p: &&Path| e.at().is_some_and(|at| p.0.starts_with(&at.0) || at.0.starts_with(&p.0));
+        let flush = !matches!(e, Edit::ReplaceSubterm { .. } | Edit::ReplaceConstant { .. });
+        if !pending.is_empty() && (flush || pending_paths.iter().any(related)) {
             s = reprint(&s, &pending)?;
             pending.clear();
             pending_paths.clear();
         }
+        if let Edit::Recombine { assertions } = e {
+            s = recombine(&s, assertions)?;
+            continue;
+        }
+        let at = e.at().expect("path edits");
         let t = resolve(&s, at).ok_or_else(|| EditError::NoSuchPath(at.0.clone()))?;
         match e {
             Edit::SwapOperator { to, .. } => match *s.term(t) {
@@ -161,6 +172,7 @@ pub fn apply_with_baseline(seed: &Script, edits: &[Edit], before: usize) -> Resu
                 pending.push((t, text));
                 pending_paths.push(at);
             }
+            Edit::Recombine { .. } => unreachable!("handled above"),
         }
     }
     if !pending.is_empty() {
@@ -171,6 +183,49 @@ pub fn apply_with_baseline(seed: &Script, edits: &[Edit], before: usize) -> Resu
         return Err(EditError::IllSorted(after.diagnostics.last().map(|d| d.to_string()).unwrap_or_default()));
     }
     Ok(s)
+}
+
+/// The commands a recombined script keeps: logic, options, infos, declarations and
+/// definitions.
+pub fn kept_by_recombine(k: &CommandKind) -> bool {
+    matches!(
+        k,
+        CommandKind::SetLogic(_)
+            | CommandKind::SetOption(_)
+            | CommandKind::SetInfo(_)
+            | CommandKind::DeclareConst(..)
+            | CommandKind::DeclareFun(..)
+            | CommandKind::DeclareSort(..)
+            | CommandKind::DefineSort(..)
+            | CommandKind::DefineFun { .. }
+            | CommandKind::DefineFunsRec(..)
+            | CommandKind::DefineConst(..)
+            | CommandKind::DeclareDatatype(..)
+            | CommandKind::DeclareDatatypes { .. }
+    )
+}
+
+fn recombine(s: &Script, assertions: &[String]) -> Result<Script, EditError> {
+    let mut text = String::new();
+    for c in &s.commands {
+        // A stale `:status` would contradict the new assertions (z3 rejects the answer).
+        let status = matches!(c.kind, CommandKind::SetInfo(a) if s.str(a.key) == ":status");
+        if kept_by_recombine(&c.kind) && !status {
+            let mut p = crate::smtlib::printer::Printer::new(s);
+            p.command(&c.kind);
+            text.push_str(&p.out);
+            text.push('\n');
+        }
+    }
+    for a in assertions {
+        let one = crate::smtlib::parse(&format!("(assert {a})")).map_err(|e| EditError::BadText(e.to_string()))?;
+        if one.commands.len() != 1 {
+            return Err(EditError::BadText(a.clone()));
+        }
+        text.push_str(&format!("(assert {a})\n"));
+    }
+    text.push_str("(check-sat)\n");
+    crate::smtlib::parse(&text).map_err(|e| EditError::BadText(e.to_string()))
 }
 
 /// Prints `s` with the overrides and parses the result back. Each replacement must be

@@ -5,6 +5,7 @@ pub mod choice;
 pub mod edit;
 pub mod opfuzz;
 pub mod scope;
+pub mod storm;
 pub mod typefuzz;
 pub mod valfuzz;
 
@@ -12,23 +13,27 @@ use crate::smtlib::Script;
 use choice::Choices;
 use edit::Edit;
 
-/// The mutation engines that work on a seed alone (STORM and BanditFuzz have their own
-/// drivers: they need a model or a generator).
+/// The mutation engines. OpFuzz, TypeFuzz and ValFuzz work on a seed alone; STORM needs
+/// a reference solver's model first ([`storm`]), so campaigns drive it themselves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Engine {
     OpFuzz,
     TypeFuzz,
     ValFuzz,
+    Storm,
 }
 
 impl Engine {
-    pub const ALL: [Engine; 3] = [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz];
+    pub const ALL: [Engine; 4] = [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz, Engine::Storm];
+    /// The engines [`Prepared`] runs on a seed alone.
+    pub const SEED_ONLY: [Engine; 3] = [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz];
     pub fn name(self) -> &'static str {
         match self {
             Engine::OpFuzz => "opfuzz",
             Engine::TypeFuzz => "typefuzz",
             Engine::ValFuzz => "valfuzz",
+            Engine::Storm => "storm",
         }
     }
     pub fn from_name(s: &str) -> Option<Engine> {
@@ -47,6 +52,8 @@ pub enum Prepared<'a> {
     OpFuzz(opfuzz::Prepared<'a>),
     TypeFuzz(typefuzz::Prepared<'a>),
     ValFuzz(valfuzz::Prepared<'a>),
+    /// An engine that needs more than the seed (STORM): no mutants from here.
+    NeedsSolver,
 }
 
 impl<'a> Prepared<'a> {
@@ -55,6 +62,7 @@ impl<'a> Prepared<'a> {
             Engine::OpFuzz => Prepared::OpFuzz(opfuzz::Prepared::new(s)),
             Engine::TypeFuzz => Prepared::TypeFuzz(typefuzz::Prepared::new(s)),
             Engine::ValFuzz => Prepared::ValFuzz(valfuzz::Prepared::new(s)),
+            Engine::Storm => Prepared::NeedsSolver,
         }
     }
     /// Number of places the engine can change.
@@ -63,6 +71,7 @@ impl<'a> Prepared<'a> {
             Prepared::OpFuzz(p) => p.sites.len(),
             Prepared::TypeFuzz(p) => p.sites(),
             Prepared::ValFuzz(p) => p.sites.len(),
+            Prepared::NeedsSolver => 0,
         }
     }
     /// One mutant with its edits; `None` if the engine found nothing to do.
@@ -71,6 +80,7 @@ impl<'a> Prepared<'a> {
             Prepared::OpFuzz(p) => opfuzz::mutate_prepared(p, c),
             Prepared::TypeFuzz(p) => typefuzz::mutate_prepared(p, c),
             Prepared::ValFuzz(p) => valfuzz::mutate_prepared(p, c),
+            Prepared::NeedsSolver => None,
         }
     }
 }

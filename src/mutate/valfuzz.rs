@@ -260,7 +260,7 @@ pub fn mutate_prepared(p: &Prepared, choices: &mut impl Choices) -> Option<(Vec<
         for _ in 0..k {
             let site = &p.sites[choices.below(p.sites.len())?];
             let at = &p.scope.nodes[site.node].path;
-            if edits.iter().any(|e| e.at() == at) {
+            if edits.iter().any(|e| e.at() == Some(at)) {
                 continue;
             }
             let old = p.text(site);

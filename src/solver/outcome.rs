@@ -172,6 +172,21 @@ pub fn error_message(r: &str) -> Option<String> {
     Some(msg.replace("\"\"", "\""))
 }
 
+/// Whether an error message reports a failed model validation.
+pub fn is_invalid_model_message(m: &str) -> bool {
+    let m = m.to_ascii_lowercase();
+    [
+        "invalid model",
+        "check-models",
+        "model check",
+        "error in model",
+        "model doesn't satisfy",
+        "model does not satisfy",
+    ]
+    .iter()
+    .any(|p| m.contains(p))
+}
+
 /// Classifies a complete reply (all responses before the end marker) for a query with
 /// `expected` check-sats.
 pub fn classify_reply(responses: &[&str], expected: usize) -> (Vec<Outcome>, Vec<String>) {
@@ -188,6 +203,11 @@ pub fn classify_reply(responses: &[&str], expected: usize) -> (Vec<Outcome>, Vec
                 None => data.push(r.to_string()),
             },
         }
+    }
+    // A model the solver's own validation rejected (z3 `model_validate`, cvc5
+    // `check-models`) is an invalid-model outcome, not an error about the input.
+    if let Some(m) = errors.iter().find(|m| is_invalid_model_message(m)) {
+        return (vec![Outcome::InvalidModel { message: m.clone() }; expected.max(1)], data);
     }
     if let Some(m) = errors.into_iter().next() {
         return (vec![Outcome::Error { message: m }; expected.max(1)], data);

@@ -6,3 +6,4 @@ pub mod check;
 pub mod files;
 pub mod mutate;
 pub mod parse_stats;
+pub mod storm_check;

@@ -1,0 +1,393 @@
+//! STORM (Mansur, Christakis, Wüstholz, Zhang, "Detecting Critical Bugs in SMT Solvers
+//! Using Blackbox Mutational Fuzzing", ESEC/FSE 2020): satisfiable-by-construction
+//! instances.
+//!
+//! 1. A reference solver gives a model of the seed's assertions (of their negated
+//!    conjunction when the seed is unsat, as the paper does) and, in the same call, the
+//!    truth value of every *fragment*: each closed Boolean sub-formula reached from an
+//!    assertion through `and`/`or`/`not`/`=>`/`xor`/Boolean `ite`/Boolean `=`/`let`
+//!    bodies/`!`, down to connective depth `dmax`; quantified formulas and other atoms
+//!    are leaves. A fragment whose value is not `true`/`false` is dropped, never guessed.
+//! 2. Algorithm 1: a construction pool of `nc` formulas built with AND and NOT (OR, XOR
+//!    and ITE with `extended`) over the initial pool, each with its derived value; an
+//!    instance asserts up to `amax` formulas — picked 30 % from the initial pool and 70 %
+//!    from the construction pool — each as itself when true under the model, negated when
+//!    false. Every instance is therefore satisfied by the model: a solver that answers
+//!    `unsat` is wrong, no second solver needed.
+//! 3. The instance keeps the seed's logic, options, declarations and definitions; its
+//!    assertions replace the seed's (one [`Edit::Recombine`], which replays exactly), and
+//!    the model travels with it as the *witness*, a comment line solvers never see.
+
+use super::choice::Choices;
+use super::edit::{self, Edit};
+use super::scope::Scope;
+use crate::smtlib::ast::*;
+use crate::smtlib::check::{self, SortRef};
+use crate::smtlib::printer::term_to_string;
+use crate::smtlib::Script;
+
+/// Generator bounds (paper §4, best settings: depth 64, 64 assertions).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Bounds {
+    /// Connective depth down to which sub-formulas become fragments.
+    pub dmax: usize,
+    /// Assertions per instance, at most.
+    pub amax: usize,
+    /// Size of the construction pool.
+    pub nc: usize,
+    /// Also build with OR, XOR and ITE (not in the paper's AND/NOT baseline).
+    pub extended: bool,
+    /// Constructed formulas longer than this many bytes are not built further.
+    pub max_formula_bytes: usize,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds { dmax: 64, amax: 64, nc: 200, extended: false, max_formula_bytes: 8192 }
+    }
+}
+
+/// The comment line that carries a witness in a file (SMT-LIB comments are invisible to
+/// solvers, and our parser drops them before anything is sent).
+pub const WITNESS_PREFIX: &str = "; smtstorm-witness: ";
+
+/// The fragments of a seed, as text, in pre-order.
+pub fn fragments(s: &Script, dmax: usize) -> Vec<String> {
+    let checked = check::check(s);
+    let scope = Scope::new(s, &checked);
+    let mut out: Vec<String> = vec![];
+    // Connective depth of each node below an assertion root (usize::MAX: not reached
+    // through connectives only).
+    let mut depth = vec![usize::MAX; scope.nodes.len()];
+    for i in 0..scope.nodes.len() {
+        let n = &scope.nodes[i];
+        if !matches!(s.commands[n.cmd as usize].kind, CommandKind::Assert(_)) {
+            continue;
+        }
+        if n.path.0.len() == 2 {
+            depth[i] = 0;
+        }
+        let d = depth[i];
+        if d == usize::MAX || d > dmax {
+            continue;
+        }
+        if n.sort == SortRef::BOOL && !n.named && scope.free_locals(s, i).is_empty() {
+            let text = term_to_string(s, n.term);
+            if !out.contains(&text) {
+                out.push(text);
+            }
+        }
+        // Children reached through a Boolean connective, `let` body or annotation.
+        let through = match *s.term(n.term) {
+            Term::App(q, args) if q.ident.indices.is_empty() => {
+                let name = s.sym(q.ident.sym);
+                let kids = s.term_list(args);
+                let all_bool = kids.iter().all(|&k| checked.sort_of(k) == SortRef::BOOL);
+                match name {
+                    "and" | "or" | "not" | "=>" | "xor" => true,
+                    "=" | "distinct" => all_bool,
+                    "ite" => n.sort == SortRef::BOOL,
+                    _ => false,
+                }
+            }
+            Term::Let(..) | Term::Annot(..) => true,
+            _ => false,
+        };
+        if !through {
+            continue;
+        }
+        let mut c = i + 1;
+        for _ in 0..edit::children(s, n.term).len() {
+            if c >= scope.nodes.len() {
+                break;
+            }
+            depth[c] = d + 1;
+            c += scope.nodes[c].size as usize;
+        }
+    }
+    out
+}
+
+/// A fragment or constructed formula with its value under the model.
+#[derive(Clone, Debug)]
+pub struct Formula {
+    pub text: String,
+    pub value: bool,
+}
+
+/// A seed ready for instance generation: its fragments valued under one model.
+#[derive(Clone, Debug)]
+pub struct Pools {
+    pub initial: Vec<Formula>,
+    pub constructed: Vec<Formula>,
+    /// The model: `(name value)` pairs of the seed's constants.
+    pub witness: Vec<(String, String)>,
+}
+
+/// The query that asks the reference solver for a model and all fragment values at once.
+/// `negate`: assert the negation of the assertions' conjunction (for an unsat seed).
+pub fn model_query(s: &Script, frags: &[String], negate: bool) -> (String, Vec<String>) {
+    let mut out = String::from("(set-option :produce-models true)\n");
+    let mut asserts = vec![];
+    let consts = constants(s);
+    for c in &s.commands {
+        match c.kind {
+            CommandKind::Assert(t) => asserts.push(term_to_string(s, t)),
+            CommandKind::SetInfo(a) if s.str(a.key) == ":status" => {}
+            k if edit::kept_by_recombine(&k) => {
+                let mut p = crate::smtlib::printer::Printer::new(s);
+                p.command(&k);
+                out.push_str(&p.out);
+                out.push('\n');
+            }
+            _ => {}
+        }
+    }
+    if negate {
+        out.push_str(&format!("(assert (not (and true {})))\n", asserts.join(" ")));
+    } else {
+        for a in &asserts {
+            out.push_str(&format!("(assert {a})\n"));
+        }
+    }
+    out.push_str("(check-sat)\n");
+    let terms: Vec<String> = consts.iter().cloned().chain(frags.iter().cloned()).collect();
+    if !terms.is_empty() {
+        out.push_str(&format!("(get-value ({}))\n", terms.join(" ")));
+    }
+    (out, consts)
+}
+
+/// The seed's declared constants (0-ary `declare-fun`/`declare-const`), the witness's keys.
+pub fn constants(s: &Script) -> Vec<String> {
+    let mut v = vec![];
+    for c in &s.commands {
+        match c.kind {
+            CommandKind::DeclareConst(n, _) => v.push(s.str(n).to_string()),
+            CommandKind::DeclareFun(n, args, _) if args.is_empty() => v.push(s.str(n).to_string()),
+            _ => {}
+        }
+    }
+    v
+}
+
+impl Pools {
+    /// Builds the pools from the reference solver's `get-value` answer to
+    /// [`model_query`] (constants first, then fragments, in order) and the construction
+    /// choices. `None` if no fragment has a Boolean value.
+    pub fn build(
+        frags: &[String],
+        consts: &[String],
+        values: &[(String, String)],
+        b: &Bounds,
+        c: &mut impl Choices,
+    ) -> Option<Pools> {
+        let witness: Vec<(String, String)> =
+            consts.iter().cloned().zip(values.iter().map(|(_, v)| v.clone())).collect();
+        let initial: Vec<Formula> = frags
+            .iter()
+            .zip(values.iter().skip(consts.len()))
+            .filter_map(|(f, (_, v))| match v.trim() {
+                "true" => Some(Formula { text: f.clone(), value: true }),
+                "false" => Some(Formula { text: f.clone(), value: false }),
+                _ => None,
+            })
+            .collect();
+        if initial.is_empty() {
+            return None;
+        }
+        let mut constructed: Vec<Formula> = vec![];
+        let mut tries = 0;
+        while constructed.len() < b.nc && tries < b.nc * 4 {
+            tries += 1;
+            let pick = |c: &mut dyn FnMut(usize) -> Option<usize>, cons: &[Formula]| -> Option<Formula> {
+                let n = initial.len() + cons.len();
+                let k = c(n)?;
+                Some(if k < initial.len() { initial[k].clone() } else { cons[k - initial.len()].clone() })
+            };
+            let mut below = |n: usize| c.below(n);
+            let ops = if b.extended { 5 } else { 2 };
+            let op = below(ops)?;
+            let a = pick(&mut below, &constructed)?;
+            let f = if op == 1 {
+                Formula { text: format!("(not {})", a.text), value: !a.value }
+            } else {
+                let x = pick(&mut below, &constructed)?;
+                match op {
+                    0 => Formula { text: format!("(and {} {})", a.text, x.text), value: a.value && x.value },
+                    2 => Formula { text: format!("(or {} {})", a.text, x.text), value: a.value || x.value },
+                    3 => Formula { text: format!("(xor {} {})", a.text, x.text), value: a.value != x.value },
+                    _ => {
+                        let y = pick(&mut below, &constructed)?;
+                        Formula {
+                            text: format!("(ite {} {} {})", a.text, x.text, y.text),
+                            value: if a.value { x.value } else { y.value },
+                        }
+                    }
+                }
+            };
+            if f.text.len() <= b.max_formula_bytes {
+                constructed.push(f);
+            }
+        }
+        Some(Pools { initial, constructed, witness })
+    }
+
+    /// One instance's assertions (Algorithm 1): up to `amax`, each a formula true under
+    /// the model — picked 30 % from the initial, 70 % from the construction pool.
+    pub fn instance(&self, b: &Bounds, c: &mut impl Choices) -> Option<Vec<String>> {
+        let n = 1 + c.below(b.amax.max(1))?;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            let from_initial = self.constructed.is_empty() || c.below(10)? < 3;
+            let f = if from_initial {
+                &self.initial[c.below(self.initial.len())?]
+            } else {
+                &self.constructed[c.below(self.constructed.len())?]
+            };
+            out.push(if f.value { f.text.clone() } else { format!("(not {})", f.text) });
+        }
+        Some(out)
+    }
+
+    /// The witness as a comment line.
+    pub fn witness_line(&self) -> String {
+        witness_line(&self.witness)
+    }
+}
+
+/// A witness as a comment line: `; smtstorm-witness: ((x 2) (y "a"))`.
+pub fn witness_line(witness: &[(String, String)]) -> String {
+    let pairs: Vec<String> = witness.iter().map(|(k, v)| format!("({k} {v})")).collect();
+    format!("{WITNESS_PREFIX}({})", pairs.join(" "))
+}
+
+/// The instance script: the seed with its assertions replaced.
+pub fn instance_script(seed: &Script, assertions: Vec<String>) -> Result<Script, edit::EditError> {
+    edit::apply(seed, &[Edit::Recombine { assertions }])
+}
+
+/// Reads a witness line back from a file's text.
+pub fn read_witness(text: &str) -> Option<Vec<(String, String)>> {
+    let line = text.lines().find_map(|l| l.strip_prefix(WITNESS_PREFIX))?;
+    crate::solver::model::parse_values(line).ok()
+}
+
+/// The instance with the witness pinned: `(assert (= x v))` for every constant. A
+/// reference solver must answer `sat` for the witness to be valid.
+pub fn pinned(instance: &Script, witness: &[(String, String)]) -> String {
+    let mut text = String::new();
+    for c in &instance.commands {
+        if let CommandKind::Nullary(Nullary::CheckSat) = c.kind {
+            // Values that are not closed SMT-LIB terms — z3's `Hole!val!0` elements of an
+            // uninterpreted sort, `(_ as-array k!0)`, cvc5's `@uc_...` — cannot be pinned;
+            // the others still make a check the instance must pass.
+            for (k, v) in witness.iter().filter(|(_, v)| {
+                !(v.contains("!val!") || v.contains("as-array") || v.contains('@') || v.contains("k!"))
+            }) {
+                text.push_str(&format!("(assert (= {k} {v}))\n"));
+            }
+        }
+        let mut p = crate::smtlib::printer::Printer::new(instance);
+        p.command(&c.kind);
+        text.push_str(&p.out);
+        text.push('\n');
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mutate::choice::Rng;
+    use crate::smtlib::{parse, print};
+
+    #[test]
+    fn fragments_follow_connectives_and_stay_closed() {
+        let s = parse(
+            "(declare-const x Int)(declare-const p Bool)\n\
+             (assert (and (> x 0) (or p (not (= x 3)))))\n\
+             (assert (forall ((y Int)) (> (+ y x) y)))\n\
+             (assert (let ((z (+ x 1))) (and (> z 2) p)))\n(check-sat)",
+        )
+        .unwrap();
+        let f = fragments(&s, 64);
+        assert_eq!(
+            f,
+            vec![
+                "(and (> x 0) (or p (not (= x 3))))",
+                "(> x 0)",
+                "(or p (not (= x 3)))",
+                "p",
+                "(not (= x 3))",
+                "(= x 3)",
+                "(forall ((y Int)) (> (+ y x) y))",
+                "(let ((z (+ x 1))) (and (> z 2) p))",
+            ]
+        );
+        assert_eq!(fragments(&s, 1).len(), 5, "depth bound");
+    }
+
+    #[test]
+    fn instances_assert_true_formulas_and_replay() {
+        let s =
+            parse("(set-logic QF_LIA)(declare-const x Int)\n(assert (> x 0))\n(assert (< x 5))\n(check-sat)").unwrap();
+        let frags = fragments(&s, 64);
+        let (q, consts) = model_query(&s, &frags, false);
+        assert!(q.contains("(get-value (x (> x 0) (< x 5)))"), "{q}");
+        let values =
+            vec![("x".into(), "2".into()), ("(> x 0)".into(), "true".into()), ("(< x 5)".into(), "true".into())];
+        let b = Bounds { amax: 4, nc: 20, ..Bounds::default() };
+        let pools = Pools::build(&frags, &consts, &values, &b, &mut Rng::new(1)).unwrap();
+        assert_eq!(pools.witness_line(), "; smtstorm-witness: ((x 2))");
+        for f in pools.initial.iter().chain(&pools.constructed) {
+            // Evaluate under x = 2 by brute force over the two atoms.
+            let v = eval(&f.text);
+            assert_eq!(v, f.value, "{}", f.text);
+        }
+        for seed in 0..20 {
+            let a = pools.instance(&b, &mut Rng::new(seed)).unwrap();
+            assert!(!a.is_empty() && a.len() <= 4);
+            let m = instance_script(&s, a.clone()).unwrap();
+            let text = print(&m);
+            assert_eq!(text.matches("(assert").count(), a.len());
+            assert!(text.starts_with("(set-logic QF_LIA)\n(declare-const x Int)\n"));
+            assert!(text.ends_with("(check-sat)\n"));
+        }
+        assert_eq!(
+            read_witness(&format!("{}\n(check-sat)", pools.witness_line())).unwrap(),
+            vec![("x".into(), "2".into())]
+        );
+    }
+
+    /// A tiny evaluator for formulas over the atoms `(> x 0)` and `(< x 5)` (both true).
+    fn eval(t: &str) -> bool {
+        let s = parse(&format!("(declare-const x Int)(assert {t})")).unwrap();
+        let CommandKind::Assert(root) = s.commands[1].kind else { unreachable!() };
+        fn go(s: &Script, t: TermId) -> bool {
+            match *s.term(t) {
+                Term::App(q, args) => {
+                    let a: Vec<TermId> = s.term_list(args).to_vec();
+                    match s.sym(q.ident.sym) {
+                        "and" => a.iter().all(|&x| go(s, x)),
+                        "or" => a.iter().any(|&x| go(s, x)),
+                        "not" => !go(s, a[0]),
+                        "xor" => go(s, a[0]) != go(s, a[1]),
+                        "ite" => {
+                            if go(s, a[0]) {
+                                go(s, a[1])
+                            } else {
+                                go(s, a[2])
+                            }
+                        }
+                        ">" | "<" => true,
+                        o => panic!("{o}"),
+                    }
+                }
+                _ => panic!(),
+            }
+        }
+        go(&s, root)
+    }
+}

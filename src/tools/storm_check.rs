@@ -1,0 +1,114 @@
+//! `smtstorm storm-check`: the STORM generator's own correctness, measured. For each seed,
+//! pools are built from the reference solver's model, instances generated, and every
+//! instance with its witness pinned is given to the checking solvers: each must answer
+//! `sat`. An `unsat` is a *violation* (a generator bug, or a checker bug to look at).
+
+use crate::mutate::choice::Rng;
+use crate::mutate::storm::{self, Bounds, Pools};
+use crate::smtlib::{self, Script};
+use crate::solver::{model, session_text, Limits, Outcome, Session, SolverSpec};
+use std::path::PathBuf;
+
+/// What happened on one seed.
+#[derive(Debug, Default, Clone, serde::Serialize)]
+pub struct SeedReport {
+    pub seed: PathBuf,
+    /// Why no instance was generated, if none was.
+    pub skipped: Option<String>,
+    pub instances: usize,
+    /// (checker, answers: sat, unsat, other)
+    pub answers: Vec<(String, usize, usize, usize)>,
+    /// Instances some checker answered `unsat` with the witness pinned.
+    pub violations: Vec<String>,
+}
+
+/// Builds STORM pools for `script` with a reference session. `None` with the reason.
+pub fn pools_for(script: &Script, reference: &mut Session, bounds: &Bounds, seed: u64) -> Result<Pools, String> {
+    let frags = storm::fragments(script, bounds.dmax);
+    if frags.is_empty() {
+        return Err("no fragment".into());
+    }
+    for negate in [false, true] {
+        let (q, consts) = storm::model_query(script, &frags, negate);
+        let r = reference.query(&q, 1);
+        match r.outcome() {
+            Outcome::Sat => {
+                let values = r
+                    .data
+                    .iter()
+                    .find_map(|d| model::parse_values(d).ok())
+                    .ok_or_else(|| "no get-value answer".to_string())?;
+                if values.len() != consts.len() + frags.len() {
+                    return Err("get-value answered a different number of values".into());
+                }
+                return Pools::build(&frags, &consts, &values, bounds, &mut Rng::new(seed))
+                    .ok_or_else(|| "no fragment has a Boolean value".into());
+            }
+            // An unsat seed makes the `get-value` an error: try the negation.
+            Outcome::Unsat | Outcome::Error { .. } if !negate => continue,
+            o => return Err(format!("reference answered {o}")),
+        }
+    }
+    Err("reference answered unsat for the negation too".into())
+}
+
+/// Checks `n` instances per seed.
+pub fn check(
+    seeds: &[PathBuf],
+    reference: &SolverSpec,
+    checkers: &[SolverSpec],
+    bounds: &Bounds,
+    n: usize,
+    limits: Limits,
+) -> Vec<SeedReport> {
+    let mut reference = Session::new(reference.clone(), limits);
+    let mut sessions: Vec<Session> = checkers.iter().map(|c| Session::new(c.clone(), limits)).collect();
+    let mut out = vec![];
+    for (si, path) in seeds.iter().enumerate() {
+        let mut rep = SeedReport { seed: path.clone(), ..Default::default() };
+        let Some(script) = std::fs::read(path).ok().and_then(|b| smtlib::parse_bytes(&b).ok()) else {
+            rep.skipped = Some("does not parse".into());
+            out.push(rep);
+            continue;
+        };
+        let script = reference.spec().family.without_foreign_options(&script).unwrap_or(script);
+        if let Some(why) = reference.spec().cannot_read(&script) {
+            rep.skipped = Some(why);
+            out.push(rep);
+            continue;
+        }
+        let pools = match pools_for(&script, &mut reference, bounds, si as u64) {
+            Ok(p) => p,
+            Err(e) => {
+                rep.skipped = Some(e);
+                out.push(rep);
+                continue;
+            }
+        };
+        rep.answers = checkers.iter().map(|c| (c.name.clone(), 0, 0, 0)).collect();
+        for k in 0..n as u64 {
+            let Some(a) = pools.instance(bounds, &mut Rng::new(k * 7919 + si as u64)) else { continue };
+            let Ok(inst) = storm::instance_script(&script, a) else { continue };
+            rep.instances += 1;
+            let pinned = storm::pinned(&inst, &pools.witness);
+            let Ok(pinned) = smtlib::parse(&pinned) else { continue };
+            for (c, sess) in sessions.iter_mut().enumerate() {
+                if sess.spec().cannot_read(&pinned).is_some() {
+                    continue;
+                }
+                let s = sess.spec().family.without_foreign_options(&pinned).unwrap_or_else(|| pinned.clone());
+                let (q, checks) = session_text(&s);
+                match sess.query(&q, checks).outcome() {
+                    Outcome::Sat => rep.answers[c].1 += 1,
+                    Outcome::Unsat => {
+                        rep.answers[c].2 += 1;
+                        rep.violations.push(format!("{}: {}", sess.spec().name, smtlib::print(&s)));
+                    }
+                    _ => rep.answers[c].3 += 1,
+                }
+            }
+        }
+        out.push(rep);
+    }
+    out
+}
