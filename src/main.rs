@@ -23,6 +23,93 @@ enum Cmd {
     Fuzz(FuzzCmd),
     Report(ReportCmd),
     StormCheck(StormCheckCmd),
+    Storm(StormCmd),
+}
+
+/// A STORM-only campaign: instances satisfiable by construction from each seed, built on
+/// the reference solver's model; any `unsat` from a solver under test is a candidate.
+/// Same output directory, resume and exit status as `smtstorm fuzz`.
+#[derive(clap::Args)]
+struct StormCmd {
+    seeds: Vec<PathBuf>,
+    /// Solver under test (repeatable).
+    #[arg(long = "solver", required = true)]
+    solvers: Vec<String>,
+    /// Reference solver for models (added to the campaign if not under test).
+    #[arg(long)]
+    reference: String,
+    /// Connective depth of fragments.
+    #[arg(long, default_value_t = 64)]
+    dmax: usize,
+    /// Assertions per instance, at most.
+    #[arg(long, default_value_t = 64)]
+    amax: usize,
+    /// Construction pool size.
+    #[arg(long, default_value_t = 200)]
+    nc: usize,
+    /// Also combine with OR, XOR and ITE.
+    #[arg(long)]
+    extended: bool,
+    #[arg(long)]
+    workers: Option<usize>,
+    #[arg(long)]
+    time: Option<f64>,
+    #[arg(long)]
+    mutants: Option<u64>,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[arg(long, default_value_t = 10.0)]
+    timeout: f64,
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long)]
+    quiet: bool,
+    #[arg(long)]
+    json: bool,
+}
+
+impl StormCmd {
+    fn run(&self) -> Result<i32> {
+        let mut solvers = self.solvers.clone();
+        if !solvers.contains(&self.reference) {
+            solvers.push(self.reference.clone());
+        }
+        let reference = self.reference.split('=').next().unwrap_or(&self.reference).to_string();
+        let cfg = smtstorm::campaign::Config {
+            seeds: if self.seeds.is_empty() { vec![PathBuf::from("corpus")] } else { self.seeds.clone() },
+            solvers,
+            engines: vec![smtstorm::mutate::Engine::Storm],
+            workers: self.workers.unwrap_or(0),
+            time: self.time,
+            mutants: self.mutants,
+            seed: self.seed,
+            timeout: self.timeout,
+            reference: Some(reference),
+            storm: smtstorm::mutate::storm::Bounds {
+                dmax: self.dmax,
+                amax: self.amax,
+                nc: self.nc,
+                extended: self.extended,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let reg = smtstorm::tools::check::default_registry()?;
+        smtstorm::campaign::install_signal_handlers();
+        let sum = smtstorm::campaign::run(cfg, &reg, &self.out, self.quiet, self.json)?;
+        let (md, _) = smtstorm::campaign::report::write(&self.out)?;
+        if !self.json {
+            eprintln!(
+                "{} instances in {:.0} s ({:.1}/s); {} distinct bugs; report: {}",
+                sum.stats.mutants,
+                sum.stats.elapsed,
+                sum.stats.mutants as f64 / sum.stats.elapsed.max(1e-9),
+                sum.bugs,
+                md.display()
+            );
+        }
+        Ok(if sum.bugs + sum.seed_findings > 0 { 10 } else { 0 })
+    }
 }
 
 /// Check the STORM generator: every instance, with its witness pinned, must be `sat` for
@@ -453,6 +540,10 @@ fn main() {
         Cmd::BenchSolvers(c) => c.run(),
         Cmd::Mutate(c) => c.run(),
         Cmd::Report(c) => c.run(),
+        Cmd::Storm(c) => match c.run() {
+            Ok(code) => std::process::exit(code),
+            Err(e) => Err(e),
+        },
         Cmd::StormCheck(c) => match c.run() {
             Ok(code) => std::process::exit(code),
             Err(e) => Err(e),

@@ -226,6 +226,10 @@ struct SeedState {
     /// tie, crash message). Mutants of the seed that repeat one inherit the seed's bug:
     /// they are counted, not reported as new.
     seed_blames: Vec<(&'static str, Option<usize>, String)>,
+    /// A worker is running a batch of this seed.
+    busy: bool,
+    /// Fuzzing turns handed out (engines take turns in order).
+    turns: u64,
 }
 
 enum Job {
@@ -255,15 +259,28 @@ impl Scheduler {
                 return Some(Job::Prescreen(s));
             }
         }
-        if self.ready.is_empty() {
-            return None;
-        }
-        let pairs = (self.ready.len() * self.engines.len()) as u64;
-        let k = self.cursor % pairs;
-        let turn = self.cursor / pairs;
+        // Time-fair: the idle ready seed that has cost the least solver time so far gets
+        // the next turn. A slow seed gets as much time as a fast one, not as many turns,
+        // so it can never eat the campaign, and cheap seeds are not starved by it.
+        let Some(seed) = self
+            .ready
+            .iter()
+            .copied()
+            .filter(|&s| !self.state[s].busy)
+            .min_by_key(|&s| (self.state[s].spent, self.state[s].turns))
+        else {
+            // Every ready seed is busy: screen another one meanwhile, if any is left.
+            let s = self.prescreen.pop_front()?;
+            self.screening += 1;
+            return Some(Job::Prescreen(s));
+        };
+        let st = &mut self.state[seed];
+        st.busy = true;
+        let n = self.engines.len() as u64;
+        let engine = self.engines[(st.turns % n) as usize];
+        let turn = st.turns / n;
+        st.turns += 1;
         self.cursor += 1;
-        let seed = self.ready[(k / self.engines.len() as u64) as usize];
-        let engine = self.engines[(k % self.engines.len() as u64) as usize];
         Some(Job::Fuzz { seed, engine, turn })
     }
 
@@ -277,6 +294,7 @@ impl Scheduler {
     /// time budget is spent. Returns the demotion reason.
     fn account(&mut self, seed: usize, tested: u64, bad: u64, spent: Duration) -> Option<&'static str> {
         let st = &mut self.state[seed];
+        st.busy = false;
         st.tested += tested;
         st.bad += bad;
         st.spent += spent;
@@ -732,14 +750,28 @@ fn fuzz_batch(
         return;
     }
     let mut results: Vec<Vec<Option<QueryResult>>> = vec![vec![None; sh.solvers.len()]; mutants.len()];
-    for &k in &solvers {
-        let sess = &mut sessions[k];
-        sess.set_time_limit(limit);
-        let qs: Vec<(&str, usize)> = mutants.iter().map(|m| (m.3[k].as_str(), m.4)).collect();
-        for (j, r) in sess.query_batch(&qs).into_iter().enumerate() {
+    // The solvers are separate processes: each gets its batch at the same time (one
+    // thread per session), so a batch costs the slowest solver, not their sum.
+    let per_solver: Vec<(usize, Vec<QueryResult>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = sessions
+            .iter_mut()
+            .enumerate()
+            .filter(|(k, _)| solvers.contains(k))
+            .map(|(k, sess)| {
+                let qs: Vec<(&str, usize)> = mutants.iter().map(|m| (m.3[k].as_str(), m.4)).collect();
+                scope.spawn(move || {
+                    sess.set_time_limit(limit);
+                    (k, sess.query_batch(&qs))
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    for (k, rs) in per_solver {
+        sh.counters.solver_calls.fetch_add(rs.len() as u64, Relaxed);
+        for (j, r) in rs.into_iter().enumerate() {
             results[j][k] = Some(r);
         }
-        sh.counters.solver_calls.fetch_add(mutants.len() as u64, Relaxed);
     }
     let mut bad = 0;
     for (j, (rng_seed, edits, m, _, _)) in mutants.iter().enumerate() {
