@@ -50,6 +50,9 @@ struct StormCmd {
     /// Also combine with OR, XOR and ITE.
     #[arg(long)]
     extended: bool,
+    /// Make every other instance incremental (push/pop blocks, one check-sat each).
+    #[arg(long)]
+    incremental: bool,
     #[arg(long)]
     workers: Option<usize>,
     #[arg(long)]
@@ -90,6 +93,7 @@ impl StormCmd {
                 amax: self.amax,
                 nc: self.nc,
                 extended: self.extended,
+                incremental: self.incremental,
                 ..Default::default()
             },
             ..Default::default()

@@ -30,3 +30,44 @@ fn every_corpus_instance_is_satisfied_by_its_witness_in_z3_and_cvc5() {
         reps.iter().filter(|r| r.instances > 0).fold((0, 0), |a, r| (a.0 + r.answers[0].1, a.1 + r.instances));
     assert!(sat * 100 >= total * 95, "z3 confirms {sat} of {total} witnesses");
 }
+
+#[test]
+fn incremental_instances_have_blocks_and_z3_answers_each_block() {
+    use smtstorm::mutate::choice::Rng;
+    use smtstorm::mutate::edit::{apply, Edit};
+    use smtstorm::mutate::storm;
+    use smtstorm::solver::Session;
+    let z3 = common::solver_bin("z3-5.4.0/bin/z3");
+    let z3 = spec("z3-5.4.0", Family::Z3, vec![z3.display().to_string(), "-smt2".into()]);
+    let mut sess = Session::new(z3, Limits::default());
+    let seed =
+        smtstorm::smtlib::parse(&std::fs::read_to_string(common::repo().join("corpus/lia_bounds.smt2")).unwrap())
+            .unwrap();
+    let bounds = Bounds { amax: 12, incremental: true, ..Bounds::default() };
+    let pools = smtstorm::tools::storm_check::pools_for(&seed, &mut sess, &bounds, 1).unwrap();
+    let mut blocky = 0;
+    for r in 0..20 {
+        let mut rng = Rng::new(r);
+        let a = pools.instance(&bounds, &mut rng).unwrap();
+        let e = storm::instance_edit(a, &bounds, &mut rng).unwrap();
+        let Edit::Recombine { ref blocks, ref assertions } = e else { unreachable!() };
+        let inst = apply(&seed, std::slice::from_ref(&e)).unwrap();
+        let text = smtstorm::smtlib::print(&inst);
+        let checks = text.matches("(check-sat)").count();
+        if blocks.is_empty() {
+            assert_eq!(checks, 1);
+            continue;
+        }
+        blocky += 1;
+        // One push and one check-sat per block, a pop where the block says so.
+        assert_eq!(checks, blocks.len());
+        assert_eq!(text.matches("(push 1)").count(), blocks.len());
+        assert_eq!(text.matches("(pop 1)").count(), blocks.iter().filter(|b| b.pop).count());
+        assert_eq!(blocks.iter().map(|b| b.len).sum::<usize>(), assertions.len());
+        // Every block is satisfiable by the witness: z3 answers sat per block.
+        let (q, n) = smtstorm::solver::session_text(&inst);
+        let res = sess.query(&q, n);
+        assert_eq!(res.outcomes, vec![smtstorm::solver::Outcome::Sat; blocks.len()], "{text}");
+    }
+    assert!(blocky >= 5, "about half the instances are incremental: {blocky}");
+}

@@ -552,6 +552,7 @@ fn worker(sh: &Shared, w: usize) {
         })
         .collect();
     let tmp = sh.out.join("tmp");
+    let mut prepared = PreparedCache::default();
     while !sh.stop.load(Relaxed) {
         let job = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).next();
         match job {
@@ -567,7 +568,7 @@ fn worker(sh: &Shared, w: usize) {
             }
             Some(Job::Prescreen(i)) => prescreen(sh, &mut sessions, i, &limits, &tmp, w),
             Some(Job::Fuzz { seed, engine, turn }) => {
-                fuzz_batch(sh, &mut sessions, seed, engine, turn, &limits, &tmp, w)
+                fuzz_batch(sh, &mut prepared, &mut sessions, seed, engine, turn, &limits, &tmp, w)
             }
         }
     }
@@ -607,6 +608,19 @@ fn truth(s: &Script) -> Option<Vec<Outcome>> {
 /// copy.
 fn per_solver(sh: &Shared, s: &Script) -> Vec<Script> {
     sh.solvers.iter().map(|spec| spec.family.without_foreign_options(s).unwrap_or_else(|| s.clone())).collect()
+}
+
+/// The session text each solver gets ([`per_solver`]), printing the script once when no
+/// solver needs its own copy (the common case: this runs for every mutant).
+fn per_solver_texts(sh: &Shared, s: &Script) -> Vec<String> {
+    let mut plain: Option<String> = None;
+    sh.solvers
+        .iter()
+        .map(|spec| match spec.family.without_foreign_options(s) {
+            Some(own) => session_text(&own).0,
+            None => plain.get_or_insert_with(|| session_text(s).0).clone(),
+        })
+        .collect()
 }
 
 fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, tmp: &Path, w: usize) {
@@ -691,8 +705,9 @@ fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, t
 }
 
 #[allow(clippy::too_many_arguments)]
-fn fuzz_batch(
-    sh: &Shared,
+fn fuzz_batch<'s>(
+    sh: &'s Shared,
+    prepared_cache: &mut PreparedCache<'s>,
     sessions: &mut [Session],
     i: usize,
     engine: Engine,
@@ -720,20 +735,25 @@ fn fuzz_batch(
     } else {
         None
     };
-    let prepared = Prepared::new(engine, &seed.script);
+    let prepared = prepared_cache.get(sh, i, engine);
     let mut mutants: Vec<Mutant> = vec![];
     for b in 0..sh.cfg.batch as u64 {
         let rng_seed = mix(&[sh.cfg.seed, sh.run as u64, i as u64, engine as u64, turn, b]);
         let made = match &pools {
-            Some(p) => p.instance(&sh.cfg.storm, &mut Rng::new(rng_seed)).and_then(|a| {
-                let edits = vec![crate::mutate::edit::Edit::Recombine { assertions: a }];
-                crate::mutate::edit::apply(&seed.script, &edits).ok().map(|m| (edits, m))
-            }),
+            Some(p) => {
+                let mut rng = Rng::new(rng_seed);
+                p.instance(&sh.cfg.storm, &mut rng)
+                    .and_then(|a| crate::mutate::storm::instance_edit(a, &sh.cfg.storm, &mut rng))
+                    .and_then(|e| {
+                        let edits = vec![e];
+                        crate::mutate::edit::apply(&seed.script, &edits).ok().map(|m| (edits, m))
+                    })
+            }
             None => prepared.mutate(&mut Rng::new(rng_seed)),
         };
         if let Some((edits, mut m)) = made {
             strip_status(&mut m);
-            let texts: Vec<String> = per_solver(sh, &m).iter().map(|s| session_text(s).0).collect();
+            let texts: Vec<String> = per_solver_texts(sh, &m);
             let checks = oracle::checks(&m);
             if !mutants.iter().any(|x| x.3 == texts) {
                 mutants.push((rng_seed, edits, m, texts, checks));
@@ -774,7 +794,7 @@ fn fuzz_batch(
         }
     }
     let mut bad = 0;
-    for (j, (rng_seed, edits, m, _, _)) in mutants.iter().enumerate() {
+    for (j, (rng_seed, edits, m, _, checks)) in mutants.iter().enumerate() {
         sh.counters.mutants.fetch_add(1, Relaxed);
         let rs: Vec<Option<&QueryResult>> = results[j].iter().map(|r| r.as_ref()).collect();
         let errored = rs.iter().flatten().any(|r| r.outcomes.iter().any(|o| matches!(o, Outcome::Error { .. })));
@@ -790,7 +810,7 @@ fn fuzz_batch(
         bad += (errored || timed_out) as u64;
         let edits = serde_json::to_value(edits).unwrap_or_default();
         // A STORM instance is satisfied by its witness: any `unsat` is a candidate.
-        let sat = [Outcome::Sat];
+        let sat = vec![Outcome::Sat; (*checks).max(1)];
         let truth = pools.as_ref().map(|_| &sat[..]);
         for mut v in oracle::judge(&rs, truth) {
             if pools.is_some() && v.blame_by == "status" {
@@ -872,6 +892,31 @@ fn storm_pools(
     }
     sh.storm.lock().unwrap_or_else(|e| e.into_inner()).insert(i, pools.clone());
     pools
+}
+
+/// Seeds prepared for an engine (sort check, scope walk, sites), kept for their next
+/// turns: preparing costs more than the mutants themselves. Bounded; the oldest go first.
+#[derive(Default)]
+struct PreparedCache<'s> {
+    map: std::collections::HashMap<(usize, Engine), Prepared<'s>>,
+    order: VecDeque<(usize, Engine)>,
+}
+
+impl<'s> PreparedCache<'s> {
+    const CAPACITY: usize = 512;
+    fn get(&mut self, sh: &'s Shared, seed: usize, engine: Engine) -> &Prepared<'s> {
+        let key = (seed, engine);
+        if !self.map.contains_key(&key) {
+            if self.order.len() >= Self::CAPACITY {
+                if let Some(old) = self.order.pop_front() {
+                    self.map.remove(&old);
+                }
+            }
+            self.map.insert(key, Prepared::new(engine, &sh.seeds[seed].script));
+            self.order.push_back(key);
+        }
+        &self.map[&key]
+    }
 }
 
 /// A mutant in a batch: (RNG seed, edits, script, text per solver, check-sats).
@@ -976,10 +1021,11 @@ fn confirm_and_store(
             if std::fs::write(&f, text).is_err() {
                 return None;
             }
-            match crate::solver::run_file(&sh.solvers[k], &f, 1, limits).outcome() {
-                Outcome::Sat => sat += 1,
-                Outcome::Unsat => refuted = true,
-                _ => {}
+            let r = crate::solver::run_file(&sh.solvers[k], &f, checks.max(1), limits);
+            if r.outcomes.iter().any(|o| *o == Outcome::Unsat) {
+                refuted = true;
+            } else if r.outcomes.iter().all(|o| *o == Outcome::Sat) {
+                sat += 1;
             }
         }
         let _ = std::fs::remove_file(&f);

@@ -26,8 +26,22 @@ pub enum Edit {
     /// Replace the constant at `at` by the literal (or negated literal) `value` (ValFuzz).
     ReplaceConstant { at: Path, value: String },
     /// Replace the script's assertions and queries by these assertions and one
-    /// `(check-sat)`, keeping logic, options, declarations and definitions (STORM).
-    Recombine { assertions: Vec<String> },
+    /// `(check-sat)`, keeping logic, options, declarations and definitions (STORM). With
+    /// `blocks`, the assertions are split into incremental blocks instead: each block is
+    /// `(push 1)`, its assertions, `(check-sat)`, then `(pop 1)` if it says so.
+    Recombine {
+        assertions: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        blocks: Vec<Block>,
+    },
+}
+
+/// One incremental block of a [`Edit::Recombine`]: how many of the assertions it takes,
+/// and whether its scope is popped after its check-sat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Block {
+    pub len: usize,
+    pub pop: bool,
 }
 
 impl Edit {
@@ -145,8 +159,8 @@ pub fn apply_with_baseline(seed: &Script, edits: &[Edit], before: usize) -> Resu
             pending.clear();
             pending_paths.clear();
         }
-        if let Edit::Recombine { assertions } = e {
-            s = recombine(&s, assertions)?;
+        if let Edit::Recombine { assertions, blocks } = e {
+            s = recombine(&s, assertions, blocks)?;
             continue;
         }
         let at = e.at().expect("path edits");
@@ -205,7 +219,7 @@ pub fn kept_by_recombine(k: &CommandKind) -> bool {
     )
 }
 
-fn recombine(s: &Script, assertions: &[String]) -> Result<Script, EditError> {
+fn recombine(s: &Script, assertions: &[String], blocks: &[Block]) -> Result<Script, EditError> {
     let mut text = String::new();
     for c in &s.commands {
         // A stale `:status` would contradict the new assertions (z3 rejects the answer).
@@ -222,9 +236,30 @@ fn recombine(s: &Script, assertions: &[String]) -> Result<Script, EditError> {
         if one.commands.len() != 1 {
             return Err(EditError::BadText(a.clone()));
         }
-        text.push_str(&format!("(assert {a})\n"));
     }
-    text.push_str("(check-sat)\n");
+    if blocks.is_empty() {
+        for a in assertions {
+            text.push_str(&format!("(assert {a})\n"));
+        }
+        text.push_str("(check-sat)\n");
+    } else {
+        if blocks.iter().map(|b| b.len).sum::<usize>() != assertions.len() {
+            return Err(EditError::BadText("blocks do not cover the assertions".into()));
+        }
+        let mut rest = assertions;
+        for b in blocks {
+            let (mine, more) = rest.split_at(b.len);
+            rest = more;
+            text.push_str("(push 1)\n");
+            for a in mine {
+                text.push_str(&format!("(assert {a})\n"));
+            }
+            text.push_str("(check-sat)\n");
+            if b.pop {
+                text.push_str("(pop 1)\n");
+            }
+        }
+    }
     crate::smtlib::parse(&text).map_err(|e| EditError::BadText(e.to_string()))
 }
 

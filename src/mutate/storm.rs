@@ -40,11 +40,14 @@ pub struct Bounds {
     pub extended: bool,
     /// Constructed formulas longer than this many bytes are not built further.
     pub max_formula_bytes: usize,
+    /// Make every other instance incremental: its assertions split into `(push 1)` ...
+    /// `(check-sat)` [`(pop 1)`] blocks, each satisfiable by the same witness.
+    pub incremental: bool,
 }
 
 impl Default for Bounds {
     fn default() -> Self {
-        Bounds { dmax: 64, amax: 64, nc: 200, extended: false, max_formula_bytes: 8192 }
+        Bounds { dmax: 64, amax: 64, nc: 200, extended: false, max_formula_bytes: 8192, incremental: false }
     }
 }
 
@@ -265,7 +268,22 @@ pub fn witness_line(witness: &[(String, String)]) -> String {
 
 /// The instance script: the seed with its assertions replaced.
 pub fn instance_script(seed: &Script, assertions: Vec<String>) -> Result<Script, edit::EditError> {
-    edit::apply(seed, &[Edit::Recombine { assertions }])
+    edit::apply(seed, &[Edit::Recombine { assertions, blocks: vec![] }])
+}
+
+/// The edit for one instance: plain, or — with `b.incremental`, for every other choice —
+/// split into incremental blocks of random sizes, each popped or kept at random.
+pub fn instance_edit(assertions: Vec<String>, b: &Bounds, c: &mut impl Choices) -> Option<Edit> {
+    let mut blocks = vec![];
+    if b.incremental && assertions.len() >= 2 && c.below(2)? == 1 {
+        let mut left = assertions.len();
+        while left > 0 {
+            let len = 1 + c.below(left.min(8))?;
+            blocks.push(edit::Block { len, pop: c.below(2)? == 1 });
+            left -= len;
+        }
+    }
+    Some(Edit::Recombine { assertions, blocks })
 }
 
 /// Reads a witness line back from a file's text.
@@ -290,6 +308,7 @@ pub fn pinned(instance: &Script, witness: &[(String, String)]) -> String {
             }
         }
         let mut p = crate::smtlib::printer::Printer::new(instance);
+        // Pins go before every check-sat: push/pop blocks keep them in scope.
         p.command(&c.kind);
         text.push_str(&p.out);
         text.push('\n');
