@@ -1022,7 +1022,7 @@ fn confirm_and_store(
                 return None;
             }
             let r = crate::solver::run_file(&sh.solvers[k], &f, checks.max(1), limits);
-            if r.outcomes.iter().any(|o| *o == Outcome::Unsat) {
+            if r.outcomes.contains(&Outcome::Unsat) {
                 refuted = true;
             } else if r.outcomes.iter().all(|o| *o == Outcome::Sat) {
                 sat += 1;
