@@ -746,7 +746,9 @@ fn fuzz_batch<'s>(
                     .and_then(|a| crate::mutate::storm::instance_edit(a, &sh.cfg.storm, &mut rng))
                     .and_then(|e| {
                         let edits = vec![e];
-                        crate::mutate::edit::apply(&seed.script, &edits).ok().map(|m| (edits, m))
+                        crate::mutate::edit::apply_with_baseline(&seed.script, &edits, p.seed_diagnostics)
+                            .ok()
+                            .map(|m| (edits, m))
                     })
             }
             None => prepared.mutate(&mut Rng::new(rng_seed)),
@@ -877,7 +879,10 @@ fn storm_pools(
                     let values = res.data.iter().find_map(|d| crate::solver::model::parse_values(d).ok());
                     if let Some(values) = values.filter(|v| v.len() == consts.len() + frags.len()) {
                         let mut rng = Rng::new(mix(&[sh.cfg.seed, i as u64, 0x5708]));
-                        pools = storm::Pools::build(&frags, &consts, &values, &sh.cfg.storm, &mut rng).map(Arc::new);
+                        pools = storm::Pools::build(&frags, &consts, &values, &sh.cfg.storm, &mut rng).map(|mut p| {
+                            p.seed_diagnostics = crate::smtlib::check::check(&seed.script).diagnostics.len();
+                            Arc::new(p)
+                        });
                     }
                     break;
                 }

@@ -126,6 +126,8 @@ pub struct Pools {
     pub constructed: Vec<Formula>,
     /// The model: `(name value)` pairs of the seed's constants.
     pub witness: Vec<(String, String)>,
+    /// The seed's diagnostic count (the baseline instances are re-checked against).
+    pub seed_diagnostics: usize,
 }
 
 /// The query that asks the reference solver for a model and all fragment values at once.
@@ -234,7 +236,7 @@ impl Pools {
                 constructed.push(f);
             }
         }
-        Some(Pools { initial, constructed, witness })
+        Some(Pools { initial, constructed, witness, seed_diagnostics: 0 })
     }
 
     /// One instance's assertions (Algorithm 1): up to `amax`, each a formula true under
