@@ -11,6 +11,7 @@
 use super::choice::Choices;
 use super::edit::{self, Edit, Path};
 use crate::smtlib::ast::*;
+use crate::smtlib::check::{self, SortRef, Sorts};
 use crate::smtlib::theory;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::OnceLock;
@@ -124,16 +125,47 @@ pub fn sites(s: &Script) -> Vec<Site> {
     out
 }
 
-/// A seed prepared once for many mutants: its sites and its diagnostic baseline.
+/// A seed prepared once for many mutants: its sites, its sorts and its diagnostic
+/// baseline.
 pub struct Prepared<'a> {
     pub script: &'a Script,
     pub sites: Vec<Site>,
     baseline: usize,
+    term_sorts: Vec<SortRef>,
+    sorts: std::cell::RefCell<Sorts>,
 }
 
 impl<'a> Prepared<'a> {
     pub fn new(script: &'a Script) -> Prepared<'a> {
-        Prepared { script, sites: sites(script), baseline: crate::smtlib::check::check(script).diagnostics.len() }
+        let checked = crate::smtlib::check::check(script);
+        Prepared {
+            script,
+            sites: sites(script),
+            baseline: checked.diagnostics.len(),
+            term_sorts: checked.term_sorts,
+            sorts: std::cell::RefCell::new(checked.sorts),
+        }
+    }
+
+    /// Whether swapping the operator of application `t` to `to` keeps it well-sorted with
+    /// the same result sort: its arguments are unchanged, so then nothing else changes
+    /// either, and the script need not be re-checked (the swap is checked against the
+    /// signature table exactly as the checker would). `None`: cannot tell here.
+    fn swap_keeps_sort(&self, t: TermId, to: &str) -> Option<bool> {
+        let s = self.script;
+        let Term::App(q, args) = *s.term(t) else { return None };
+        let old = *self.term_sorts.get(t.index())?;
+        if old == SortRef::UNKNOWN {
+            return None;
+        }
+        let arg_sorts: Vec<SortRef> = s
+            .term_list(args)
+            .iter()
+            .map(|a| self.term_sorts.get(a.index()).copied().unwrap_or(SortRef::UNKNOWN))
+            .collect();
+        let mut sorts = self.sorts.try_borrow_mut().ok()?;
+        let new = check::theory_app_sort(s, &mut sorts, to, s.index_list(q.ident.indices), &arg_sorts);
+        Some(new == Some(old))
     }
 }
 
@@ -155,6 +187,21 @@ pub fn mutate_prepared(p: &Prepared, choices: &mut impl Choices) -> Option<(Vec<
         while !cands.is_empty() {
             let to = cands.remove(choices.below(cands.len())?);
             let edits = vec![Edit::SwapOperator { at: site.path.clone(), to: to.to_string() }];
+            // Fast path: an application whose new operator gives the same sort to the same
+            // arguments is applied without re-checking the whole script.
+            let t = edit::resolve(seed, &site.path)?;
+            match p.swap_keeps_sort(t, to) {
+                Some(true) | None if matches!(seed.term(t), Term::Quant(..)) => {}
+                Some(true) => {
+                    if let Ok(m) = edit::apply_unchecked(seed, &edits) {
+                        return Some((edits, m));
+                    }
+                    continue;
+                }
+                // A different result sort may still fit its parent (mixed arithmetic):
+                // the full check decides.
+                Some(false) | None => {}
+            }
             if let Ok(m) = edit::apply_with_baseline(seed, &edits, p.baseline) {
                 return Some((edits, m));
             }
@@ -224,5 +271,29 @@ mod tests {
             let (e2, m2) = mutate(&s, &mut Rng::new(seed)).unwrap();
             assert_eq!((e2, print(&m2)), (edits, text), "seed {seed} is not deterministic");
         }
+    }
+
+    #[test]
+    fn the_fast_sort_check_agrees_with_the_full_one_on_every_corpus_swap() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+        let (mut fast, mut agree) = (0, 0);
+        for f in std::fs::read_dir(dir).unwrap() {
+            let s = parse(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
+            let p = Prepared::new(&s);
+            for site in &p.sites {
+                let t = edit::resolve(&s, &site.path).unwrap();
+                for to in &site.candidates {
+                    let Some(keeps) = p.swap_keeps_sort(t, to) else { continue };
+                    fast += 1;
+                    let edits = [Edit::SwapOperator { at: site.path.clone(), to: to.to_string() }];
+                    let full = edit::apply_with_baseline(&s, &edits, p.baseline).is_ok();
+                    // The fast path may only accept what the full check accepts.
+                    assert!(!keeps || full, "{to} at {:?} in\n{}", site.path, print(&s));
+                    agree += (keeps == full) as usize;
+                }
+            }
+        }
+        assert!(fast > 500, "{fast}");
+        assert!(agree * 100 >= fast * 95, "{agree} of {fast}");
     }
 }

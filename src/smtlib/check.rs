@@ -234,6 +234,30 @@ impl Checked {
     }
 }
 
+/// The sort of theory operator `name` (with `indices`) applied to arguments of sorts
+/// `args`, or `None` when no signature of the table accepts them. `sorts` is the table
+/// the argument sorts come from (a [`Checked`]'s); result sorts new to it are added.
+/// Engines use it to check one changed application without re-checking the script.
+pub fn theory_app_sort(
+    s: &Script,
+    sorts: &mut Sorts,
+    name: &str,
+    indices: &[Index],
+    args: &[SortRef],
+) -> Option<SortRef> {
+    if is_special_name(name) || args.contains(&SortRef::UNKNOWN) {
+        return None;
+    }
+    let cands = theory::table().lookup(name);
+    let mut c = Checker::new(s);
+    std::mem::swap(&mut c.sorts, sorts);
+    c.args.clear();
+    c.args.extend_from_slice(args);
+    let r = c.apply_theory(name, indices, args.len(), None, cands);
+    std::mem::swap(&mut c.sorts, sorts);
+    (r != SortRef::UNKNOWN && c.diags.is_empty()).then_some(r)
+}
+
 /// Checks a script.
 pub fn check(s: &Script) -> Checked {
     let mut c = Checker::new(s);
