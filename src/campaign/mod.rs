@@ -978,6 +978,7 @@ fn confirm_and_store(
     }
     let again = oracle::judge(&all, truth);
     let mut verdict = match again.iter().find(|x| x.kind == v.kind && x.blamed == v.blamed) {
+        Some(x) if witness.is_some() && x.blame_by == "status" => oracle::Verdict { blame_by: "witness", ..x.clone() },
         Some(x) => x.clone(),
         None => {
             sh.counters.unconfirmed.fetch_add(1, Relaxed);
