@@ -98,21 +98,7 @@ impl StormCmd {
             },
             ..Default::default()
         };
-        let reg = smtstorm::tools::check::default_registry()?;
-        smtstorm::campaign::install_signal_handlers();
-        let sum = smtstorm::campaign::run(cfg, &reg, &self.out, self.quiet, self.json)?;
-        let (md, _) = smtstorm::campaign::report::write(&self.out)?;
-        if !self.json {
-            eprintln!(
-                "{} instances in {:.0} s ({:.1}/s); {} distinct bugs; report: {}",
-                sum.stats.mutants,
-                sum.stats.elapsed,
-                sum.stats.mutants as f64 / sum.stats.elapsed.max(1e-9),
-                sum.bugs,
-                md.display()
-            );
-        }
-        Ok(if sum.bugs + sum.seed_findings > 0 { 10 } else { 0 })
+        run_campaign(cfg, &self.out, self.quiet, self.json)
     }
 }
 
@@ -276,23 +262,30 @@ impl FuzzCmd {
         if self.no_bisect {
             cfg.bisect = false;
         }
-        let reg = smtstorm::tools::check::default_registry()?;
-        smtstorm::campaign::install_signal_handlers();
-        let sum = smtstorm::campaign::run(cfg, &reg, &self.out, self.quiet, self.json)?;
-        let (md, _) = smtstorm::campaign::report::write(&self.out)?;
-        if !self.json {
-            eprintln!(
-                "{} mutants in {:.0} s; {} distinct bugs, {} seed findings in {}; report: {}",
-                sum.stats.mutants,
-                sum.stats.elapsed,
-                sum.bugs,
-                sum.seed_findings,
-                self.out.join("bugs").display(),
-                md.display()
-            );
-        }
-        Ok(if sum.bugs + sum.seed_findings > 0 { 10 } else { 0 })
+        run_campaign(cfg, &self.out, self.quiet, self.json)
     }
+}
+
+/// Runs (or resumes) a campaign, writes its report and returns the exit status: 10 when
+/// findings are stored, 0 otherwise.
+fn run_campaign(cfg: smtstorm::campaign::Config, out: &std::path::Path, quiet: bool, json: bool) -> Result<i32> {
+    let reg = smtstorm::tools::check::default_registry()?;
+    smtstorm::campaign::install_signal_handlers();
+    let sum = smtstorm::campaign::run(cfg, &reg, out, quiet, json)?;
+    let (md, _) = smtstorm::campaign::report::write(out)?;
+    if !json {
+        eprintln!(
+            "{} mutants in {:.0} s ({:.1}/s); {} distinct bugs, {} seed findings in {}; report: {}",
+            sum.stats.mutants,
+            sum.stats.elapsed,
+            sum.stats.mutants as f64 / sum.stats.elapsed.max(1e-9),
+            sum.bugs,
+            sum.seed_findings,
+            out.join("bugs").display(),
+            md.display()
+        );
+    }
+    Ok(if sum.bugs + sum.seed_findings > 0 { 10 } else { 0 })
 }
 
 /// Write report.md and report.html for a campaign directory.
