@@ -53,22 +53,59 @@ struct StormCmd {
     /// Make every other instance incremental (push/pop blocks, one check-sat each).
     #[arg(long)]
     incremental: bool,
+    #[command(flatten)]
+    run: RunOpts,
+}
+
+/// Options of every campaign (`fuzz`, `storm`); unset ones keep the campaign's defaults.
+#[derive(clap::Args)]
+struct RunOpts {
+    /// Worker threads (default: one per core).
     #[arg(long)]
     workers: Option<usize>,
+    /// Stop after this many seconds.
     #[arg(long)]
     time: Option<f64>,
+    /// Stop after this many mutants.
     #[arg(long)]
     mutants: Option<u64>,
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    #[arg(long, default_value_t = 10.0)]
-    timeout: f64,
+    /// RNG seed (default 0).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Upper limit per query, in seconds (default 10).
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Output directory; rerunning with the same directory resumes the campaign.
     #[arg(long)]
     out: PathBuf,
+    /// No progress line.
     #[arg(long)]
     quiet: bool,
+    /// Print events as JSON lines on stdout.
     #[arg(long)]
     json: bool,
+}
+
+impl RunOpts {
+    /// Applies the options that were given, then runs the campaign.
+    fn run(&self, mut cfg: smtstorm::campaign::Config) -> Result<i32> {
+        if let Some(w) = self.workers {
+            cfg.workers = w;
+        }
+        if self.time.is_some() {
+            cfg.time = self.time;
+        }
+        if self.mutants.is_some() {
+            cfg.mutants = self.mutants;
+        }
+        if let Some(s) = self.seed {
+            cfg.seed = s;
+        }
+        if let Some(t) = self.timeout {
+            cfg.timeout = t;
+        }
+        run_campaign(cfg, &self.out, self.quiet, self.json)
+    }
 }
 
 impl StormCmd {
@@ -82,11 +119,6 @@ impl StormCmd {
             seeds: if self.seeds.is_empty() { vec![PathBuf::from("corpus")] } else { self.seeds.clone() },
             solvers,
             engines: vec![smtstorm::mutate::Engine::Storm],
-            workers: self.workers.unwrap_or(0),
-            time: self.time,
-            mutants: self.mutants,
-            seed: self.seed,
-            timeout: self.timeout,
             reference: Some(reference),
             storm: smtstorm::mutate::storm::Bounds {
                 dmax: self.dmax,
@@ -98,7 +130,7 @@ impl StormCmd {
             },
             ..Default::default()
         };
-        run_campaign(cfg, &self.out, self.quiet, self.json)
+        self.run.run(cfg)
     }
 }
 
@@ -192,33 +224,11 @@ struct FuzzCmd {
     /// Engines, comma-separated: opfuzz, typefuzz, valfuzz, storm (default: all).
     #[arg(long, value_delimiter = ',')]
     engine: Vec<String>,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    workers: Option<usize>,
-    /// Stop after this many seconds.
-    #[arg(long)]
-    time: Option<f64>,
-    /// Stop after this many mutants.
-    #[arg(long)]
-    mutants: Option<u64>,
-    /// RNG seed.
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Upper limit per query, in seconds.
-    #[arg(long)]
-    timeout: Option<f64>,
     /// Do not bisect findings over installed releases.
     #[arg(long)]
     no_bisect: bool,
-    /// Output directory; rerunning with the same directory resumes the campaign.
-    #[arg(long)]
-    out: PathBuf,
-    /// No progress line.
-    #[arg(long)]
-    quiet: bool,
-    /// Print events as JSON lines on stdout.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    run: RunOpts,
 }
 
 impl FuzzCmd {
@@ -244,25 +254,10 @@ impl FuzzCmd {
                 })
                 .collect::<Result<_>>()?;
         }
-        if let Some(w) = self.workers {
-            cfg.workers = w;
-        }
-        if self.time.is_some() {
-            cfg.time = self.time;
-        }
-        if self.mutants.is_some() {
-            cfg.mutants = self.mutants;
-        }
-        if let Some(s) = self.seed {
-            cfg.seed = s;
-        }
-        if let Some(t) = self.timeout {
-            cfg.timeout = t;
-        }
         if self.no_bisect {
             cfg.bisect = false;
         }
-        run_campaign(cfg, &self.out, self.quiet, self.json)
+        self.run.run(cfg)
     }
 }
 

@@ -44,7 +44,7 @@ fn incremental_instances_have_blocks_and_z3_answers_each_block() {
         smtstorm::smtlib::parse(&std::fs::read_to_string(common::repo().join("corpus/lia_bounds.smt2")).unwrap())
             .unwrap();
     let bounds = Bounds { amax: 12, incremental: true, ..Bounds::default() };
-    let pools = smtstorm::tools::storm_check::pools_for(&seed, &mut sess, &bounds, 1).unwrap();
+    let pools = smtstorm::tools::storm_check::pools_for(&seed, &mut sess, &bounds, 1, &mut 0).unwrap();
     let mut blocky = 0;
     for r in 0..20 {
         let mut rng = Rng::new(r);

@@ -243,7 +243,6 @@ struct Scheduler {
     screening: usize,
     ready: Vec<usize>,
     state: Vec<SeedState>,
-    cursor: u64,
     toggle: bool,
     engines: Vec<Engine>,
     budget: Option<Duration>,
@@ -280,11 +279,10 @@ impl Scheduler {
         let engine = self.engines[(st.turns % n) as usize];
         let turn = st.turns / n;
         st.turns += 1;
-        self.cursor += 1;
         Some(Job::Fuzz { seed, engine, turn })
     }
 
-    /// Alternates between pre-screen and fuzz turns (the cursor only moves on fuzz turns).
+    /// Alternates between pre-screen and fuzz turns.
     fn flip(&mut self) -> bool {
         self.toggle = !self.toggle;
         self.toggle
@@ -355,7 +353,6 @@ struct Shared {
     run: u32,
     t0: Instant,
     elapsed_before: f64,
-    first_start_unix: u64,
     stop: AtomicBool,
     /// STORM pools per seed, built on the first STORM turn (`None`: no usable model).
     storm: Mutex<std::collections::HashMap<usize, Option<Arc<crate::mutate::storm::Pools>>>>,
@@ -412,7 +409,6 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
         screening: 0,
         ready: vec![],
         state: vec![SeedState::default(); n],
-        cursor: 0,
         toggle: false,
         engines: if cfg.engines.is_empty() { Engine::ALL.to_vec() } else { cfg.engines.clone() },
         budget,
@@ -445,7 +441,6 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
         run: cfile.runs,
         t0: Instant::now(),
         elapsed_before: cfile.elapsed_before,
-        first_start_unix: cfile.first_start_unix,
         stop: AtomicBool::new(false),
         cfg,
     });
@@ -579,18 +574,15 @@ fn worker(sh: &Shared, w: usize) {
 /// when each check-sat is reached (SMT-LIB 2.6 §4.1.8: a status describes the next
 /// check-sat). `None` when no check-sat has a definite status.
 fn truth(s: &Script) -> Option<Vec<Outcome>> {
-    use crate::smtlib::ast::{AttrValue, CommandKind, Nullary, Sexp};
+    use crate::smtlib::ast::{CommandKind, Nullary};
     let mut cur: Option<Outcome> = None;
     let mut v = vec![];
     for c in &s.commands {
         match c.kind {
-            CommandKind::SetInfo(a) if s.str(a.key) == ":status" => {
-                cur = match a.value {
-                    AttrValue::Sexp(x) => match s.sexps[x.index()] {
-                        Sexp::Atom(_, w) if s.str(w) == "sat" => Some(Outcome::Sat),
-                        Sexp::Atom(_, w) if s.str(w) == "unsat" => Some(Outcome::Unsat),
-                        _ => None,
-                    },
+            CommandKind::SetInfo(_) if s.is_status(&c.kind) => {
+                cur = match s.status_value(&c.kind) {
+                    Some("sat") => Some(Outcome::Sat),
+                    Some("unsat") => Some(Outcome::Unsat),
                     _ => None,
                 };
             }
@@ -627,7 +619,7 @@ fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, t
     let seed = &sh.seeds[i];
     let mut script = seed.script.clone();
     strip_status(&mut script);
-    let texts: Vec<(String, usize)> = per_solver(sh, &script).iter().map(session_text).collect();
+    let texts = per_solver_texts(sh, &script);
     let checks = oracle::checks(&script);
     let mut results: Vec<Option<QueryResult>> = vec![None; sh.solvers.len()];
     let mut readers = vec![];
@@ -639,7 +631,7 @@ fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, t
             continue;
         }
         sess.set_time_limit(limits.time);
-        let r = sess.query(&texts[k].0, checks);
+        let r = sess.query(&texts[k], checks);
         sh.counters.solver_calls.fetch_add(1, Relaxed);
         match r.outcome() {
             Outcome::Error { message } => why.push(format!("{}: {message}", sh.solvers[k].name)),
@@ -858,39 +850,24 @@ fn storm_pools(
     i: usize,
     limits: &Limits,
 ) -> Option<Arc<crate::mutate::storm::Pools>> {
-    use crate::mutate::storm;
     if let Some(p) = sh.storm.lock().unwrap_or_else(|e| e.into_inner()).get(&i) {
         return p.clone();
     }
     let seed = &sh.seeds[i];
     let r = sh.reference;
     let script = sh.solvers[r].family.without_foreign_options(&seed.script).unwrap_or_else(|| seed.script.clone());
-    let frags = storm::fragments(&script, sh.cfg.storm.dmax);
     let mut pools = None;
-    if !frags.is_empty() && sh.solvers[r].cannot_read(&script).is_none() {
+    if sh.solvers[r].cannot_read(&script).is_none() {
         let sess = &mut sessions[r];
         sess.set_time_limit(limits.time);
-        for negate in [false, true] {
-            let (q, consts) = storm::model_query(&script, &frags, negate);
-            let res = sess.query(&q, 1);
-            sh.counters.solver_calls.fetch_add(1, Relaxed);
-            match res.outcome() {
-                Outcome::Sat => {
-                    let values = res.data.iter().find_map(|d| crate::solver::model::parse_values(d).ok());
-                    if let Some(values) = values.filter(|v| v.len() == consts.len() + frags.len()) {
-                        let mut rng = Rng::new(mix(&[sh.cfg.seed, i as u64, 0x5708]));
-                        pools = storm::Pools::build(&frags, &consts, &values, &sh.cfg.storm, &mut rng).map(|mut p| {
-                            p.seed_diagnostics = crate::smtlib::check::check(&seed.script).diagnostics.len();
-                            Arc::new(p)
-                        });
-                    }
-                    break;
-                }
-                // An unsat seed makes the `get-value` an error: try the negation.
-                Outcome::Unsat | Outcome::Error { .. } if !negate => continue,
-                _ => break,
-            }
-        }
+        let mut calls = 0;
+        let rng_seed = mix(&[sh.cfg.seed, i as u64, 0x5708]);
+        let built = crate::tools::storm_check::pools_for(&script, sess, &sh.cfg.storm, rng_seed, &mut calls);
+        sh.counters.solver_calls.fetch_add(calls, Relaxed);
+        pools = built.ok().map(|mut p| {
+            p.seed_diagnostics = crate::smtlib::check::check(&seed.script).diagnostics.len();
+            Arc::new(p)
+        });
     }
     if pools.is_none() {
         sh.events.emit(serde_json::json!({"event": "storm-no-model", "seed": seed.path}));
@@ -1121,7 +1098,6 @@ fn confirm_and_store(
         duplicates: 0,
         seed_finding,
     };
-    let _ = sh.first_start_unix;
     // A STORM trigger carries its witness as a comment line (solvers never see it).
     let stored = match witness {
         Some(wit) => format!("{}\n{text}", crate::mutate::storm::witness_line(wit)),

@@ -115,12 +115,6 @@ pub fn checks(s: &Script) -> usize {
         .count()
 }
 
-/// Runs every solver once on `file` in a fresh process (the confirmation step: a
-/// persistent session could carry state between queries).
-pub fn run_fresh(solvers: &[&SolverSpec], file: &Path, checks: usize, limits: &Limits) -> Vec<QueryResult> {
-    solvers.iter().map(|s| run_file(s, file, checks, limits)).collect()
-}
-
 /// Settles a tie between a `sat` solver and an `unsat` solver on a single-check-sat
 /// script: the sat solver's model values are asserted with the formula and given to the
 /// unsat solver. If it then answers `sat`, it contradicted itself: blame it. If the sat

@@ -140,17 +140,6 @@ pub fn walk(s: &Script) -> Vec<(Path, TermId)> {
 /// Applies `edits` without the sort re-check: only for an engine that has checked its
 /// edit itself (OpFuzz's same-sort swaps, [`crate::smtlib::check::theory_app_sort`]).
 pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditError> {
-    apply_with_baseline(seed, edits, usize::MAX)
-}
-
-/// Applies `edits` to a copy of `seed` and checks that the result is no less well-sorted
-/// than the seed (a seed with unknown symbols stays usable; a mutant may not add errors).
-pub fn apply(seed: &Script, edits: &[Edit]) -> Result<Script, EditError> {
-    apply_with_baseline(seed, edits, check::check(seed).diagnostics.len())
-}
-
-/// [`apply`] with the seed's diagnostic count already known (engines check a seed once).
-pub fn apply_with_baseline(seed: &Script, edits: &[Edit], before: usize) -> Result<Script, EditError> {
     let mut s = seed.clone();
     // Text edits are applied by printing with the replaced terms overridden and parsing
     // back. Consecutive text edits at unrelated paths go in one print (a replacement
@@ -198,9 +187,18 @@ pub fn apply_with_baseline(seed: &Script, edits: &[Edit], before: usize) -> Resu
     if !pending.is_empty() {
         s = reprint(&s, &pending)?;
     }
-    if before == usize::MAX {
-        return Ok(s);
-    }
+    Ok(s)
+}
+
+/// Applies `edits` to a copy of `seed` and checks that the result is no less well-sorted
+/// than the seed (a seed with unknown symbols stays usable; a mutant may not add errors).
+pub fn apply(seed: &Script, edits: &[Edit]) -> Result<Script, EditError> {
+    apply_with_baseline(seed, edits, check::check(seed).diagnostics.len())
+}
+
+/// [`apply`] with the seed's diagnostic count already known (engines check a seed once).
+pub fn apply_with_baseline(seed: &Script, edits: &[Edit], before: usize) -> Result<Script, EditError> {
+    let s = apply_unchecked(seed, edits)?;
     let after = check::check(&s);
     if after.diagnostics.len() > before {
         return Err(EditError::IllSorted(after.diagnostics.last().map(|d| d.to_string()).unwrap_or_default()));
@@ -232,8 +230,7 @@ fn recombine(s: &Script, assertions: &[String], blocks: &[Block]) -> Result<Scri
     let mut text = String::new();
     for c in &s.commands {
         // A stale `:status` would contradict the new assertions (z3 rejects the answer).
-        let status = matches!(c.kind, CommandKind::SetInfo(a) if s.str(a.key) == ":status");
-        if kept_by_recombine(&c.kind) && !status {
+        if kept_by_recombine(&c.kind) && !s.is_status(&c.kind) {
             let mut p = crate::smtlib::printer::Printer::new(s);
             p.command(&c.kind);
             text.push_str(&p.out);
@@ -288,12 +285,7 @@ fn reprint(s: &Script, overrides: &[(TermId, &str)]) -> Result<Script, EditError
 /// Removes `(set-info :status ...)`: a mutant's status is unknown, and a stale one would
 /// mislead every tool that reads it. Apply edits first: paths address the seed's commands.
 pub fn strip_status(s: &mut Script) {
-    let keep: Vec<bool> =
-        s.commands.iter().map(|c| !matches!(c.kind, CommandKind::SetInfo(a) if s.str(a.key) == ":status")).collect();
-    let mut it = keep.iter();
-    s.commands.retain(|_| *it.next().unwrap());
-    let mut it = keep.iter();
-    s.command_offsets.retain(|_| *it.next().unwrap_or(&true));
+    s.retain_commands(|s, c| !s.is_status(&c.kind));
 }
 
 #[cfg(test)]

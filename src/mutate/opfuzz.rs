@@ -183,13 +183,13 @@ pub fn mutate_prepared(p: &Prepared, choices: &mut impl Choices) -> Option<(Vec<
     }
     for _ in 0..8 {
         let site = &sites[choices.below(sites.len())?];
+        let t = edit::resolve(seed, &site.path)?;
         let mut cands = site.candidates.clone();
         while !cands.is_empty() {
             let to = cands.remove(choices.below(cands.len())?);
             let edits = vec![Edit::SwapOperator { at: site.path.clone(), to: to.to_string() }];
             // Fast path: an application whose new operator gives the same sort to the same
             // arguments is applied without re-checking the whole script.
-            let t = edit::resolve(seed, &site.path)?;
             match p.swap_keeps_sort(t, to) {
                 Some(true) | None if matches!(seed.term(t), Term::Quant(..)) => {}
                 Some(true) => {

@@ -139,7 +139,7 @@ pub fn model_query(s: &Script, frags: &[String], negate: bool) -> (String, Vec<S
     for c in &s.commands {
         match c.kind {
             CommandKind::Assert(t) => asserts.push(term_to_string(s, t)),
-            CommandKind::SetInfo(a) if s.str(a.key) == ":status" => {}
+            k if s.is_status(&k) => {}
             k if edit::kept_by_recombine(&k) => {
                 let mut p = crate::smtlib::printer::Printer::new(s);
                 p.command(&k);

@@ -378,26 +378,19 @@ impl BecPlan {
             }
         };
         for c in &s.commands {
-            match c.kind {
-                CommandKind::SetInfo(a) if s.str(a.key) == ":status" => continue,
-                // Holes turn coefficients into unknowns (`(* 3 x)` becomes nonlinear): the
-                // query runs without the seed's logic.
-                CommandKind::SetLogic(_) => continue,
-                CommandKind::SetOption(_)
-                | CommandKind::SetInfo(_)
-                | CommandKind::DeclareConst(..)
-                | CommandKind::DeclareFun(..)
-                | CommandKind::DeclareSort(..)
-                | CommandKind::DefineSort(..)
-                | CommandKind::DeclareDatatype(..)
-                | CommandKind::DeclareDatatypes { .. } => {}
-                CommandKind::DefineFun { .. } | CommandKind::DefineFunsRec(..) | CommandKind::DefineConst(..) => {
-                    if !declared {
-                        declare(&mut out);
-                        declared = true;
-                    }
-                }
-                _ => continue,
+            // The commands a recombined script keeps, without `:status` and without the
+            // logic: holes turn coefficients into unknowns (`(* 3 x)` becomes nonlinear).
+            if !edit::kept_by_recombine(&c.kind) || s.is_status(&c.kind) || matches!(c.kind, CommandKind::SetLogic(_)) {
+                continue;
+            }
+            // Definitions may use holes: declare them first.
+            let definition = matches!(
+                c.kind,
+                CommandKind::DefineFun { .. } | CommandKind::DefineFunsRec(..) | CommandKind::DefineConst(..)
+            );
+            if definition && !declared {
+                declare(&mut out);
+                declared = true;
             }
             out.push_str(&print_command_with(s, &c.kind, &ov));
             out.push('\n');

@@ -440,10 +440,20 @@ impl Script {
         })
     }
 
-    /// The `:status` given by `set-info`, if any.
+    /// The `:status` given by the first `set-info`, if any.
     pub fn status(&self) -> Option<&str> {
-        self.commands.iter().find_map(|c| match c.kind {
-            CommandKind::SetInfo(a) if self.str(a.key) == ":status" => match a.value {
+        self.commands.iter().find_map(|c| self.status_value(&c.kind))
+    }
+
+    /// Whether `c` is a `(set-info :status ...)`.
+    pub fn is_status(&self, c: &CommandKind) -> bool {
+        matches!(c, CommandKind::SetInfo(a) if self.str(a.key) == ":status")
+    }
+
+    /// The value (`sat`, `unsat`, `unknown`) if `c` is a `(set-info :status V)`.
+    pub fn status_value(&self, c: &CommandKind) -> Option<&str> {
+        match *c {
+            CommandKind::SetInfo(a) if self.is_status(c) => match a.value {
                 AttrValue::Sexp(s) => match self.sexps[s.index()] {
                     Sexp::Atom(_, v) => Some(self.str(v)),
                     _ => None,
@@ -451,7 +461,16 @@ impl Script {
                 _ => None,
             },
             _ => None,
-        })
+        }
+    }
+
+    /// Keeps only the commands `keep` accepts (with their source offsets).
+    pub fn retain_commands(&mut self, mut keep: impl FnMut(&Script, &Command) -> bool) {
+        let flags: Vec<bool> = self.commands.iter().map(|c| keep(self, c)).collect();
+        let mut it = flags.iter();
+        self.commands.retain(|_| *it.next().unwrap_or(&true));
+        let mut it = flags.iter();
+        self.command_offsets.retain(|_| *it.next().unwrap_or(&true));
     }
 }
 

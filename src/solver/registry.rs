@@ -176,16 +176,12 @@ impl Family {
     /// or `None` when it has none: a seed tuned for one solver stays readable by others.
     pub fn without_foreign_options(self, s: &crate::smtlib::Script) -> Option<crate::smtlib::Script> {
         use crate::smtlib::ast::CommandKind;
-        let foreign = |c: &crate::smtlib::ast::Command| matches!(c.kind, CommandKind::SetOption(a) if self.rejects_option(s.str(a.key)));
-        if !s.commands.iter().any(foreign) {
+        let foreign = |s: &crate::smtlib::Script, c: &crate::smtlib::ast::Command| matches!(c.kind, CommandKind::SetOption(a) if self.rejects_option(s.str(a.key)));
+        if !s.commands.iter().any(|c| foreign(s, c)) {
             return None;
         }
         let mut out = s.clone();
-        let keep: Vec<bool> = s.commands.iter().map(|c| !foreign(c)).collect();
-        let mut it = keep.iter();
-        out.commands.retain(|_| *it.next().unwrap_or(&true));
-        let mut it = keep.iter();
-        out.command_offsets.retain(|_| *it.next().unwrap_or(&true));
+        out.retain_commands(|s, c| !foreign(s, c));
         Some(out)
     }
 

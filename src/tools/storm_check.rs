@@ -22,8 +22,16 @@ pub struct SeedReport {
     pub violations: Vec<String>,
 }
 
-/// Builds STORM pools for `script` with a reference session. `None` with the reason.
-pub fn pools_for(script: &Script, reference: &mut Session, bounds: &Bounds, seed: u64) -> Result<Pools, String> {
+/// Builds STORM pools for `script` with a reference session: one query for the model and
+/// every fragment's value, a second with the negated conjunction if the seed is unsat.
+/// `calls` counts the queries. The error says why there are no pools.
+pub fn pools_for(
+    script: &Script,
+    reference: &mut Session,
+    bounds: &Bounds,
+    seed: u64,
+    calls: &mut u64,
+) -> Result<Pools, String> {
     let frags = storm::fragments(script, bounds.dmax);
     if frags.is_empty() {
         return Err("no fragment".into());
@@ -31,6 +39,7 @@ pub fn pools_for(script: &Script, reference: &mut Session, bounds: &Bounds, seed
     for negate in [false, true] {
         let (q, consts) = storm::model_query(script, &frags, negate);
         let r = reference.query(&q, 1);
+        *calls += 1;
         match r.outcome() {
             Outcome::Sat => {
                 let values = r
@@ -77,7 +86,7 @@ pub fn check(
             out.push(rep);
             continue;
         }
-        let pools = match pools_for(&script, &mut reference, bounds, si as u64) {
+        let pools = match pools_for(&script, &mut reference, bounds, si as u64, &mut 0) {
             Ok(p) => p,
             Err(e) => {
                 rep.skipped = Some(e);
