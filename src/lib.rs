@@ -9,6 +9,7 @@ pub mod campaign;
 pub mod error;
 pub mod harness;
 pub mod mutate;
+pub mod reduce;
 pub mod smtlib;
 pub mod solver;
 pub mod tools;

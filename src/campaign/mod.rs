@@ -1097,6 +1097,7 @@ fn confirm_and_store(
         trigger_bytes: text.len(),
         duplicates: 0,
         seed_finding,
+        reduction: None,
     };
     // A STORM trigger carries its witness as a comment line (solvers never see it).
     let stored = match witness {

@@ -42,12 +42,7 @@ pub fn judge(results: &[Option<&QueryResult>], truth: Option<&[Outcome]>) -> Vec
         if let Some(Outcome::InvalidModel { message }) =
             r.and_then(|r| r.outcomes.iter().find(|o| matches!(o, Outcome::InvalidModel { .. })))
         {
-            // Line and column numbers differ between mutants of one bug.
-            let sig: String = message
-                .split_whitespace()
-                .filter(|w| !w.chars().any(|c| c.is_ascii_digit()))
-                .collect::<Vec<_>>()
-                .join(" ");
+            let sig = invalid_model_signature(message);
             v.push(Verdict { kind: "invalid-model", blamed: Some(i), blame_by: "validation", signature: sig });
         }
     }
@@ -105,6 +100,12 @@ pub fn judge(results: &[Option<&QueryResult>], truth: Option<&[Outcome]>) -> Vec
         }
     }
     v
+}
+
+/// The normalised form of a model-validation message: line and column numbers differ
+/// between mutants of one bug, so words with digits are dropped.
+pub fn invalid_model_signature(message: &str) -> String {
+    message.split_whitespace().filter(|w| !w.chars().any(|c| c.is_ascii_digit())).collect::<Vec<_>>().join(" ")
 }
 
 /// The check-sat count of a script.

@@ -63,6 +63,9 @@ pub struct Meta {
     pub duplicates: u64,
     /// Whether this is a seed finding (the unmutated seed already fails).
     pub seed_finding: bool,
+    /// What `smtstorm reduce` made of the trigger (`reduced.smt2` beside it), if run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduction: Option<crate::reduce::Report>,
 }
 
 /// Writes `data` to `path` atomically (temporary file in the same directory + rename).

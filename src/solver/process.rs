@@ -401,7 +401,8 @@ enum End {
     Eof,
 }
 
-fn failed(outcomes: Vec<Outcome>, t0: Instant) -> QueryResult {
+/// A result without any solver output (the process could not be started or fed).
+pub fn failed(outcomes: Vec<Outcome>, t0: Instant) -> QueryResult {
     QueryResult {
         outcomes,
         crash: None,
@@ -453,19 +454,26 @@ fn crash_or_reply(
     (partial(responses, checks, crash.clone()), Some(crash))
 }
 
-/// Runs a solver once on a file (fresh process), with the same classification and the
-/// same watchdog as a session. This is how every verdict that would become a bug is
-/// confirmed, and how solvers without a session protocol run.
-pub fn run_file(spec: &SolverSpec, file: &Path, checks: usize, limits: &Limits) -> QueryResult {
+/// What a one-shot process did: exit status (`None` when killed by the watchdog), its
+/// output, and its resource use.
+#[derive(Debug)]
+pub struct RawRun {
+    pub status: Option<ExitStatus>,
+    pub timed_out: bool,
+    /// Output went past `limits.max_output` and the process was killed.
+    pub flooded: bool,
+    pub stdout: String,
+    pub stderr: String,
+    pub wall: Duration,
+    pub cpu: Duration,
+}
+
+/// Runs `argv` once in its own process group with stdin closed, under the limits'
+/// watchdog (`time + grace`), memory limit and output cap; kills the whole group when it
+/// ends or times out, so nothing is left behind. `Err` only when it cannot start.
+pub fn run_argv(argv: &[String], limits: &Limits) -> std::io::Result<RawRun> {
     let t0 = Instant::now();
-    let argv = spec.file_argv(file, limits.time);
-    let mut child = match spawn(&argv, limits.memory, Stdio::null()) {
-        Ok(c) => c,
-        Err(e) => {
-            let message = format!("cannot start {}: {e}", argv[0]);
-            return failed(vec![Outcome::Error { message }; checks.max(1)], t0);
-        }
-    };
+    let mut child = spawn(argv, limits.memory, Stdio::null())?;
     let pid = child.id();
     let out = collect(child.stdout.take().unwrap(), limits.max_output + 1);
     let err = collect(child.stderr.take().unwrap(), 1 << 20);
@@ -473,18 +481,16 @@ pub fn run_file(spec: &SolverSpec, file: &Path, checks: usize, limits: &Limits) 
     let mut status: libc::c_int = 0;
     // SAFETY: zeroed rusage is a valid value for wait4 to fill.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let mut timed_out = false;
+    let (mut timed_out, mut killed) = (false, false);
     loop {
         // SAFETY: waits for our own child; status and usage point to live locals.
         let r = unsafe { libc::wait4(pid as i32, &mut status, libc::WNOHANG, &mut usage) };
-        if r == pid as i32 {
-            break;
-        }
-        if r < 0 {
+        if r == pid as i32 || r < 0 {
             break;
         }
         if Instant::now() >= deadline || out.lock().unwrap().len() > limits.max_output {
             timed_out = Instant::now() >= deadline;
+            killed = true;
             kill_group(pid);
             // SAFETY: as above; blocking wait after SIGKILL.
             unsafe { libc::wait4(pid as i32, &mut status, 0, &mut usage) };
@@ -494,7 +500,7 @@ pub fn run_file(spec: &SolverSpec, file: &Path, checks: usize, limits: &Limits) 
     }
     // The child was reaped with wait4; std's handle must not wait again.
     std::mem::forget(child);
-    kill_group(pid); // anything the solver left running in its group
+    kill_group(pid); // anything the process left running in its group
                      // Give the reader threads a moment to drain the closed pipes.
     let drain = Instant::now();
     while drain.elapsed() < Duration::from_millis(200) && (Arc::strong_count(&out) > 1 || Arc::strong_count(&err) > 1) {
@@ -502,16 +508,39 @@ pub fn run_file(spec: &SolverSpec, file: &Path, checks: usize, limits: &Limits) 
     }
     let stdout = String::from_utf8_lossy(&out.lock().unwrap()).into_owned();
     let stderr = String::from_utf8_lossy(&err.lock().unwrap()).into_owned();
-    let cpu = rusage_cpu(&usage);
+    Ok(RawRun {
+        status: (!killed).then(|| ExitStatus::from_raw(status)),
+        timed_out,
+        flooded: stdout.len() > limits.max_output,
+        stdout,
+        stderr,
+        wall: t0.elapsed(),
+        cpu: rusage_cpu(&usage),
+    })
+}
+
+/// Runs a solver once on a file (fresh process), with the same classification and the
+/// same watchdog as a session. This is how every verdict that would become a bug is
+/// confirmed, and how solvers without a session protocol run.
+pub fn run_file(spec: &SolverSpec, file: &Path, checks: usize, limits: &Limits) -> QueryResult {
+    let t0 = Instant::now();
+    let argv = spec.file_argv(file, limits.time);
+    let run = match run_argv(&argv, limits) {
+        Ok(r) => r,
+        Err(e) => {
+            let message = format!("cannot start {}: {e}", argv[0]);
+            return failed(vec![Outcome::Error { message }; checks.max(1)], t0);
+        }
+    };
+    let RawRun { status, timed_out, flooded, stdout, stderr, wall, cpu } = run;
     let responses = split_responses(&stdout);
     let mut crash = None;
-    let outcomes = if stdout.len() > limits.max_output {
+    let outcomes = if flooded {
         vec![Outcome::Error { message: format!("output exceeds {} bytes", limits.max_output) }; checks.max(1)]
     } else if timed_out {
         partial(&responses, checks, Outcome::Timeout)
     } else {
-        let st = ExitStatus::from_raw(status);
-        let (o, c) = crash_or_reply(&responses, checks, Some(st), &stderr, &stdout);
+        let (o, c) = crash_or_reply(&responses, checks, status, &stderr, &stdout);
         crash = c;
         o
     };
@@ -521,7 +550,7 @@ pub fn run_file(spec: &SolverSpec, file: &Path, checks: usize, limits: &Limits) 
         crash,
         stdout_excerpt: excerpt(&stdout),
         stderr_excerpt: excerpt(&stderr),
-        wall: t0.elapsed(),
+        wall,
         cpu: Some(cpu),
     }
 }

@@ -1,0 +1,329 @@
+//! Interestingness: when a candidate still shows what is being reduced.
+//!
+//! * [`External`] is ddSMT-compatible: a candidate is interesting iff `CMD ARGS...
+//!   candidate.smt2` exits with status 0 (and, with `--match-out`/`--match-err`, its
+//!   standard output/error contains the given text), within the time limit.
+//! * [`FindingJudge`] is built from a finding's `meta.json`: the *same bug*, never just
+//!   "a bug". A crash keeps its normalised crash message; an invalid model its normalised
+//!   validation message; a soundness bug needs one check-sat where every solver that gave
+//!   a definite answer at the bug's check-sat gives that same answer again (the blamed one
+//!   still wrong, the others still right), and for a STORM finding the witness must still
+//!   satisfy the candidate. Candidates are screened through persistent sessions (the
+//!   blamed solver first: most candidates fail there) and confirmed in fresh processes.
+
+use super::{Check, Judge};
+use crate::campaign::store::Meta;
+use crate::smtlib::{self, Script};
+use crate::solver::{run_file, Limits, Outcome, QueryResult, Session, SolverSpec};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A ddSMT-style external checker.
+pub struct External {
+    pub argv: Vec<String>,
+    pub match_out: Option<String>,
+    pub match_err: Option<String>,
+    pub limits: Limits,
+    /// Scratch directory; worker `i` writes its candidates under `dir/w<i>/`.
+    pub dir: PathBuf,
+    /// File name candidates get (the input's, so checkers that look at the suffix work).
+    pub file_name: String,
+}
+
+struct ExternalWorker<'a> {
+    judge: &'a External,
+    file: PathBuf,
+}
+
+impl External {
+    /// Whether the command finds `text` interesting, run on `file`.
+    fn run(&self, file: &Path, text: &str) -> bool {
+        if std::fs::write(file, text).is_err() {
+            return false;
+        }
+        let mut argv = self.argv.clone();
+        argv.push(file.display().to_string());
+        let Ok(r) = crate::solver::process::run_argv(&argv, &self.limits) else { return false };
+        !r.timed_out
+            && r.status.and_then(|s| s.code()) == Some(0)
+            && self.match_out.as_ref().is_none_or(|m| r.stdout.contains(m.as_str()))
+            && self.match_err.as_ref().is_none_or(|m| r.stderr.contains(m.as_str()))
+    }
+}
+
+impl Judge for External {
+    fn worker(&self, id: usize) -> Box<dyn Check + Send + '_> {
+        let dir = self.dir.join(format!("w{id}"));
+        let _ = std::fs::create_dir_all(&dir);
+        Box::new(ExternalWorker { judge: self, file: dir.join(&self.file_name) })
+    }
+}
+
+impl Check for ExternalWorker<'_> {
+    fn interesting(&mut self, text: &str) -> bool {
+        self.judge.run(&self.file, text)
+    }
+}
+
+/// The symptom a finding's reduction must keep.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Symptom {
+    /// The blamed solver crashes with this normalised message.
+    Crash { signature: String },
+    /// The blamed solver's model validation fails with this normalised message.
+    InvalidModel { signature: String },
+    /// At one check-sat, solver `i` answers `want[i]` (where `Some`).
+    Answers { want: Vec<Option<Outcome>> },
+}
+
+/// The built-in judge for a stored finding.
+pub struct FindingJudge {
+    /// The solvers involved, the blamed one first.
+    pub solvers: Vec<SolverSpec>,
+    pub symptom: Symptom,
+    /// For a STORM finding: the model every instance is built to satisfy.
+    pub witness: Option<Vec<(String, String)>>,
+    pub limits: Limits,
+    pub dir: PathBuf,
+    /// Screen in fresh processes too (set when sessions do not reproduce the original).
+    pub fresh_only: std::sync::atomic::AtomicBool,
+}
+
+/// Why a finding cannot be reduced with the built-in judge.
+#[derive(Debug, thiserror::Error)]
+pub enum FindingError {
+    #[error("{0}: {1}")]
+    Read(String, String),
+    #[error("finding {id}: {why}")]
+    Unusable { id: String, why: String },
+}
+
+fn parse_outcome(s: &str) -> Option<Outcome> {
+    match s {
+        "sat" => Some(Outcome::Sat),
+        "unsat" => Some(Outcome::Unsat),
+        _ => None,
+    }
+}
+
+impl FindingJudge {
+    /// The judge for the finding in `dir` (`meta.json` + `trigger.smt2`). Solvers are
+    /// resolved by name in `solvers` (the campaign's own definitions).
+    pub fn for_finding(
+        dir: &Path,
+        solvers: &[SolverSpec],
+        max_time: Duration,
+        scratch: &Path,
+    ) -> Result<(Self, Meta), FindingError> {
+        let read = |p: PathBuf| {
+            std::fs::read_to_string(&p).map_err(|e| FindingError::Read(p.display().to_string(), e.to_string()))
+        };
+        let meta: Meta = serde_json::from_str(&read(dir.join("meta.json"))?)
+            .map_err(|e| FindingError::Read(dir.join("meta.json").display().to_string(), e.to_string()))?;
+        let trigger = read(dir.join("trigger.smt2"))?;
+        let unusable = |why: String| FindingError::Unusable { id: meta.id.clone(), why };
+        let find = |name: &str| solvers.iter().find(|s| s.name == name).cloned();
+        let answers = &meta.answers;
+        let blamed_at = answers.iter().position(|a| a.solver == meta.blamed);
+        let (involved, symptom): (Vec<usize>, Symptom) = match meta.kind.as_str() {
+            "crash" | "invalid-model" => {
+                let b = blamed_at.ok_or_else(|| unusable(format!("blamed solver {} has no answer", meta.blamed)))?;
+                let signature = meta.signature.clone();
+                let sym = if meta.kind == "crash" {
+                    Symptom::Crash { signature }
+                } else {
+                    Symptom::InvalidModel { signature }
+                };
+                (vec![b], sym)
+            }
+            "soundness" => {
+                // The bug's check-sat: the first where definite answers conflict.
+                let checks = answers.iter().map(|a| a.outcomes.len()).max().unwrap_or(0);
+                let k0 = (0..checks)
+                    .find(|&k| {
+                        let def: Vec<Outcome> =
+                            answers.iter().filter_map(|a| a.outcomes.get(k).and_then(|o| parse_outcome(o))).collect();
+                        def.contains(&Outcome::Sat) && def.contains(&Outcome::Unsat)
+                    })
+                    .ok_or_else(|| unusable("no check-sat with conflicting answers".into()))?;
+                let mut order: Vec<usize> = (0..answers.len())
+                    .filter(|&i| answers[i].outcomes.get(k0).and_then(|o| parse_outcome(o)).is_some())
+                    .collect();
+                // The blamed solver first: most candidates lose the bug there.
+                if let Some(b) = blamed_at {
+                    order.sort_by_key(|&i| i != b);
+                }
+                let want = order.iter().map(|&i| answers[i].outcomes.get(k0).and_then(|o| parse_outcome(o))).collect();
+                (order, Symptom::Answers { want })
+            }
+            k => return Err(unusable(format!("unknown kind {k}"))),
+        };
+        let specs: Vec<SolverSpec> = involved
+            .iter()
+            .map(|&i| {
+                find(&answers[i].solver)
+                    .ok_or_else(|| unusable(format!("solver {} is not configured", answers[i].solver)))
+            })
+            .collect::<Result<_, _>>()?;
+        // Adaptive limit: generous against the original's own solving time.
+        let slowest = involved.iter().map(|&i| answers[i].seconds).fold(0.0, f64::max);
+        let time = Duration::from_secs_f64((slowest * 5.0).max(1.0)).min(max_time.max(Duration::from_millis(100)));
+        let limits = Limits { time, grace: Duration::from_millis(500), ..Limits::default() };
+        let witness = if meta.blame_by == "witness" { crate::mutate::storm::read_witness(&trigger) } else { None };
+        let _ = std::fs::create_dir_all(scratch);
+        let judge = FindingJudge {
+            solvers: specs,
+            symptom,
+            witness,
+            limits,
+            dir: scratch.to_path_buf(),
+            fresh_only: false.into(),
+        };
+        Ok((judge, meta))
+    }
+
+    /// The text solver `k` gets in a fresh process: the campaign's model validation and
+    /// no foreign options. A session gets the same script without `(exit)` and with the
+    /// validation options as its per-query options.
+    fn text_for(&self, k: usize, s: &Script, session: bool) -> String {
+        let fam = self.solvers[k].family;
+        let own = fam.without_foreign_options(s);
+        let s = own.as_ref().unwrap_or(s);
+        if session {
+            crate::solver::session_text(s).0
+        } else {
+            format!("{}{}", fam.dialect().model_validation, smtlib::print(s))
+        }
+    }
+
+    /// Whether results (in `self.solvers` order, as far as run) still show the symptom.
+    /// `None` means "not decided yet, run the next solver".
+    fn judge_prefix(&self, results: &[QueryResult], candidates: &mut Vec<usize>) -> Option<bool> {
+        match &self.symptom {
+            Symptom::Crash { signature } => {
+                let r = &results[0];
+                let crash = r.crash.clone().or_else(|| r.outcomes.iter().find(|o| matches!(o, Outcome::Crash { .. })).cloned());
+                Some(matches!(crash, Some(Outcome::Crash { message, .. }) if &message == signature))
+            }
+            Symptom::InvalidModel { signature } => Some(results[0].outcomes.iter().any(
+                |o| matches!(o, Outcome::InvalidModel { message } if &crate::campaign::oracle::invalid_model_signature(message) == signature),
+            )),
+            Symptom::Answers { want } => {
+                let k = results.len() - 1;
+                let r = &results[k];
+                let hits: Vec<usize> = (0..r.outcomes.len()).filter(|&c| Some(&r.outcomes[c]) == want[k].as_ref()).collect();
+                if k == 0 {
+                    *candidates = hits;
+                } else {
+                    candidates.retain(|c| hits.contains(c));
+                }
+                if candidates.is_empty() {
+                    Some(false)
+                } else if k + 1 == want.len() {
+                    Some(true)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    /// Runs the solvers one after another through `run` until the symptom is decided.
+    fn decide(&self, text: &str, mut run: impl FnMut(usize, &Script, usize) -> QueryResult) -> bool {
+        let Ok(s) = smtlib::parse(text) else { return false };
+        let checks = crate::campaign::oracle::checks(&s);
+        let mut results = vec![];
+        let mut cands = vec![];
+        for k in 0..self.solvers.len() {
+            if self.solvers[k].cannot_read(&s).is_some() {
+                return false;
+            }
+            results.push(run(k, &s, checks));
+            if let Some(v) = self.judge_prefix(&results, &mut cands) {
+                return v;
+            }
+        }
+        false
+    }
+}
+
+/// The result of a query whose file could not be written (never interesting).
+fn unwritable(checks: usize) -> QueryResult {
+    let message = "cannot write the candidate file".to_string();
+    crate::solver::process::failed(vec![Outcome::Error { message }; checks.max(1)], std::time::Instant::now())
+}
+
+struct FindingWorker<'a> {
+    judge: &'a FindingJudge,
+    sessions: Vec<Option<Session>>,
+    file: PathBuf,
+}
+
+impl Judge for FindingJudge {
+    fn worker(&self, id: usize) -> Box<dyn Check + Send + '_> {
+        // Crashes end sessions anyway, so crash findings are checked in fresh processes
+        // (also the only way to keep the exact crash message).
+        let sessions = self
+            .solvers
+            .iter()
+            .map(|sp| {
+                let fresh = self.fresh_only.load(std::sync::atomic::Ordering::Relaxed);
+                (sp.has_session() && !fresh && !matches!(self.symptom, Symptom::Crash { .. })).then(|| {
+                    let mut s = Session::new(sp.clone(), self.limits);
+                    s.options = sp.family.dialect().model_validation.to_string();
+                    s
+                })
+            })
+            .collect();
+        Box::new(FindingWorker { judge: self, sessions, file: self.dir.join(format!("w{id}-candidate.smt2")) })
+    }
+
+    fn check_like_confirm(&self) -> bool {
+        self.fresh_only.store(true, std::sync::atomic::Ordering::Relaxed);
+        true
+    }
+
+    fn confirm(&self, text: &str) -> bool {
+        let file = self.dir.join("confirm.smt2");
+        let fresh = |k: usize, s: &Script, checks: usize| {
+            if std::fs::write(&file, self.text_for(k, s, false)).is_err() {
+                return unwritable(checks);
+            }
+            run_file(&self.solvers[k], &file, checks, &self.limits)
+        };
+        if !self.decide(text, fresh) {
+            return false;
+        }
+        let Some(w) = &self.witness else { return true };
+        // The witness must still satisfy the candidate according to a solver that is not
+        // blamed (the STORM oracle's ground truth), or the "bug" is the reducer's doing.
+        let Ok(s) = smtlib::parse(text) else { return false };
+        let pinned = crate::mutate::storm::pinned(&s, w);
+        let Ok(p) = smtlib::parse(&pinned) else { return false };
+        (1..self.solvers.len()).any(|k| {
+            let f = self.dir.join("witness.smt2");
+            let t = self.text_for(k, &p, false);
+            std::fs::write(&f, t).is_ok() && {
+                let r = run_file(&self.solvers[k], &f, crate::campaign::oracle::checks(&p).max(1), &self.limits);
+                r.outcomes.iter().all(|o| *o == Outcome::Sat)
+            }
+        })
+    }
+}
+
+impl Check for FindingWorker<'_> {
+    fn interesting(&mut self, text: &str) -> bool {
+        let j = self.judge;
+        let sessions = &mut self.sessions;
+        let file = &self.file;
+        j.decide(text, |k, s, checks| match sessions[k].as_mut() {
+            Some(sess) => sess.query(&j.text_for(k, s, true), checks),
+            None => {
+                if std::fs::write(file, j.text_for(k, s, false)).is_err() {
+                    return unwritable(checks);
+                }
+                run_file(&j.solvers[k], file, checks, &j.limits)
+            }
+        })
+    }
+}

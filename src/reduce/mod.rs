@@ -1,0 +1,382 @@
+//! `smtstorm reduce`: typed, bug-preserving, parallel test-case reduction.
+//!
+//! The driver runs the [`passes`] to a fixpoint. Each pass lists candidates for the
+//! current best script; candidates are printed, parsed and sort-checked here (invalid
+//! ones never reach a solver), must be strictly smaller ([`passes::measure`]), and are
+//! looked up in a cache keyed by the SHA-256 of their text. The rest are checked `jobs`
+//! at a time, one per worker, each worker with its own persistent solver sessions or
+//! scratch files ([`Judge::worker`]). Of a wave, the first interesting candidate in list
+//! order wins, so the result depends only on the input and the judge, not on timing. A
+//! winner is confirmed ([`Judge::confirm`], fresh processes for bug findings) before it
+//! becomes the new best, and the best-so-far file is rewritten atomically after every
+//! success: an interrupted reduction keeps its progress.
+
+pub mod judge;
+pub mod passes;
+
+use crate::campaign::CampaignFile;
+use crate::mutate::scope::Scope;
+use crate::smtlib::{self, check, Script};
+use crate::solver::SolverSpec;
+use passes::{materialize, measure, Ctx, PASSES};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Decides whether a candidate still shows the behaviour being reduced.
+pub trait Judge: Sync {
+    /// A checker for one worker thread (owning its sessions or scratch files).
+    fn worker(&self, id: usize) -> Box<dyn Check + Send + '_>;
+    /// Re-checks a candidate a worker found interesting, the way the result will be used
+    /// (a bug finding: every solver in a fresh process). Defaults to accepting.
+    fn confirm(&self, _text: &str) -> bool {
+        true
+    }
+    /// Called when a worker rejects the original that [`Judge::confirm`] accepts: workers
+    /// made afterwards must check the way `confirm` does. Returns whether it can.
+    fn check_like_confirm(&self) -> bool {
+        false
+    }
+}
+
+/// One worker's interestingness test.
+pub trait Check {
+    fn interesting(&mut self, text: &str) -> bool;
+}
+
+/// Reduction settings.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Candidates checked in parallel.
+    pub jobs: usize,
+    /// Stop after this long, keeping the best so far.
+    pub time: Option<Duration>,
+    /// Print progress to stderr.
+    pub verbose: bool,
+    /// Run only the passes with these names (all when empty).
+    pub passes: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            time: None,
+            verbose: false,
+            passes: vec![],
+        }
+    }
+}
+
+/// What a reduction did.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Report {
+    pub original_bytes: usize,
+    pub reduced_bytes: usize,
+    /// Candidates given to the judge.
+    pub checks: u64,
+    /// Candidates skipped because an identical text was already found uninteresting.
+    pub cache_hits: u64,
+    /// Candidates refused before any solver saw them (syntax, sorts, not smaller).
+    pub refused: u64,
+    /// Accepted reductions.
+    pub successes: u64,
+    /// Interesting to a worker, but not on confirmation.
+    pub unconfirmed: u64,
+    pub seconds: f64,
+    /// Whether the time limit stopped the reduction before its fixpoint.
+    pub timed_out: bool,
+    /// Successes per pass.
+    pub by_pass: BTreeMap<String, u64>,
+}
+
+/// Why a reduction could not start or finish.
+#[derive(Debug, thiserror::Error)]
+pub enum ReduceError {
+    #[error("the input is not interesting: the judge rejects it before any reduction")]
+    NotInteresting,
+    #[error("cannot write {path}: {source}")]
+    Write { path: String, source: std::io::Error },
+    #[error(transparent)]
+    Input(#[from] crate::Error),
+    #[error(transparent)]
+    Finding(#[from] judge::FindingError),
+}
+
+/// The solvers a finding was found with: its campaign's `campaign.json` (three levels up
+/// from `bugs/<kind>/<id>`), then `.solvers/solvers.toml` for names it does not define.
+pub fn finding_solvers(dir: &Path) -> Vec<SolverSpec> {
+    let mut out: Vec<SolverSpec> = vec![];
+    if let Some(c) = dir.ancestors().nth(3).map(|d| d.join("campaign.json")) {
+        if let Some(cf) = std::fs::read(&c).ok().and_then(|b| serde_json::from_slice::<CampaignFile>(&b).ok()) {
+            out.extend(cf.solvers);
+        }
+    }
+    if let Ok(reg) = crate::solver::Registry::load(&crate::solver::registry::default_toml()) {
+        for s in reg.solvers {
+            if !out.iter().any(|o| o.name == s.name) {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// Reduces the stored finding in `dir` with its built-in judge ([`judge::FindingJudge`]):
+/// writes `dir/reduced.smt2` (atomically after every success, so an interrupted run
+/// keeps its progress; a STORM witness line stays on top) and records the report in
+/// `meta.json`. `max_time` caps the per-check limit the judge derives from the finding.
+pub fn reduce_finding(
+    dir: &Path,
+    solvers: &[SolverSpec],
+    opts: &Options,
+    max_time: Duration,
+) -> Result<Report, ReduceError> {
+    let scratch = tempdir_in(dir)?;
+    let (judge, mut meta) = judge::FindingJudge::for_finding(dir, solvers, max_time, scratch.path())?;
+    let trigger_path = dir.join("trigger.smt2");
+    let text = std::fs::read_to_string(&trigger_path).map_err(|e| crate::Error::io(&trigger_path, e))?;
+    let script = smtlib::parse(&text).map_err(|e| crate::Error::syntax(&trigger_path, e))?;
+    let header = text.lines().find(|l| l.starts_with(crate::mutate::storm::WITNESS_PREFIX)).map(|l| format!("{l}\n"));
+    let out = dir.join("reduced.smt2");
+    let (_, report) = reduce(&script, &judge, opts, Some(&out), header.as_deref().unwrap_or(""))?;
+    meta.reduction = Some(report.clone());
+    let mp = dir.join("meta.json");
+    crate::campaign::store::write_atomic(&mp, &serde_json::to_vec_pretty(&meta).unwrap_or_default())
+        .map_err(|e| ReduceError::Write { path: mp.display().to_string(), source: e })?;
+    Ok(report)
+}
+
+/// A scratch directory removed when dropped.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A fresh scratch directory under `parent` (hidden, named by pid and time).
+pub fn tempdir_in(parent: &Path) -> Result<TempDir, ReduceError> {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let p = parent.join(format!(".reduce-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&p).map_err(|e| ReduceError::Write { path: p.display().to_string(), source: e })?;
+    Ok(TempDir(p))
+}
+
+/// Reduces `input` to `output` with an external ddSMT-style checker (see
+/// [`judge::External`]). Without `timeout`, each check may take three times as long as the
+/// command took on the original (at least one second).
+pub fn reduce_external(
+    input: &Path,
+    output: &Path,
+    argv: Vec<String>,
+    match_out: Option<String>,
+    match_err: Option<String>,
+    timeout: Option<Duration>,
+    opts: &Options,
+) -> Result<Report, ReduceError> {
+    let text = std::fs::read_to_string(input).map_err(|e| crate::Error::io(input, e))?;
+    let script = smtlib::parse(&text).map_err(|e| crate::Error::syntax(input, e))?;
+    let scratch = tempdir_in(&std::env::temp_dir())?;
+    let file_name = input.file_name().map_or("input.smt2".into(), |n| n.to_string_lossy().into_owned());
+    let mut judge = judge::External {
+        argv,
+        match_out,
+        match_err,
+        limits: crate::solver::Limits { time: timeout.unwrap_or(Duration::from_secs(60)), ..Default::default() },
+        dir: scratch.path().to_path_buf(),
+        file_name,
+    };
+    if timeout.is_none() {
+        let t0 = Instant::now();
+        let _ = judge.worker(usize::MAX).interesting(&smtlib::print(&script));
+        judge.limits.time = (t0.elapsed() * 3).max(Duration::from_secs(1));
+    }
+    let (_, report) = reduce(&script, &judge, opts, Some(output), "")?;
+    Ok(report)
+}
+
+struct State<'j> {
+    best: Script,
+    text: String,
+    size: (usize, usize, usize, usize),
+    baseline: usize,
+    seen: HashSet<[u8; 32]>,
+    report: Report,
+    workers: Vec<Box<dyn Check + Send + 'j>>,
+    deadline: Option<Instant>,
+}
+
+/// Reduces `input` while `judge` finds it interesting. The best text so far is written
+/// atomically to `best_out` (with `header` prepended, e.g. a STORM witness line) after
+/// every success. Returns the reduced text (without the header) and statistics.
+pub fn reduce(
+    input: &Script,
+    judge: &dyn Judge,
+    opts: &Options,
+    best_out: Option<&Path>,
+    header: &str,
+) -> Result<(String, Report), ReduceError> {
+    let t0 = Instant::now();
+    let text = smtlib::print(input);
+    let jobs = opts.jobs.max(1);
+    let mut st = State {
+        baseline: check::check(input).diagnostics.len(),
+        size: measure(input, &text),
+        best: input.clone(),
+        report: Report { original_bytes: text.len(), ..Report::default() },
+        text,
+        seen: HashSet::new(),
+        workers: (0..jobs).map(|i| judge.worker(i)).collect(),
+        deadline: opts.time.map(|t| t0 + t),
+    };
+    st.report.checks += 1;
+    if !judge.confirm(&st.text) {
+        return Err(ReduceError::NotInteresting);
+    }
+    if !st.workers[0].interesting(&st.text) {
+        // Screening disagrees with confirmation on the original itself (z3 4.8.7 validates
+        // models in a session but not on a file): screen the way confirmation runs.
+        if !judge.check_like_confirm() {
+            return Err(ReduceError::NotInteresting);
+        }
+        st.workers = (0..jobs).map(|i| judge.worker(i)).collect();
+    }
+    let write = |text: &str| -> Result<(), ReduceError> {
+        if let Some(p) = best_out {
+            crate::campaign::store::write_atomic(p, format!("{header}{text}").as_bytes())
+                .map_err(|e| ReduceError::Write { path: p.display().to_string(), source: e })?;
+        }
+        Ok(())
+    };
+    write(&st.text)?;
+    'rounds: loop {
+        let mut progress = false;
+        for &(name, pass) in PASSES.iter().filter(|p| opts.passes.is_empty() || opts.passes.iter().any(|n| n == p.0)) {
+            let mut at = 0;
+            loop {
+                if st.deadline.is_some_and(|d| Instant::now() >= d) {
+                    st.report.timed_out = true;
+                    break 'rounds;
+                }
+                match wave(&mut st, judge, pass, &mut at) {
+                    Wave::Done => break,
+                    Wave::Nothing => {}
+                    Wave::Success => {
+                        progress = true;
+                        st.report.successes += 1;
+                        *st.report.by_pass.entry(name.to_string()).or_default() += 1;
+                        write(&st.text)?;
+                        if opts.verbose {
+                            eprintln!(
+                                "[{:7.1}s] {name}: {} bytes ({} checks)",
+                                t0.elapsed().as_secs_f64(),
+                                st.text.len(),
+                                st.report.checks
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    st.report.reduced_bytes = st.text.len();
+    st.report.seconds = t0.elapsed().as_secs_f64();
+    Ok((st.text, st.report))
+}
+
+enum Wave {
+    /// The pass has no candidates left.
+    Done,
+    /// None of this wave's candidates was interesting.
+    Nothing,
+    Success,
+}
+
+/// Prepares up to `jobs` candidates of `pass` from position `*at`, checks them in
+/// parallel, and takes the first interesting one in list order. After a success the pass
+/// resumes at the winner's position in the new script's list (ddSMT does the same: the
+/// candidates before it were tried already).
+fn wave(st: &mut State, judge: &dyn Judge, pass: fn(&Ctx) -> Vec<passes::Change>, at: &mut usize) -> Wave {
+    let checked = check::check(&st.best);
+    let scope = Scope::new(&st.best, &checked);
+    let ctx = Ctx { s: &st.best, checked: &checked, scope: &scope };
+    let changes = pass(&ctx);
+    if *at >= changes.len() {
+        return Wave::Done;
+    }
+    let jobs = st.workers.len();
+    let mut batch: Vec<(usize, String, Script, [u8; 32])> = vec![];
+    while *at < changes.len() && batch.len() < jobs {
+        let i = *at;
+        *at += 1;
+        let text = materialize(&ctx, &changes[i]);
+        let Ok(s) = smtlib::parse(&text) else {
+            st.report.refused += 1;
+            continue;
+        };
+        // Print what was parsed: the text a solver gets is always the canonical print.
+        let text = smtlib::print(&s);
+        if measure(&s, &text) >= st.size || check::check(&s).diagnostics.len() > st.baseline {
+            st.report.refused += 1;
+            continue;
+        }
+        let key: [u8; 32] = Sha256::digest(text.as_bytes()).into();
+        if st.seen.contains(&key) || batch.iter().any(|b| b.3 == key) {
+            st.report.cache_hits += 1;
+            continue;
+        }
+        batch.push((i, text, s, key));
+    }
+    if batch.is_empty() {
+        return if *at >= changes.len() { Wave::Done } else { Wave::Nothing };
+    }
+    st.report.checks += batch.len() as u64;
+    let verdicts: Vec<bool> = std::thread::scope(|scope| {
+        let handles: Vec<_> = st
+            .workers
+            .iter_mut()
+            .zip(&batch)
+            .map(|(w, (_, text, _, _))| scope.spawn(move || w.interesting(text)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(false)).collect()
+    });
+    let mut winner = None;
+    for (k, ok) in verdicts.iter().enumerate() {
+        if *ok && winner.is_none() {
+            if judge.confirm(&batch[k].1) {
+                winner = Some(k);
+                continue;
+            }
+            st.report.unconfirmed += 1;
+        }
+        if winner.is_none() || !*ok {
+            st.seen.insert(batch[k].3);
+        }
+    }
+    match winner {
+        Some(k) => {
+            let (i, text, s, _) = batch.swap_remove(k);
+            st.size = measure(&s, &text);
+            st.best = s;
+            st.text = text;
+            *at = i;
+            Wave::Success
+        }
+        None => Wave::Nothing,
+    }
+}
+
+#[cfg(test)]
+mod tests;
