@@ -78,7 +78,10 @@ impl ReduceCmd {
             time: self.time.map(std::time::Duration::from_secs_f64),
             verbose: self.verbose,
             passes: self.passes.clone(),
+            stop: Some(smtstorm::campaign::stop_flag()),
         };
+        // Ctrl-C ends the reduction cleanly: the best result so far is already on disk.
+        smtstorm::campaign::install_signal_handlers();
         let timeout = self.timeout.map(std::time::Duration::from_secs_f64);
         let (report, out) = if self.input.join("meta.json").is_file() {
             let mut solvers = reduce::finding_solvers(&self.input);
@@ -177,6 +180,10 @@ struct RunOpts {
     /// Upper limit per query, in seconds (default 10).
     #[arg(long)]
     timeout: Option<f64>,
+    /// Reduce each new finding for at most this many seconds after fuzzing (0: off;
+    /// default 60).
+    #[arg(long)]
+    reduce: Option<f64>,
     /// Output directory; rerunning with the same directory resumes the campaign.
     #[arg(long)]
     out: PathBuf,
@@ -205,6 +212,9 @@ impl RunOpts {
         }
         if let Some(t) = self.timeout {
             cfg.timeout = t;
+        }
+        if let Some(r) = self.reduce {
+            cfg.reduce = r;
         }
         run_campaign(cfg, &self.out, self.quiet, self.json)
     }

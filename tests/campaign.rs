@@ -112,6 +112,15 @@ fn campaign_confirms_bisects_deduplicates_and_reports_real_bugs() {
         let got =
             common::answers(&common::run_solver(&solver_bin("yices/bin/yices-smt2"), &[], &f, Duration::from_secs(20)));
         assert_eq!(&got, yices);
+        // Reduced after fuzzing (the campaign's default) to the same bug: both solvers
+        // still give the answers they were stored with.
+        let r = m.reduction.as_ref().expect("every finding is reduced after fuzzing");
+        assert!(r.reduced_bytes < r.original_bytes, "{r:?}");
+        let red = path.parent().unwrap().join("reduced.smt2");
+        assert_eq!(std::fs::read_to_string(&red).unwrap().len(), r.reduced_bytes);
+        let lim = Duration::from_secs(20);
+        assert_eq!(&common::answers(&common::run_solver(&solver_bin("yices/bin/yices-smt2"), &[], &red, lim)), yices);
+        assert_eq!(&common::answers(&common::run_solver(&solver_bin("z3-5.4.0/bin/z3"), &[], &red, lim)), z3);
     }
     let st = stats(&out);
     assert!(st["inherited"].as_u64().unwrap() > 0, "mutants of the failing seed repeat its bug: counted apart");
@@ -119,6 +128,9 @@ fn campaign_confirms_bisects_deduplicates_and_reports_real_bugs() {
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     for (_, m) in &found {
         assert!(report.contains(&m.id), "report lists {}", m.id);
+        if let Some(r) = &m.reduction {
+            assert!(report.contains(&format!("[{} bytes]", r.reduced_bytes)), "report shows the reduced size");
+        }
     }
     assert!(report.contains("4.8.9"));
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();

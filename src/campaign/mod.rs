@@ -56,6 +56,9 @@ pub struct Config {
     pub reference: Option<String>,
     /// STORM's generator bounds.
     pub storm: crate::mutate::storm::Bounds,
+    /// After fuzzing, reduce every stored finding not reduced yet, for at most this many
+    /// seconds each (`reduced.smt2` beside `trigger.smt2`); 0 switches reduction off.
+    pub reduce: f64,
 }
 
 impl Default for Config {
@@ -74,6 +77,7 @@ impl Default for Config {
             memory_mb: 8192,
             reference: None,
             storm: Default::default(),
+            reduce: 60.0,
         }
     }
 }
@@ -84,7 +88,7 @@ impl Config {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
         toml::from_str(&text).map_err(|e| Error::Usage(format!("{}: {e}", path.display())))
     }
-    fn workers(&self) -> usize {
+    pub fn workers(&self) -> usize {
         if self.workers > 0 {
             self.workers
         } else {
@@ -316,6 +320,11 @@ impl Scheduler {
 
 static STOP: AtomicBool = AtomicBool::new(false);
 
+/// The flag SIGINT/SIGTERM set once [`install_signal_handlers`] ran.
+pub fn stop_flag() -> &'static AtomicBool {
+    &STOP
+}
+
 extern "C" fn on_signal(_: libc::c_int) {
     STOP.store(true, Relaxed);
 }
@@ -506,6 +515,9 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
     if tty {
         eprintln!();
     }
+    if shared.cfg.reduce > 0.0 {
+        reduce_findings(&shared, out, quiet);
+    }
     let el = shared.t0.elapsed().as_secs_f64();
     let stats = shared.counters.snapshot(shared.run, el, shared.elapsed_before);
     let _ = store::append_line(&stats_path, &serde_json::to_string(&stats).unwrap_or_default());
@@ -517,6 +529,45 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
         .events
         .emit(serde_json::json!({"event": "end", "stats": &stats, "bugs": bugs, "seed_findings": seed_findings}));
     Ok(Summary { stats, bugs, seed_findings })
+}
+
+/// Reduces every stored finding that has no reduction yet (the built-in judge of
+/// [`crate::reduce::judge::FindingJudge`]), each for at most `cfg.reduce` seconds, with
+/// one check per worker in parallel. Stops at SIGINT/SIGTERM; what was reduced so far is
+/// kept (each `reduced.smt2` is written atomically after every success).
+fn reduce_findings(sh: &Shared, out: &Path, quiet: bool) {
+    let opts = crate::reduce::Options {
+        jobs: sh.cfg.workers(),
+        time: Some(Duration::from_secs_f64(sh.cfg.reduce)),
+        stop: Some(&STOP),
+        ..Default::default()
+    };
+    for (meta_path, meta) in Store::list_in(out) {
+        if STOP.load(Relaxed) {
+            break;
+        }
+        let Some(dir) = meta_path.parent() else { continue };
+        if meta.reduction.is_some() {
+            continue;
+        }
+        let r = crate::reduce::reduce_finding(dir, &sh.solvers, &opts, Duration::from_secs_f64(sh.cfg.timeout));
+        let ev = match &r {
+            Ok(rep) => serde_json::json!({"event": "reduced", "id": meta.id, "kind": meta.kind,
+                "original_bytes": rep.original_bytes, "reduced_bytes": rep.reduced_bytes,
+                "seconds": rep.seconds, "checks": rep.checks}),
+            Err(e) => serde_json::json!({"event": "reduce-failed", "id": meta.id, "why": e.to_string()}),
+        };
+        if !quiet {
+            match &r {
+                Ok(rep) => eprintln!(
+                    "reduced {} {}: {} -> {} bytes in {:.1}s",
+                    meta.kind, meta.id, rep.original_bytes, rep.reduced_bytes, rep.seconds
+                ),
+                Err(e) => eprintln!("not reduced {} {}: {e}", meta.kind, meta.id),
+            }
+        }
+        sh.events.emit(ev);
+    }
 }
 
 fn mix(parts: &[u64]) -> u64 {

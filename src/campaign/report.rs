@@ -81,12 +81,12 @@ pub fn markdown(out: &Path, d: &Data) -> String {
         if rows.is_empty() {
             continue;
         }
-        let _ = writeln!(s, "| id | kind | solver | logic | what | fixed in | trigger bytes | duplicates | engine | seed | found at (s) |\n|---|---|---|---|---|---|---|---|---|---|---|");
+        let _ = writeln!(s, "| id | kind | solver | logic | what | fixed in | trigger bytes | reduced | duplicates | engine | seed | found at (s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (p, m) in rows {
             let dir = p.parent().unwrap_or(p);
             let _ = writeln!(
                 s,
-                "| [{}]({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
+                "| [{}]({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
                 m.id,
                 rel(out, &dir.join("trigger.smt2")),
                 m.kind,
@@ -95,6 +95,10 @@ pub fn markdown(out: &Path, d: &Data) -> String {
                 m.signature.replace('|', "\\|"),
                 m.fixed_in.as_deref().unwrap_or("not fixed in the installed releases"),
                 m.trigger_bytes,
+                match &m.reduction {
+                    Some(r) => format!("[{} bytes]({})", r.reduced_bytes, rel(out, &dir.join("reduced.smt2"))),
+                    None => "-".into(),
+                },
                 m.duplicates,
                 m.engine,
                 m.seed.rsplit('/').next().unwrap_or(&m.seed),

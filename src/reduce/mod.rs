@@ -56,6 +56,8 @@ pub struct Options {
     pub verbose: bool,
     /// Run only the passes with these names (all when empty).
     pub passes: Vec<String>,
+    /// Stop (keeping the best so far) when this flag is set, e.g. by a signal handler.
+    pub stop: Option<&'static std::sync::atomic::AtomicBool>,
 }
 
 impl Default for Options {
@@ -65,6 +67,7 @@ impl Default for Options {
             time: None,
             verbose: false,
             passes: vec![],
+            stop: None,
         }
     }
 }
@@ -263,7 +266,8 @@ pub fn reduce(
         for &(name, pass) in PASSES.iter().filter(|p| opts.passes.is_empty() || opts.passes.iter().any(|n| n == p.0)) {
             let mut at = 0;
             loop {
-                if st.deadline.is_some_and(|d| Instant::now() >= d) {
+                let stopped = opts.stop.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
+                if stopped || st.deadline.is_some_and(|d| Instant::now() >= d) {
                     st.report.timed_out = true;
                     break 'rounds;
                 }

@@ -307,12 +307,18 @@ pub struct Registry {
 }
 
 /// Where installed solvers are described: `$SMTSTORM_SOLVERS_DIR/solvers.toml`, else
-/// `.solvers/solvers.toml` under the current directory.
+/// `.solvers/solvers.toml` in the current directory or its nearest ancestor that has one.
 pub fn default_toml() -> PathBuf {
-    std::env::var_os("SMTSTORM_SOLVERS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(".solvers"))
-        .join("solvers.toml")
+    if let Some(d) = std::env::var_os("SMTSTORM_SOLVERS_DIR") {
+        return PathBuf::from(d).join("solvers.toml");
+    }
+    // `.solvers/` of the current directory or the nearest parent that has one, so the
+    // tool also works from a subdirectory of the checkout.
+    let here = PathBuf::from(".solvers").join("solvers.toml");
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| cwd.ancestors().map(|a| a.join(&here)).find(|p| p.is_file()))
+        .unwrap_or(here)
 }
 
 impl Registry {

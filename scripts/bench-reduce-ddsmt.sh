@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Side-by-side reduction benchmark: ddSMT 2.0.6 (PyPI, default settings) against
+# `smtstorm reduce` on the same findings, with the same checker script, on the same
+# machine, one run each.
+#
+#   scripts/bench-reduce-ddsmt.sh OUT FINDING_DIR...
+#
+# Each FINDING_DIR is a stored finding (bugs/<kind>/<id> with meta.json, inside a campaign
+# directory with campaign.json). For each, a checker script is written from meta.json that
+# accepts exactly the same symptom (soundness: every solver with a definite answer gives
+# the same answer; crash: the same signal or assertion text; invalid model: the blamed
+# solver's validation still fails), then:
+#   ddsmt trigger.smt2 out.ddsmt.smt2 ./check.sh
+#   smtstorm reduce trigger.smt2 out.smtstorm.smt2 -- ./check.sh
+#   smtstorm reduce FINDING_DIR            (built-in judge from meta.json)
+# and every output is re-checked with the checker (symptom slippage = a result the
+# checker rejects). A table goes to OUT/table.md and the raw numbers to OUT/results.jsonl.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:?usage: bench-reduce-ddsmt.sh OUT FINDING_DIR...}"
+shift
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/smtstorm/target}"
+venv="$HOME/.cache/smtstorm/ddsmt"
+if [ ! -x "$venv/bin/ddsmt" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q ddsmt==2.0.6
+fi
+(cd "$here" && cargo build --release -q)
+bin="$CARGO_TARGET_DIR/release/smtstorm"
+mkdir -p "$out"
+: > "$out/results.jsonl"
+{
+  echo "| finding | kind | logic | original B | ddSMT s | ddSMT B | smtstorm (same checker) s | B | smtstorm built-in s | B | slippage |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+} > "$out/table.md"
+
+for dir in "$@"; do
+  dir="$(cd "$dir" && pwd)"
+  id="$(basename "$dir")"
+  case="$out/$id"
+  rm -rf "$case"
+  mkdir -p "$case"
+  # The trigger without the STORM witness comment (ddSMT drops comments anyway).
+  grep -v '^; smtstorm-witness: ' "$dir/trigger.smt2" > "$case/input.smt2"
+  python3 - "$dir" "$case/check.sh" <<'PY'
+import json, os, shlex, sys
+d, dst = sys.argv[1], sys.argv[2]
+m = json.load(open(os.path.join(d, "meta.json")))
+camp = json.load(open(os.path.join(d, "..", "..", "..", "campaign.json")))
+cmds = {s["name"]: s["command"] for s in camp["solvers"]}
+fam = {s["name"]: s["family"] for s in camp["solvers"]}
+def run(name, extra=()):
+    c = cmds[name]
+    return "timeout 10 " + " ".join(shlex.quote(x) for x in list(c) + list(extra)) + ' "$1"'
+lines = ["#!/usr/bin/env bash", "# Interesting iff finding %s (%s) still shows: %s" % (m["id"], m["kind"], m["signature"]),
+         "exec 2>/dev/null  # silent: the verdict is the exit status alone"]
+first = lambda out: '$(%s 2>/dev/null | grep -E "^(sat|unsat|unknown)$" | head -1)' % out
+if m["kind"] == "soundness":
+    for a in m["answers"]:
+        o = a["outcomes"][0] if a["outcomes"] else ""
+        if o in ("sat", "unsat"):
+            lines.append('[ "%s" = %s ] || exit 1' % (first(run(a["solver"])), o))
+    lines.append("exit 0")
+elif m["kind"] == "crash":
+    sig = m["signature"]
+    b = m["blamed"]
+    lines.append("%s >/dev/null 2>\"$1.err\"; code=$?" % run(b))
+    if sig.startswith("SIG"):
+        import signal
+        num = getattr(signal, sig.split()[0].rstrip(":"), None)
+        lines.append("[ $code -eq %d ] || exit 1" % (128 + int(num)))
+    else:
+        lines.append("grep -qF %s \"$1.err\" || exit 1" % shlex.quote(sig.split("\n")[0][:60]))
+    lines.append("exit 0")
+elif m["kind"] == "invalid-model":
+    b = m["blamed"]
+    opt = ["model_validate=true"] if fam[b] == "z3" else ["--check-models"]
+    lines.append("%s 2>&1 | grep -q 'invalid model' || exit 1" % run(b, opt))
+    lines.append("exit 0")
+open(dst, "w").write("\n".join(lines) + "\n")
+os.chmod(dst, 0o755)
+PY
+  kind="$(python3 -c "import json;print(json.load(open('$dir/meta.json'))['kind'])")"
+  logic="$(python3 -c "import json;print(json.load(open('$dir/meta.json'))['logic'])")"
+  if ! "$case/check.sh" "$case/input.smt2"; then
+    echo "$id: the checker rejects the original; skipped" >&2
+    continue
+  fi
+  orig=$(stat -c %s "$case/input.smt2")
+  t0=$(date +%s.%N)
+  "$venv/bin/ddsmt" --ignore-output "$case/input.smt2" "$case/out.ddsmt.smt2" "$case/check.sh" > "$case/ddsmt.log" 2>&1 || true
+  t1=$(date +%s.%N)
+  "$bin" reduce "$case/input.smt2" "$case/out.smtstorm.smt2" -- "$case/check.sh" > "$case/smtstorm.log" 2>&1 || true
+  t2=$(date +%s.%N)
+  # The built-in judge works on a copy of the finding (it writes reduced.smt2 and meta.json).
+  cp -r "$dir" "$case/finding"
+  mkdir -p "$case/camp/bugs/$kind"
+  cp "$dir/../../../campaign.json" "$case/camp/"
+  mv "$case/finding" "$case/camp/bugs/$kind/$id"
+  "$bin" reduce "$case/camp/bugs/$kind/$id" > "$case/builtin.log" 2>&1 || true
+  t3=$(date +%s.%N)
+  cp "$case/camp/bugs/$kind/$id/reduced.smt2" "$case/out.builtin.smt2" 2>/dev/null || true
+  slip=""
+  for r in ddsmt smtstorm builtin; do
+    f="$case/out.$r.smt2"
+    if [ ! -s "$f" ]; then slip="$slip $r:missing"; continue; fi
+    g="$case/recheck.$r.smt2"
+    grep -v '^; smtstorm-witness: ' "$f" > "$g"
+    "$case/check.sh" "$g" || slip="$slip $r"
+  done
+  size() { grep -v '^; smtstorm-witness: ' "$1" 2>/dev/null | wc -c; }
+  sd=$(size "$case/out.ddsmt.smt2"); ss=$(size "$case/out.smtstorm.smt2"); sb=$(size "$case/out.builtin.smt2")
+  td=$(echo "$t1 - $t0" | bc); ts=$(echo "$t2 - $t1" | bc); tb=$(echo "$t3 - $t2" | bc)
+  printf '| %s | %s | %s | %d | %.1f | %d | %.1f | %d | %.1f | %d | %s |\n' \
+    "$id" "$kind" "$logic" "$orig" "$td" "$sd" "$ts" "$ss" "$tb" "$sb" "${slip:-none}" >> "$out/table.md"
+  printf '{"id":"%s","kind":"%s","logic":"%s","original":%d,"ddsmt_s":%s,"ddsmt_bytes":%d,"smtstorm_s":%s,"smtstorm_bytes":%d,"builtin_s":%s,"builtin_bytes":%d,"slippage":"%s"}\n' \
+    "$id" "$kind" "$logic" "$orig" "$td" "$sd" "$ts" "$ss" "$tb" "$sb" "${slip:-none}" >> "$out/results.jsonl"
+  tail -1 "$out/table.md"
+done
+cat "$out/table.md"

@@ -1,0 +1,168 @@
+//! `smtstorm reduce` end to end with real solvers: a crash finding keeps its exact crash
+//! message (a candidate that crashes differently is refused), and the ddSMT-style external
+//! mode reduces a real z3 4.8.7 soundness trigger with a checker script. The campaign's
+//! own post-fuzzing reduction is tested in `tests/campaign.rs`.
+
+mod common;
+
+use common::{repo, solver_bin};
+use smtstorm::reduce::{judge::FindingJudge, Judge};
+use smtstorm::solver::{Limits, SolverSpec};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+fn smtstorm(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_smtstorm")).args(args).current_dir(repo()).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("smtstorm-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A real z3 behind the fault proxy with two different crash bugs: a query mentioning
+/// `crash_here_please` dies with `Line: 42`, one mentioning `b7` with `Line: 7`.
+fn two_crash_solver(dir: &Path) -> SolverSpec {
+    let p = dir.join("fault_proxy.py");
+    std::fs::copy(repo().join("tests/fixtures/fault_proxy.py"), &p).unwrap();
+    let cmd = format!(
+        "python3 {} crash-if:crash_here_please,crash7-if:b7 {} -smt2",
+        p.display(),
+        solver_bin("z3-5.4.0/bin/z3").display()
+    );
+    SolverSpec::from_command_line("faulty", &cmd).unwrap()
+}
+
+const TRIGGER: &str = "(set-logic QF_LIA)
+(declare-const crash_here_please Int)
+(declare-const b7 Int)
+(declare-const x Int)
+(assert (> x 0))
+(assert (< (+ x b7) crash_here_please))
+(check-sat)
+";
+
+/// Stores the trigger as a finding the way a campaign does: its answers come from
+/// running the solver on it.
+fn crash_finding(root: &Path, spec: &SolverSpec) -> PathBuf {
+    let dir = root.join("bugs/crash/f00d");
+    std::fs::create_dir_all(&dir).unwrap();
+    let trig = dir.join("trigger.smt2");
+    std::fs::write(&trig, TRIGGER).unwrap();
+    let r = smtstorm::solver::run_file(spec, &trig, 1, &Limits::default());
+    let Some(smtstorm::solver::Outcome::Crash { message, .. }) = r.crash.clone() else {
+        panic!("the proxy does not crash: {r:?}")
+    };
+    assert!(message.contains("42"), "{message}");
+    let meta = serde_json::json!({
+        "id": "f00d", "kind": "crash", "blamed": "faulty", "blamed_version": null, "blame_by": "crash",
+        "logic": "QF_LIA", "signature": message, "fixed_in": null, "bisection": [],
+        "answers": [{"solver": "faulty", "version": null, "outcomes": [r.outcomes[0].to_string()],
+                     "stdout_excerpt": r.stdout_excerpt, "stderr_excerpt": r.stderr_excerpt,
+                     "seconds": r.wall.as_secs_f64()}],
+        "seed": "none", "seed_hash": "0", "engine": "opfuzz", "edits": [], "rng_seed": 0, "found_at": 0.0,
+        "found_unix": 0, "run": 1, "trigger_bytes": TRIGGER.len(), "duplicates": 0, "seed_finding": false
+    });
+    // It must be a valid meta.json as the store reads it.
+    let _: smtstorm::campaign::store::Meta = serde_json::from_value(meta.clone()).unwrap();
+    std::fs::write(dir.join("meta.json"), serde_json::to_vec_pretty(&meta).unwrap()).unwrap();
+    let camp = serde_json::json!({"config": {}, "solvers": [spec], "runs": 1, "first_start_unix": 0,
+                                  "elapsed_before": 0.0});
+    std::fs::write(root.join("campaign.json"), serde_json::to_vec_pretty(&camp).unwrap()).unwrap();
+    dir
+}
+
+#[test]
+fn crash_reduction_keeps_the_normalised_crash_message() {
+    let root = tempdir("reduce-crash");
+    let spec = two_crash_solver(&root);
+    let dir = crash_finding(&root, &spec);
+
+    // The judge tells the two crashes apart: "some crash" is not the bug.
+    let scratch = root.join("scratch");
+    let (judge, _) =
+        FindingJudge::for_finding(&dir, std::slice::from_ref(&spec), Duration::from_secs(10), &scratch).unwrap();
+    let mut w = judge.worker(0);
+    assert!(w.interesting("(declare-const crash_here_please Int)\n(check-sat)\n"));
+    assert!(!w.interesting("(declare-const b7 Int)\n(check-sat)\n"), "a different crash must not count");
+    assert!(!w.interesting("(declare-const x Int)\n(check-sat)\n"));
+    drop(w);
+
+    let (code, out, err) = smtstorm(&["reduce", dir.to_str().unwrap(), "-j", "2"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let reduced = std::fs::read_to_string(dir.join("reduced.smt2")).unwrap();
+    assert!(reduced.len() < TRIGGER.len() / 2, "{reduced}");
+    assert!(reduced.contains("crash_here_please") && !reduced.contains("b7"), "{reduced}");
+    // The reduced trigger crashes the solver with the original message.
+    let f = dir.join("reduced.smt2");
+    let r = smtstorm::solver::run_file(&spec, &f, 1, &Limits::default());
+    let meta: smtstorm::campaign::store::Meta =
+        serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
+    match r.crash {
+        Some(smtstorm::solver::Outcome::Crash { message, .. }) => assert_eq!(message, meta.signature),
+        other => panic!("no crash: {other:?}"),
+    }
+    let rep = meta.reduction.expect("the report is recorded in meta.json");
+    assert_eq!(rep.reduced_bytes, reduced.len());
+    assert!(rep.checks > 0 && rep.unconfirmed == 0);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn external_checker_mode_reduces_a_real_z3_soundness_trigger() {
+    let z3old = solver_bin("z3-4.8.7/bin/z3");
+    let z3new = solver_bin("z3-5.4.0/bin/z3");
+    let dir = tempdir("reduce-external");
+    // z3 4.8.7 answers unsat for this sat seed (escape sequences; fixed in 4.8.9).
+    let input = dir.join("input.smt2");
+    std::fs::copy(repo().join("corpus/str_escapes.smt2"), &input).unwrap();
+    let checker = dir.join("check.sh");
+    std::fs::write(
+        &checker,
+        format!(
+            "#!/bin/sh\n[ \"$({} -smt2 \"$1\" | head -1)\" = unsat ] && [ \"$({} -smt2 \"$1\" | head -1)\" = sat ]\n",
+            z3old.display(),
+            z3new.display()
+        ),
+    )
+    .unwrap();
+    let st = Command::new("chmod").arg("+x").arg(&checker).status().unwrap();
+    assert!(st.success());
+    let out = dir.join("out.smt2");
+    let (code, printed, err) =
+        smtstorm(&["reduce", input.to_str().unwrap(), out.to_str().unwrap(), "--", checker.to_str().unwrap()]);
+    assert_eq!(code, 0, "{printed}{err}");
+    let reduced = std::fs::read_to_string(&out).unwrap();
+    let original = std::fs::read_to_string(&input).unwrap();
+    assert!(reduced.len() < original.len(), "{reduced}");
+    // Still interesting, still well-sorted.
+    assert!(Command::new(&checker).arg(&out).status().unwrap().success(), "{reduced}");
+    let s = smtstorm::smtlib::parse(&reduced).unwrap();
+    assert!(smtstorm::smtlib::check::check(&s).is_clean(), "{reduced}");
+    // --match-out: interesting only if the command prints the text; nothing prints it,
+    // so even the original is not interesting.
+    let (code, _, err) = smtstorm(&[
+        "reduce",
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--match-out",
+        "no such text",
+        "--",
+        checker.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not interesting"), "{err}");
+    // A file without a command is a usage error.
+    let (code, _, err) = smtstorm(&["reduce", input.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("OUTPUT") && err.contains("CMD"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
