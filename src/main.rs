@@ -2,6 +2,23 @@
 //! calls one library function.
 
 use anyhow::Result;
+
+/// `print!` that never panics: a closed stdout (output piped into `head`) is not an
+/// error worth dying for; the work's results are in files anyway.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// `out!` with a newline.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -114,7 +131,7 @@ impl ReduceCmd {
             )?;
             (r, output.clone())
         };
-        println!(
+        outln!(
             "{} -> {} bytes ({:.0} %) in {:.1}s: {} checks, {} cache hits, {} refused before solving, {} unconfirmed{}",
             report.original_bytes,
             report.reduced_bytes,
@@ -126,7 +143,7 @@ impl ReduceCmd {
             report.unconfirmed,
             if report.timed_out { " (time limit reached)" } else { "" }
         );
-        println!("{}", out.display());
+        outln!("{}", out.display());
         Ok(())
     }
 }
@@ -180,6 +197,9 @@ struct RunOpts {
     /// Upper limit per query, in seconds (default 10).
     #[arg(long)]
     timeout: Option<f64>,
+    /// Do not bisect findings over installed releases.
+    #[arg(long)]
+    no_bisect: bool,
     /// Reduce each new finding for at most this many seconds after fuzzing (0: off;
     /// default 60).
     #[arg(long)]
@@ -215,6 +235,9 @@ impl RunOpts {
         }
         if let Some(r) = self.reduce {
             cfg.reduce = r;
+        }
+        if self.no_bisect {
+            cfg.bisect = false;
         }
         run_campaign(cfg, &self.out, self.quiet, self.json)
     }
@@ -292,28 +315,28 @@ impl StormCheckCmd {
         let reps = smtstorm::tools::storm_check::check(&files, &reference, &checkers, &bounds, self.instances, limits);
         let violations: usize = reps.iter().map(|r| r.violations.len()).sum();
         if self.json {
-            println!("{}", serde_json::to_string_pretty(&reps)?);
+            outln!("{}", serde_json::to_string_pretty(&reps)?);
         } else {
             let used = reps.iter().filter(|r| r.instances > 0).count();
             let inst: usize = reps.iter().map(|r| r.instances).sum();
-            println!("{} seeds, {used} with instances, {inst} instances, {violations} violations", reps.len());
+            outln!("{} seeds, {used} with instances, {inst} instances, {violations} violations", reps.len());
             for (k, c) in checkers.iter().enumerate() {
                 let (s, u, o) = reps
                     .iter()
                     .filter(|r| r.instances > 0)
                     .fold((0, 0, 0), |a, r| (a.0 + r.answers[k].1, a.1 + r.answers[k].2, a.2 + r.answers[k].3));
-                println!("  {}: sat {s}, unsat {u}, other (unknown, timeout, error) {o}", c.name);
+                outln!("  {}: sat {s}, unsat {u}, other (unknown, timeout, error) {o}", c.name);
             }
             let mut why = std::collections::BTreeMap::new();
             for r in reps.iter().filter_map(|r| r.skipped.as_ref()) {
                 *why.entry(r.split(':').next().unwrap_or(r).to_string()).or_insert(0) += 1;
             }
             for (w, n) in why {
-                println!("  skipped {n}: {w}");
+                outln!("  skipped {n}: {w}");
             }
             for r in &reps {
                 for v in &r.violations {
-                    println!("VIOLATION {}: {v}", r.seed.display());
+                    outln!("VIOLATION {}: {v}", r.seed.display());
                 }
             }
         }
@@ -336,9 +359,6 @@ struct FuzzCmd {
     /// Engines, comma-separated: opfuzz, typefuzz, valfuzz, storm (default: all).
     #[arg(long, value_delimiter = ',')]
     engine: Vec<String>,
-    /// Do not bisect findings over installed releases.
-    #[arg(long)]
-    no_bisect: bool,
     #[command(flatten)]
     run: RunOpts,
 }
@@ -365,9 +385,6 @@ impl FuzzCmd {
                     })
                 })
                 .collect::<Result<_>>()?;
-        }
-        if self.no_bisect {
-            cfg.bisect = false;
         }
         self.run.run(cfg)
     }
@@ -405,7 +422,7 @@ impl ReportCmd {
     fn run(&self) -> Result<()> {
         let (md, html) =
             smtstorm::campaign::report::write(&self.dir).map_err(|e| anyhow::anyhow!("{}: {e}", self.dir.display()))?;
-        println!("{}\n{}", md.display(), html.display());
+        outln!("{}\n{}", md.display(), html.display());
         Ok(())
     }
 }
@@ -458,7 +475,7 @@ impl MutateCmd {
         match &self.out {
             None => {
                 for x in &ms {
-                    print!("{}", m::render(x));
+                    out!("{}", m::render(x));
                 }
             }
             Some(dir) => {
@@ -515,12 +532,12 @@ impl SolversCmd {
         let reg = smtstorm::tools::check::default_registry()?;
         let found = smtstorm::tools::check::list(&reg);
         if self.json {
-            println!("{}", serde_json::to_string_pretty(&found)?);
+            outln!("{}", serde_json::to_string_pretty(&found)?);
         } else if found.is_empty() {
-            println!("no solvers installed: run scripts/setup-solvers.sh");
+            outln!("no solvers installed: run scripts/setup-solvers.sh");
         } else {
             for f in found {
-                println!(
+                outln!(
                     "{:<14} {:<9} {}",
                     f.name,
                     format!("{:?}", f.family).to_lowercase(),
@@ -551,9 +568,9 @@ impl CheckCmd {
         let rows =
             smtstorm::tools::check::run(&self.files, &self.solver.specs()?, &self.solver.limits(), self.oneshot)?;
         if self.json {
-            println!("{}", serde_json::to_string_pretty(&rows)?);
+            outln!("{}", serde_json::to_string_pretty(&rows)?);
         } else {
-            print!("{}", smtstorm::tools::check::table(&rows));
+            out!("{}", smtstorm::tools::check::table(&rows));
         }
         Ok(())
     }
@@ -579,7 +596,7 @@ impl BenchSolversCmd {
         for spec in self.solver.specs()? {
             let b = smtstorm::tools::bench_solvers::bench(&spec, self.queries, self.seed, &self.solver.limits())?;
             if !self.json {
-                println!(
+                outln!(
                     "{:<14} fresh {:7.1} q/s  session {:7.1} q/s  x{:.2}  mismatches {}  own CPU {:.2}% of wall  answers {:?}",
                     b.solver, b.fresh_qps, b.session_qps, b.speedup, b.mismatches, 100.0 * b.own_cpu_share, b.answers
                 );
@@ -587,7 +604,7 @@ impl BenchSolversCmd {
             all.push(b);
         }
         if self.json {
-            println!("{}", serde_json::to_string_pretty(&all)?);
+            outln!("{}", serde_json::to_string_pretty(&all)?);
         }
         Ok(())
     }
@@ -615,9 +632,9 @@ impl ParseCmd {
         let opts = smtstorm::tools::parse_stats::ParseOptions { check: self.check, repeat: self.repeat };
         let report = smtstorm::tools::parse_stats::run(&self.paths, &opts)?;
         if self.json {
-            println!("{}", serde_json::to_string_pretty(&report)?);
+            outln!("{}", serde_json::to_string_pretty(&report)?);
         } else {
-            print!("{}", report.summary());
+            out!("{}", report.summary());
         }
         Ok(())
     }
@@ -629,12 +646,18 @@ struct DictCmd {}
 
 impl DictCmd {
     fn run(&self) -> Result<()> {
-        print!("{}", smtstorm::smtlib::dict::dictionary());
+        out!("{}", smtstorm::smtlib::dict::dictionary());
         Ok(())
     }
 }
 
 fn main() {
+    // Output piped into `head` ends quietly, as for any Unix tool (Rust ignores SIGPIPE,
+    // which would make the next print panic).
+    // SAFETY: restoring the default disposition of a signal has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let r = match &cli.cmd {
         Cmd::Parse(c) => c.run(),

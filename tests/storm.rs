@@ -71,3 +71,45 @@ fn incremental_instances_have_blocks_and_z3_answers_each_block() {
     }
     assert!(blocky >= 5, "about half the instances are incremental: {blocky}");
 }
+
+/// `smtstorm storm` against z3 4.8.7 on a seed whose instances hit its pre-2.6 string
+/// escapes: the finding is witness-validated, and its reduction first regenerates the
+/// instance with minimal generator bounds (STORM's bound minimisation), then runs the
+/// typed passes; the result still makes z3 4.8.7 answer `unsat` while z3 5.4.0 answers
+/// `sat`, and the witness still satisfies it.
+#[test]
+fn storm_finding_is_bound_minimised_then_reduced() {
+    let old = common::solver_bin("z3-4.8.7/bin/z3");
+    let new = common::solver_bin("z3-5.4.0/bin/z3");
+    let dir = std::env::temp_dir().join(format!("smtstorm-test-storm-min-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let seeds = dir.join("seeds");
+    std::fs::create_dir_all(&seeds).unwrap();
+    std::fs::copy(common::repo().join("corpus/str_escapes_disjunct.smt2"), seeds.join("s.smt2")).unwrap();
+    let out = dir.join("out");
+    let st = std::process::Command::new(env!("CARGO_BIN_EXE_smtstorm"))
+        .args(["storm", seeds.to_str().unwrap(), "--solver", "z3-4.8.7", "--reference", "z3-5.4.0"])
+        .args(["--mutants", "24", "--workers", "1", "--no-bisect", "--quiet", "--out", out.to_str().unwrap()])
+        .current_dir(common::repo())
+        .output()
+        .unwrap();
+    assert_eq!(st.status.code(), Some(10), "{}", String::from_utf8_lossy(&st.stderr));
+    let found = smtstorm::campaign::store::Store::list_in(&out);
+    let (path, m) = found.iter().find(|f| !f.1.seed_finding).expect("a STORM finding");
+    assert_eq!((m.kind.as_str(), m.blamed.as_str(), m.blame_by.as_str()), ("soundness", "z3-4.8.7", "witness"));
+    let r = m.reduction.as_ref().expect("reduced after the campaign");
+    let b = r.bounds.as_ref().expect("bound minimisation ran first");
+    assert!(b.to_bytes < b.from_bytes && b.amax <= 2, "{b:?}");
+    assert!(r.reduced_bytes <= b.to_bytes, "{r:?}");
+    let red = path.parent().unwrap().join("reduced.smt2");
+    let text = std::fs::read_to_string(&red).unwrap();
+    let lim = Duration::from_secs(20);
+    assert_eq!(common::answers(&common::run_solver(&old, &["-smt2"], &red, lim)), ["unsat"], "{text}");
+    assert_eq!(common::answers(&common::run_solver(&new, &["-smt2"], &red, lim)), ["sat"], "{text}");
+    let witness = smtstorm::mutate::storm::read_witness(&text).expect("the witness line is kept");
+    let pinned = smtstorm::mutate::storm::pinned(&smtstorm::smtlib::parse(&text).unwrap(), &witness);
+    let pf = dir.join("pinned.smt2");
+    std::fs::write(&pf, pinned).unwrap();
+    assert_eq!(common::answers(&common::run_solver(&new, &["-smt2"], &pf, lim)), ["sat"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

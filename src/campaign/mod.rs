@@ -204,7 +204,9 @@ impl Events {
         let _g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         let _ = store::append_line(&self.path, &line);
         if self.stdout {
-            println!("{line}");
+            // A closed stdout must not kill a campaign (the events are in the file too).
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stdout(), "{line}");
         }
     }
 }
@@ -320,6 +322,24 @@ impl Scheduler {
 
 static STOP: AtomicBool = AtomicBool::new(false);
 
+/// The solver STORM takes models from: the configured one, else the newest z3 among
+/// `solvers`, else the first. `None` when the configured name is not among them.
+pub fn reference_index(solvers: &[SolverSpec], configured: Option<&str>) -> Option<usize> {
+    match configured {
+        Some(r) => solvers.iter().position(|s| s.name == r),
+        None => Some(
+            solvers
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.family == crate::solver::Family::Z3)
+                .max_by(|a, b| {
+                    oracle::version_cmp(a.1.version.as_deref().unwrap_or(""), b.1.version.as_deref().unwrap_or(""))
+                })
+                .map_or(0, |(i, _)| i),
+        ),
+    }
+}
+
 /// The flag SIGINT/SIGTERM set once [`install_signal_handlers`] ran.
 pub fn stop_flag() -> &'static AtomicBool {
     &STOP
@@ -422,20 +442,8 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
         engines: if cfg.engines.is_empty() { Engine::ALL.to_vec() } else { cfg.engines.clone() },
         budget,
     };
-    let reference = match &cfg.reference {
-        Some(r) => solvers
-            .iter()
-            .position(|s| &s.name == r)
-            .ok_or_else(|| Error::Usage(format!("reference {r:?} is not one of the campaign's solvers")))?,
-        None => solvers
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.family == crate::solver::Family::Z3)
-            .max_by(|a, b| {
-                oracle::version_cmp(a.1.version.as_deref().unwrap_or(""), b.1.version.as_deref().unwrap_or(""))
-            })
-            .map_or(0, |(i, _)| i),
-    };
+    let reference = reference_index(&solvers, cfg.reference.as_deref())
+        .ok_or_else(|| Error::Usage(format!("reference {:?} is not one of the campaign's solvers", cfg.reference)))?;
     let shared = Arc::new(Shared {
         storm: Mutex::new(Default::default()),
         reference,

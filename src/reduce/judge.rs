@@ -169,7 +169,12 @@ impl FindingJudge {
         let slowest = involved.iter().map(|&i| answers[i].seconds).fold(0.0, f64::max);
         let time = Duration::from_secs_f64((slowest * 5.0).max(1.0)).min(max_time.max(Duration::from_millis(100)));
         let limits = Limits { time, grace: Duration::from_millis(500), ..Limits::default() };
-        let witness = if meta.blame_by == "witness" { crate::mutate::storm::read_witness(&trigger) } else { None };
+        // A STORM soundness finding is judged against its witness too.
+        let storm = meta.engine == "storm" || meta.blame_by == "witness";
+        let witness = match symptom {
+            Symptom::Answers { .. } if storm => crate::mutate::storm::read_witness(&trigger),
+            _ => None,
+        };
         let _ = std::fs::create_dir_all(scratch);
         let judge = FindingJudge {
             solvers: specs,
@@ -180,6 +185,19 @@ impl FindingJudge {
             fresh_only: false.into(),
         };
         Ok((judge, meta))
+    }
+
+    /// The same judge with another witness (an instance regenerated from the same seed
+    /// carries the model it was built on).
+    pub fn with_witness(&self, witness: Vec<(String, String)>) -> FindingJudge {
+        FindingJudge {
+            solvers: self.solvers.clone(),
+            symptom: self.symptom.clone(),
+            witness: Some(witness),
+            limits: self.limits,
+            dir: self.dir.clone(),
+            fresh_only: self.fresh_only.load(std::sync::atomic::Ordering::Relaxed).into(),
+        }
     }
 
     /// The text solver `k` gets in a fresh process: the campaign's model validation and

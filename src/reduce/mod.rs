@@ -11,6 +11,7 @@
 //! becomes the new best, and the best-so-far file is rewritten atomically after every
 //! success: an interrupted reduction keeps its progress.
 
+pub mod bounds;
 pub mod judge;
 pub mod passes;
 
@@ -92,6 +93,21 @@ pub struct Report {
     pub timed_out: bool,
     /// Successes per pass.
     pub by_pass: BTreeMap<String, u64>,
+    /// For a STORM finding: what bound minimisation found before the passes ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<BoundsReport>,
+}
+
+/// The outcome of STORM's bound minimisation ([`bounds::minimise`]).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BoundsReport {
+    pub amax: usize,
+    pub dmax: usize,
+    pub nc: usize,
+    /// Trigger size before, and of the regenerated instance.
+    pub from_bytes: usize,
+    pub to_bytes: usize,
+    pub instances: u64,
 }
 
 /// Why a reduction could not start or finish.
@@ -136,19 +152,66 @@ pub fn reduce_finding(
     opts: &Options,
     max_time: Duration,
 ) -> Result<Report, ReduceError> {
+    let t0 = Instant::now();
     let scratch = tempdir_in(dir)?;
-    let (judge, mut meta) = judge::FindingJudge::for_finding(dir, solvers, max_time, scratch.path())?;
+    let (mut judge, mut meta) = judge::FindingJudge::for_finding(dir, solvers, max_time, scratch.path())?;
     let trigger_path = dir.join("trigger.smt2");
     let text = std::fs::read_to_string(&trigger_path).map_err(|e| crate::Error::io(&trigger_path, e))?;
-    let script = smtlib::parse(&text).map_err(|e| crate::Error::syntax(&trigger_path, e))?;
-    let header = text.lines().find(|l| l.starts_with(crate::mutate::storm::WITNESS_PREFIX)).map(|l| format!("{l}\n"));
+    let mut script = smtlib::parse(&text).map_err(|e| crate::Error::syntax(&trigger_path, e))?;
+    let mut header =
+        text.lines().find(|l| l.starts_with(crate::mutate::storm::WITNESS_PREFIX)).map(|l| format!("{l}\n"));
+    // A STORM trigger first goes through bound minimisation (at most half the budget).
+    let mut bounds_report = None;
+    if judge.witness.is_some() && meta.engine == "storm" {
+        let deadline = opts.time.map(|t| t0 + t / 2);
+        if let Some(m) = storm_bounds(dir, &judge, &meta, smtlib::print(&script).len(), deadline) {
+            bounds_report = Some(BoundsReport {
+                amax: m.bounds.amax,
+                dmax: m.bounds.dmax,
+                nc: m.bounds.nc,
+                from_bytes: smtlib::print(&script).len(),
+                to_bytes: m.text.len(),
+                instances: m.tried,
+            });
+            if let Ok(s) = smtlib::parse(&m.text) {
+                script = s;
+                header = Some(format!("{}\n", crate::mutate::storm::witness_line(&m.witness)));
+                judge = judge.with_witness(m.witness);
+            }
+        }
+    }
     let out = dir.join("reduced.smt2");
-    let (_, report) = reduce(&script, &judge, opts, Some(&out), header.as_deref().unwrap_or(""))?;
+    let opts = Options { time: opts.time.map(|t| t.saturating_sub(t0.elapsed())), ..opts.clone() };
+    let (_, mut report) = reduce(&script, &judge, &opts, Some(&out), header.as_deref().unwrap_or(""))?;
+    if let Some(b) = bounds_report {
+        report.original_bytes = b.from_bytes;
+        report.seconds = t0.elapsed().as_secs_f64();
+        report.bounds = Some(b);
+    }
     meta.reduction = Some(report.clone());
     let mp = dir.join("meta.json");
     crate::campaign::store::write_atomic(&mp, &serde_json::to_vec_pretty(&meta).unwrap_or_default())
         .map_err(|e| ReduceError::Write { path: mp.display().to_string(), source: e })?;
     Ok(report)
+}
+
+/// Bound minimisation for a STORM finding: the seed (as the campaign recorded its path),
+/// the campaign's bounds, and the campaign's STORM reference as the model's source.
+fn storm_bounds(
+    dir: &Path,
+    judge: &judge::FindingJudge,
+    meta: &crate::campaign::store::Meta,
+    current: usize,
+    deadline: Option<Instant>,
+) -> Option<bounds::Minimised> {
+    let campaign_dir = dir.ancestors().nth(3)?;
+    let cf: CampaignFile =
+        std::fs::read(campaign_dir.join("campaign.json")).ok().and_then(|b| serde_json::from_slice(&b).ok())?;
+    let seed = smtlib::parse_bytes(&std::fs::read(&meta.seed).ok()?).ok()?;
+    let r = crate::campaign::reference_index(&cf.solvers, cf.config.reference.as_deref())?;
+    let reference = cf.solvers.get(r)?.clone();
+    let original = cf.config.storm;
+    bounds::minimise(judge, &seed, &reference, &original, current, judge.limits, deadline)
 }
 
 /// A scratch directory removed when dropped.

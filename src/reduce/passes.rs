@@ -117,9 +117,11 @@ pub fn materialize(ctx: &Ctx, c: &Change) -> String {
 }
 
 /// How much is left of a script; a candidate must be strictly smaller. Lexicographic:
-/// term nodes, bytes outside the logic name, "weight" of literals (digits other than 0,
-/// string characters), then the logic (`ALL` heaviest). Strict decrease makes the
-/// reduction terminate whatever the passes propose.
+/// bytes (what a reader sees) outside the logic name and the `(assert ...)` wrappers, term
+/// nodes, "weight" of literals (digits other than 0, string characters), then the logic
+/// (`ALL` heaviest). Wrappers are free so that splitting a conjunction into assertions
+/// counts as progress (ddmin then drops conjuncts in halves); no pass merges assertions,
+/// and strict decrease makes the reduction terminate whatever the passes propose.
 pub fn measure(s: &Script, text: &str) -> (usize, usize, usize, usize) {
     let logic = s.logic().unwrap_or("");
     let logic_rank = if logic.is_empty() || logic == "ALL" { 1000 } else { logic.len() };
@@ -131,8 +133,12 @@ pub fn measure(s: &Script, text: &str) -> (usize, usize, usize, usize) {
             _ => 0,
         })
         .sum();
-    (s.terms.len(), text.len().saturating_sub(logic.len()), weight, logic_rank)
+    let asserts = s.commands.iter().filter(|c| matches!(c.kind, CommandKind::Assert(_))).count();
+    (text.len().saturating_sub(logic.len() + ASSERT_WRAPPER * asserts), s.terms.len(), weight, logic_rank)
 }
+
+/// Bytes of `(assert ` + `)` + newline around an asserted term.
+const ASSERT_WRAPPER: usize = 10;
 
 /// Short values of a sort, simplest first: what ddSMT calls "substitute by constant".
 pub fn simple_values(ctx: &Ctx, sort: SortRef, globals: &BTreeMap<SortRef, String>) -> Vec<String> {

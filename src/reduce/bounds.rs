@@ -1,0 +1,93 @@
+//! STORM's bound minimisation (Mansur, Christakis, Wüstholz, Zhang, ESEC/FSE 2020, §3.4):
+//! instead of shrinking a bug-triggering instance syntactically, generate new instances
+//! from the same seed and model with smaller generator bounds — fewer assertions
+//! (`amax`), shallower fragments (`dmax`), a smaller construction pool (`nc`) — and keep
+//! the smallest that still triggers the same bug. Every such instance is satisfiable by
+//! construction, so the witness stays the ground truth; the typed passes then take over.
+
+use super::judge::FindingJudge;
+use super::Judge;
+use crate::mutate::choice::Rng;
+use crate::mutate::storm::{self, Bounds};
+use crate::smtlib::{self, Script};
+use crate::solver::{Limits, Session, SolverSpec};
+use std::time::Instant;
+
+/// Instances tried per bound setting.
+pub const TRIES: u64 = 16;
+
+/// What the minimisation found: the instance (without its witness line), its witness,
+/// and the bounds it came from.
+#[derive(Clone, Debug)]
+pub struct Minimised {
+    pub text: String,
+    pub witness: Vec<(String, String)>,
+    pub bounds: Bounds,
+    /// Instances checked.
+    pub tried: u64,
+}
+
+/// Powers of two from 1 up to and including `max`.
+fn ladder(max: usize) -> Vec<usize> {
+    let mut v = vec![];
+    let mut x = 1;
+    while x < max {
+        v.push(x);
+        x *= 2;
+    }
+    v.push(max.max(1));
+    v
+}
+
+/// Searches bounds from the smallest up — for each `amax` in 1, 2, 4, ..., each `dmax` in
+/// 1, 2, 4, ... (with `nc` scaled down alike) — for an instance of `seed` that `judge`
+/// confirms as the same bug, and returns the first one smaller than `current_bytes`.
+/// `reference` builds the pools (its model is the new witness). Stops at `deadline`.
+pub fn minimise(
+    judge: &FindingJudge,
+    seed: &Script,
+    reference: &SolverSpec,
+    original: &Bounds,
+    current_bytes: usize,
+    limits: Limits,
+    deadline: Option<Instant>,
+) -> Option<Minimised> {
+    let script = reference.family.without_foreign_options(seed).unwrap_or_else(|| seed.clone());
+    if reference.cannot_read(&script).is_some() {
+        return None;
+    }
+    let mut sess = Session::new(reference.clone(), limits);
+    let mut tried = 0;
+    let mut pools_by_d = vec![];
+    for d in ladder(original.dmax) {
+        let b = Bounds { dmax: d, nc: original.nc.min(8 * d), ..original.clone() };
+        if let Ok(p) = crate::tools::storm_check::pools_for(&script, &mut sess, &b, d as u64, &mut 0) {
+            pools_by_d.push((b, p));
+        }
+    }
+    for a in ladder(original.amax) {
+        for (b, pools) in &pools_by_d {
+            let witness = pools.witness.clone();
+            let j = judge.with_witness(witness.clone());
+            let mut w = j.worker(0);
+            for k in 0..TRIES {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    return None;
+                }
+                let bounds = Bounds { amax: a, incremental: false, ..b.clone() };
+                let mut rng = Rng::new(k.wrapping_mul(0x9E37_79B9) ^ (a as u64) << 32 ^ b.dmax as u64);
+                let Some(asserts) = pools.instance(&bounds, &mut rng) else { continue };
+                let Ok(inst) = storm::instance_script(seed, asserts) else { continue };
+                let text = smtlib::print(&inst);
+                if text.len() >= current_bytes {
+                    continue;
+                }
+                tried += 1;
+                if w.interesting(&text) && j.confirm(&text) {
+                    return Some(Minimised { text, witness, bounds, tried });
+                }
+            }
+        }
+    }
+    None
+}
