@@ -652,12 +652,6 @@ impl DictCmd {
 }
 
 fn main() {
-    // Output piped into `head` ends quietly, as for any Unix tool (Rust ignores SIGPIPE,
-    // which would make the next print panic).
-    // SAFETY: restoring the default disposition of a signal has no preconditions.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let cli = Cli::parse();
     let r = match &cli.cmd {
         Cmd::Parse(c) => c.run(),

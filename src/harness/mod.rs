@@ -1,7 +1,51 @@
 //! Fuzzing harness bodies. Each cargo-fuzz / AFL++ / honggfuzz target is a one-line call
 //! into a function here, and each function also runs as a unit test on seeded inputs.
+//!
+//! * [`parse_roundtrip`]: the front end on arbitrary bytes.
+//! * [`engines`]: the structure-aware mutators (libFuzzer's `fuzz_mutator!` and
+//!   `fuzz_crossover!`) that turn the fuzzer's seed into typed AST edits.
+//! * [`oracle`]: the solver-facing targets: process-global sessions, the differential and
+//!   STORM oracles, confirmation in fresh processes, and the behaviour shim that turns
+//!   solver statistics into coverage ([`shim`]).
+
+pub mod engines;
+pub mod oracle;
+pub mod shim;
 
 use crate::smtlib::{parse_bytes, print};
+
+/// The body of a libFuzzer custom mutator (`fuzz_mutator!`): a structured mutant by
+/// `engine` written into `data` (returns its size), or — for one seed in 16, and whenever
+/// the input yields no structured mutant — libFuzzer's own byte mutation (`bytes`, i.e.
+/// `libfuzzer_sys::fuzzer_mutate`), so malformed inputs still evolve.
+pub fn libfuzzer_mutate(
+    engine: crate::mutate::Engine,
+    data: &mut [u8],
+    size: usize,
+    max_size: usize,
+    seed: u32,
+    bytes: impl FnOnce(&mut [u8], usize, usize) -> usize,
+) -> usize {
+    if seed % 16 != 15 {
+        if let Some(m) = engines::mutate(engine, &data[..size.min(data.len())], seed, max_size.min(data.len())) {
+            data[..m.len()].copy_from_slice(&m);
+            return m.len();
+        }
+    }
+    bytes(data, size, max_size)
+}
+
+/// The body of a libFuzzer custom crossover (`fuzz_crossover!`): the child's size, 0 when
+/// the two inputs do not combine.
+pub fn libfuzzer_crossover(a: &[u8], b: &[u8], out: &mut [u8], seed: u32) -> usize {
+    match engines::crossover(a, b, seed, out.len()) {
+        Some(c) => {
+            out[..c.len()].copy_from_slice(&c);
+            c.len()
+        }
+        None => 0,
+    }
+}
 
 /// `parse_target`: any byte string either fails to parse with a positioned error, or
 /// parses, prints, and parses back to the identical AST, and printing is idempotent.
