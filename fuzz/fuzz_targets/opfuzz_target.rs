@@ -1,0 +1,17 @@
+//! opfuzz_target: structure-aware mutation by the OpFuzz engine (libFuzzer's bytes become a
+//! typed AST edit), solvers in persistent sessions, abort only on a finding confirmed in
+//! fresh processes. Solvers: `SMTSTORM_SOLVERS` (see `smtstorm::harness::oracle`).
+#![no_main]
+use libfuzzer_sys::{fuzz_crossover, fuzz_mutator, fuzz_target};
+use smtstorm::harness::{libfuzzer_crossover, libfuzzer_mutate, oracle};
+use smtstorm::mutate::Engine;
+
+fuzz_target!(|data: &[u8]| oracle::differential_target(data).abort_on_finding());
+
+fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
+    libfuzzer_mutate(Engine::OpFuzz, data, size, max_size, seed, libfuzzer_sys::fuzzer_mutate)
+});
+
+fuzz_crossover!(|data1: &[u8], data2: &[u8], out: &mut [u8], seed: u32| {
+    libfuzzer_crossover(data1, data2, out, seed)
+});

@@ -1,0 +1,18 @@
+//! storm_target: each input is a seed; the mutator turns it into a STORM instance (built
+//! from the reference solver's model, carrying its witness line), chosen by libFuzzer's
+//! seed; any `unsat` for an instance is a bug, aborted on only after fresh-process
+//! confirmation and the witness checked by the reference. Solvers: `SMTSTORM_SOLVERS` (see `smtstorm::harness::oracle`).
+#![no_main]
+use libfuzzer_sys::{fuzz_crossover, fuzz_mutator, fuzz_target};
+use smtstorm::harness::{libfuzzer_crossover, libfuzzer_mutate, oracle};
+use smtstorm::mutate::Engine;
+
+fuzz_target!(|data: &[u8]| oracle::storm_target(data).abort_on_finding());
+
+fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
+    libfuzzer_mutate(Engine::Storm, data, size, max_size, seed, libfuzzer_sys::fuzzer_mutate)
+});
+
+fuzz_crossover!(|data1: &[u8], data2: &[u8], out: &mut [u8], seed: u32| {
+    libfuzzer_crossover(data1, data2, out, seed)
+});

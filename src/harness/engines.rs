@@ -1,0 +1,159 @@
+//! Structure-aware mutation for libFuzzer's `fuzz_mutator!`/`fuzz_crossover!` (and the
+//! AFL++ custom mutator): the input is parsed, an engine picks an edit from the fuzzer's
+//! seed, and the mutant is printed back. Deterministic: the same input and seed give the
+//! same output, as libFuzzer requires. `None` means "no structured mutant" — the target
+//! then falls back to libFuzzer's byte mutation.
+
+use crate::mutate::choice::{Choices, Rng};
+use crate::mutate::{edit, storm, Engine, Prepared};
+use crate::smtlib::ast::CommandKind;
+use crate::smtlib::{self, Script};
+
+/// The witness line of an input, if it has one.
+fn witness_of(data: &[u8]) -> Option<Vec<(String, String)>> {
+    std::str::from_utf8(data).ok().and_then(storm::read_witness)
+}
+
+/// One structured mutant of `data` by `engine`, at most `max_size` bytes. For STORM the
+/// input is taken as a seed: an instance is generated from the reference's model of it
+/// (pools cached per seed) and carries its witness line.
+pub fn mutate(engine: Engine, data: &[u8], seed: u32, max_size: usize) -> Option<Vec<u8>> {
+    let s = smtlib::parse_bytes(data).ok()?;
+    let mut rng = Rng::new(seed as u64);
+    let text = match engine {
+        Engine::Storm => {
+            let bounds = storm::Bounds { amax: 16, ..Default::default() };
+            let mut h = super::oracle::harness();
+            let pools = h.pools(&s, &bounds)?;
+            let a = pools.instance(&bounds, &mut rng)?;
+            let line = pools.witness_line();
+            let inst = storm::instance_script(&s, a).ok()?;
+            format!("{line}\n{}", smtlib::print(&inst))
+        }
+        _ => {
+            let p = Prepared::new(engine, &s);
+            let (_, mut m) = p.mutate(&mut rng)?;
+            edit::strip_status(&mut m);
+            smtlib::print(&m)
+        }
+    };
+    (text.len() <= max_size).then(|| text.into_bytes())
+}
+
+/// Commands a crossover keeps from its inputs: everything but queries and `exit`.
+fn is_context(k: &CommandKind) -> bool {
+    !matches!(
+        k,
+        CommandKind::Assert(_)
+            | CommandKind::Nullary(_)
+            | CommandKind::CheckSatAssuming(_)
+            | CommandKind::GetValue(_)
+            | CommandKind::Push(_)
+            | CommandKind::Pop(_)
+    )
+}
+
+/// The name a declaration or definition introduces, if any.
+fn declared(s: &Script, k: &CommandKind) -> Option<String> {
+    match *k {
+        CommandKind::DeclareConst(n, _)
+        | CommandKind::DeclareFun(n, ..)
+        | CommandKind::DeclareSort(n, _)
+        | CommandKind::DefineSort(n, ..)
+        | CommandKind::DefineConst(n, ..)
+        | CommandKind::DeclareDatatype(n, _) => Some(s.sym(n).to_string()),
+        CommandKind::DefineFun { decl, .. } => Some(s.sym(decl.name).to_string()),
+        _ => None,
+    }
+}
+
+/// Crossover: the context (logic, options, declarations) of both inputs and a random
+/// selection of the assertions of both, then one `(check-sat)`. A name both declare must
+/// be declared identically. For STORM inputs both witnesses must agree on shared
+/// constants; the merged witness then satisfies every assertion taken, so the child is
+/// satisfiable by construction too.
+pub fn crossover(a: &[u8], b: &[u8], seed: u32, max_size: usize) -> Option<Vec<u8>> {
+    let sa = smtlib::parse_bytes(a).ok()?;
+    let sb = smtlib::parse_bytes(b).ok()?;
+    let witness = match (witness_of(a), witness_of(b)) {
+        (Some(wa), Some(wb)) => {
+            let mut w = wa.clone();
+            for (k, v) in wb {
+                match wa.iter().find(|(x, _)| *x == k) {
+                    Some((_, va)) if *va != v => return None,
+                    Some(_) => {}
+                    None => w.push((k, v)),
+                }
+            }
+            Some(w)
+        }
+        (None, None) => None,
+        _ => return None,
+    };
+    let mut rng = Rng::new(seed as u64);
+    let mut out = String::new();
+    if let Some(w) = &witness {
+        out.push_str(&storm::witness_line(w));
+        out.push('\n');
+    }
+    let mut names: Vec<(String, String)> = vec![];
+    let logic = match (sa.logic(), sb.logic()) {
+        (Some(x), Some(y)) if x == y => Some(x.to_string()),
+        (None, None) => None,
+        _ => Some("ALL".to_string()),
+    };
+    if let Some(l) = &logic {
+        out.push_str(&format!("(set-logic {l})\n"));
+    }
+    for s in [&sa, &sb] {
+        for c in &s.commands {
+            if !is_context(&c.kind) || matches!(c.kind, CommandKind::SetLogic(_)) || s.is_status(&c.kind) {
+                continue;
+            }
+            let text = crate::smtlib::printer::print_command_with(s, &c.kind, &[]);
+            if let Some(n) = declared(s, &c.kind) {
+                match names.iter().find(|(x, _)| *x == n) {
+                    Some((_, t)) if *t != text => return None,
+                    Some(_) => continue,
+                    None => names.push((n, text.clone())),
+                }
+            }
+            out.push_str(&text);
+            out.push('\n');
+        }
+    }
+    let asserts = |s: &Script| -> Vec<String> {
+        s.commands
+            .iter()
+            .filter_map(|c| match c.kind {
+                CommandKind::Assert(t) => Some(crate::smtlib::printer::term_to_string(s, t)),
+                _ => None,
+            })
+            .collect()
+    };
+    let (xa, xb) = (asserts(&sa), asserts(&sb));
+    if xa.is_empty() || xb.is_empty() {
+        return None;
+    }
+    // At least one assertion from each parent, each other one with probability 1/2.
+    let first_a = rng.below(xa.len())?;
+    let first_b = rng.below(xb.len())?;
+    for (i, t) in xa.iter().enumerate() {
+        if i == first_a || rng.below(2)? == 1 {
+            out.push_str(&format!("(assert {t})\n"));
+        }
+    }
+    for (i, t) in xb.iter().enumerate() {
+        if i == first_b || rng.below(2)? == 1 {
+            out.push_str(&format!("(assert {t})\n"));
+        }
+    }
+    out.push_str("(check-sat)\n");
+    // The child must be a well-formed, well-sorted script.
+    let child = smtlib::parse(&out).ok()?;
+    let diags = |s: &Script| crate::smtlib::check::check(s).diagnostics.len();
+    if diags(&child) > diags(&sa) + diags(&sb) {
+        return None;
+    }
+    (out.len() <= max_size).then(|| out.into_bytes())
+}

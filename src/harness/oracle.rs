@@ -1,0 +1,286 @@
+//! The solver side of the fuzz targets: process-global persistent sessions, the oracles,
+//! and confirmation in fresh processes before anything aborts.
+//!
+//! Configuration (environment, read once per process):
+//! * `SMTSTORM_SOLVERS`: comma-separated solver names (or `NAME=command args`) from
+//!   `.solvers/solvers.toml` (found from the current directory upwards, or
+//!   `$SMTSTORM_SOLVERS_DIR`). Default: the newest installed z3 and yices.
+//! * `SMTSTORM_REFERENCE`: the solver STORM takes models from (default: newest z3).
+//! * `SMTSTORM_TIMEOUT_MS`: per-query limit (default 2000; keep it below libFuzzer's
+//!   `-timeout`, so a slow solver is a timeout here, not a libFuzzer timeout artifact).
+//! * `SMTSTORM_SHIM=0` switches the behaviour shim off (for comparisons).
+//!
+//! A finding aborts (panics, so libFuzzer writes the input to `fuzz/artifacts/`) only
+//! after every solver re-ran the input in a fresh process and the same verdict came back:
+//! `fuzz/artifacts/` holds real findings, not session artefacts. Errors, unknowns and
+//! timeouts never abort.
+
+use crate::campaign::oracle::{checks, judge, Verdict};
+use crate::mutate::storm::{self, Pools};
+use crate::smtlib::{self, Script};
+use crate::solver::{model, run_file, Limits, Outcome, QueryResult, Registry, Session, SolverSpec};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+/// The process-global solver state of a fuzz target.
+pub struct Harness {
+    pub specs: Vec<SolverSpec>,
+    sessions: Vec<Session>,
+    pub reference: usize,
+    pub limits: Limits,
+    pub shim: bool,
+    /// STORM pools by seed text hash (`None`: no model for that seed).
+    pools: HashMap<u64, Option<Pools>>,
+    scratch: std::path::PathBuf,
+    /// Executions so far (for statistics).
+    pub execs: u64,
+}
+
+static HARNESS: OnceLock<Result<Mutex<Harness>, String>> = OnceLock::new();
+
+/// Why the harness cannot start (printed once, then every target panics with it: a
+/// misconfigured fuzzer must not run silently without solvers).
+fn setup() -> Result<Harness, String> {
+    let reg = Registry::load(&crate::solver::registry::default_toml()).unwrap_or_default();
+    let names: Vec<String> = match std::env::var("SMTSTORM_SOLVERS") {
+        Ok(v) => v.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect(),
+        Err(_) => {
+            let newest_z3 = crate::campaign::reference_index(&reg.solvers, None).map(|i| reg.solvers[i].name.clone());
+            let yices = reg.solvers.iter().find(|s| s.family == crate::solver::Family::Yices).map(|s| s.name.clone());
+            newest_z3.into_iter().chain(yices).collect()
+        }
+    };
+    if names.is_empty() {
+        return Err("no solvers: run scripts/setup-solvers.sh or set SMTSTORM_SOLVERS".into());
+    }
+    let specs = crate::tools::check::resolve(&reg, &names).map_err(|e| e.to_string())?;
+    let reference = crate::campaign::reference_index(&specs, std::env::var("SMTSTORM_REFERENCE").ok().as_deref())
+        .ok_or("SMTSTORM_REFERENCE is not one of SMTSTORM_SOLVERS")?;
+    let ms = std::env::var("SMTSTORM_TIMEOUT_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000u64);
+    let limits = Limits { time: Duration::from_millis(ms), grace: Duration::from_millis(500), ..Limits::default() };
+    let sessions = specs
+        .iter()
+        .map(|s| {
+            let mut sess = Session::new(s.clone(), limits);
+            sess.options = s.family.dialect().model_validation.to_string();
+            sess
+        })
+        .collect();
+    let scratch = std::env::temp_dir().join(format!("smtstorm-harness-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
+    Ok(Harness {
+        specs,
+        sessions,
+        reference,
+        limits,
+        shim: std::env::var("SMTSTORM_SHIM").map_or(true, |v| v != "0"),
+        pools: HashMap::new(),
+        scratch,
+        execs: 0,
+    })
+}
+
+/// The harness, started on first use.
+pub fn harness() -> std::sync::MutexGuard<'static, Harness> {
+    match HARNESS.get_or_init(|| setup().map(Mutex::new)) {
+        Ok(m) => m.lock().unwrap_or_else(|e| e.into_inner()),
+        Err(e) => panic!("smtstorm harness: {e}"),
+    }
+}
+
+/// What one execution found (the targets panic on `Finding`; tests look at it).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Found {
+    Nothing,
+    /// A confirmed bug: kind, blamed solver, signature.
+    Finding {
+        kind: String,
+        solver: String,
+        signature: String,
+    },
+}
+
+impl Found {
+    /// Aborts with the finding (the libFuzzer artifact is the input).
+    pub fn abort_on_finding(self) {
+        if let Found::Finding { kind, solver, signature } = self {
+            panic!("smtstorm: confirmed {kind} bug in {solver}: {signature}");
+        }
+    }
+}
+
+impl Harness {
+    /// Runs `s` on every solver that reads it, through the sessions; records statistics
+    /// in the shim. `results[i]` is `None` for a solver that does not read it.
+    fn run_all(&mut self, s: &Script) -> Vec<Option<QueryResult>> {
+        let n = checks(s);
+        let mut out = vec![];
+        for k in 0..self.specs.len() {
+            if self.specs[k].cannot_read(s).is_some() {
+                out.push(None);
+                continue;
+            }
+            let fam = self.specs[k].family;
+            let own = fam.without_foreign_options(s);
+            let (mut text, _) = crate::solver::session_text(own.as_ref().unwrap_or(s));
+            let stats = if self.shim { fam.dialect().statistics } else { None };
+            if let Some(cmd) = stats {
+                text.push_str(cmd);
+                text.push('\n');
+            }
+            let r = self.sessions[k].query(&text, n);
+            if let Some(st) = r.data.iter().rev().find_map(|d| model::parse_statistics(d).ok()) {
+                super::shim::record(k, &st);
+            }
+            out.push(Some(r));
+        }
+        out
+    }
+
+    /// Re-runs `s` on every solver in a fresh process.
+    fn run_fresh(&self, s: &Script) -> Vec<Option<QueryResult>> {
+        let n = checks(s);
+        (0..self.specs.len())
+            .map(|k| {
+                let spec = &self.specs[k];
+                if spec.cannot_read(s).is_some() {
+                    return None;
+                }
+                let own = spec.family.without_foreign_options(s);
+                let text =
+                    format!("{}{}", spec.family.dialect().model_validation, smtlib::print(own.as_ref().unwrap_or(s)));
+                let f = self.scratch.join(format!("confirm-{k}.smt2"));
+                std::fs::write(&f, text).ok()?;
+                Some(run_file(spec, &f, n, &self.limits))
+            })
+            .collect()
+    }
+
+    fn named(&self, v: &Verdict) -> Found {
+        Found::Finding {
+            kind: v.kind.to_string(),
+            solver: v.blamed.map_or("undecided".into(), |b| self.specs[b].name.clone()),
+            signature: v.signature.clone(),
+        }
+    }
+
+    /// The differential oracle (crash, invalid model, conflicting definite answers),
+    /// confirmed in fresh processes.
+    pub fn differential(&mut self, s: &Script) -> Found {
+        self.execs += 1;
+        let results = self.run_all(s);
+        let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
+        let verdicts = judge(&refs, None);
+        for v in verdicts.iter().filter(|v| v.blamed.is_some()) {
+            let fresh = self.run_fresh(s);
+            let refs: Vec<Option<&QueryResult>> = fresh.iter().map(|r| r.as_ref()).collect();
+            if judge(&refs, None).iter().any(|x| x.kind == v.kind && x.blamed == v.blamed) {
+                return self.named(v);
+            }
+        }
+        Found::Nothing
+    }
+
+    /// The STORM oracle: the instance is satisfied by `witness`, so `unsat` from any solver
+    /// is a bug — confirmed by that solver in a fresh process and by the reference finding
+    /// the instance with the witness pinned satisfiable.
+    pub fn storm(&mut self, s: &Script, witness: &[(String, String)]) -> Found {
+        self.execs += 1;
+        let results = self.run_all(s);
+        let mut found = Found::Nothing;
+        for (k, r) in results.iter().enumerate() {
+            let Some(r) = r else { continue };
+            if let Some(Outcome::Crash { message, .. }) = r.crash.clone() {
+                if let Some(v) = self.confirm_crash(s, k, &message) {
+                    return v;
+                }
+            }
+            if !r.outcomes.contains(&Outcome::Unsat) || found != Found::Nothing {
+                continue;
+            }
+            let fresh = self.run_fresh(s);
+            if !fresh[k].as_ref().is_some_and(|f| f.outcomes.contains(&Outcome::Unsat)) {
+                continue;
+            }
+            let pinned = storm::pinned(s, witness);
+            let Ok(p) = smtlib::parse(&pinned) else { continue };
+            let r = self.reference;
+            if self.specs[r].cannot_read(&p).is_some() {
+                continue;
+            }
+            let f = self.scratch.join("pinned.smt2");
+            let own = self.specs[r].family.without_foreign_options(&p);
+            if std::fs::write(&f, smtlib::print(own.as_ref().unwrap_or(&p))).is_err() {
+                continue;
+            }
+            let pr = run_file(&self.specs[r], &f, checks(&p).max(1), &self.limits);
+            if !pr.outcomes.is_empty() && pr.outcomes.iter().all(|o| *o == Outcome::Sat) {
+                found = Found::Finding {
+                    kind: "soundness".into(),
+                    solver: self.specs[k].name.clone(),
+                    signature: "unsat for an instance its witness satisfies".into(),
+                };
+            }
+        }
+        found
+    }
+
+    fn confirm_crash(&self, s: &Script, k: usize, message: &str) -> Option<Found> {
+        let fresh = self.run_fresh(s);
+        let f = fresh.get(k)?.as_ref()?;
+        match &f.crash {
+            Some(Outcome::Crash { message: m, .. }) if m == message => {
+                Some(Found::Finding { kind: "crash".into(), solver: self.specs[k].name.clone(), signature: m.clone() })
+            }
+            _ => None,
+        }
+    }
+
+    /// STORM pools for a seed, built once per distinct seed text with the reference
+    /// session (`None` when the reference has no model for it).
+    pub fn pools(&mut self, seed: &Script, bounds: &storm::Bounds) -> Option<&Pools> {
+        let text = smtlib::print(seed);
+        let digest: [u8; 32] =
+            sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(text.as_bytes())).into();
+        let key = u64::from_le_bytes(digest[..8].try_into().unwrap_or_default());
+        if !self.pools.contains_key(&key) {
+            if self.pools.len() > 4096 {
+                self.pools.clear();
+            }
+            let r = self.reference;
+            let script = self.specs[r].family.without_foreign_options(seed).unwrap_or_else(|| seed.clone());
+            let p = if self.specs[r].cannot_read(&script).is_none() {
+                crate::tools::storm_check::pools_for(&script, &mut self.sessions[r], bounds, key, &mut 0).ok()
+            } else {
+                None
+            };
+            self.pools.insert(key, p);
+        }
+        self.pools.get(&key).and_then(|p| p.as_ref())
+    }
+}
+
+/// `opfuzz_target` / `valfuzz_target`: the differential oracle on the input.
+pub fn differential_target(data: &[u8]) -> Found {
+    let Ok(s) = smtlib::parse_bytes(data) else { return Found::Nothing };
+    if checks(&s) == 0 {
+        return Found::Nothing;
+    }
+    harness().differential(&s)
+}
+
+/// `storm_target`: an input with a witness line is a STORM instance (any `unsat` is a
+/// bug); without one it is a seed, checked differentially.
+pub fn storm_target(data: &[u8]) -> Found {
+    let Ok(s) = smtlib::parse_bytes(data) else { return Found::Nothing };
+    if checks(&s) == 0 {
+        return Found::Nothing;
+    }
+    let witness = std::str::from_utf8(data).ok().and_then(storm::read_witness);
+    let mut h = harness();
+    match witness {
+        Some(w) => h.storm(&s, &w),
+        None => h.differential(&s),
+    }
+}
