@@ -4,6 +4,7 @@
 //! same output, as libFuzzer requires. `None` means "no structured mutant" — the target
 //! then falls back to libFuzzer's byte mutation.
 
+use super::oracle::Harness;
 use crate::mutate::choice::{Choices, Rng};
 use crate::mutate::{edit, storm, Engine, Prepared};
 use crate::smtlib::ast::CommandKind;
@@ -16,27 +17,32 @@ fn witness_of(data: &[u8]) -> Option<Vec<(String, String)>> {
 
 /// One structured mutant of `data` by `engine`, at most `max_size` bytes. For STORM the
 /// input is taken as a seed: an instance is generated from the reference's model of it
-/// (pools cached per seed) and carries its witness line.
+/// (pools cached per seed, in the process-global harness) and carries its witness line.
 pub fn mutate(engine: Engine, data: &[u8], seed: u32, max_size: usize) -> Option<Vec<u8>> {
+    if engine == Engine::Storm {
+        return mutate_in(&mut super::oracle::harness(), engine, data, seed, max_size);
+    }
+    let s = smtlib::parse_bytes(data).ok()?;
+    let p = Prepared::new(engine, &s);
+    let (_, mut m) = p.mutate(&mut Rng::new(seed as u64))?;
+    edit::strip_status(&mut m);
+    let text = smtlib::print(&m);
+    (text.len() <= max_size).then(|| text.into_bytes())
+}
+
+/// [`mutate`] with a given harness (its reference session builds STORM's pools).
+pub fn mutate_in(h: &mut Harness, engine: Engine, data: &[u8], seed: u32, max_size: usize) -> Option<Vec<u8>> {
+    if engine != Engine::Storm {
+        return mutate(engine, data, seed, max_size);
+    }
     let s = smtlib::parse_bytes(data).ok()?;
     let mut rng = Rng::new(seed as u64);
-    let text = match engine {
-        Engine::Storm => {
-            let bounds = storm::Bounds { amax: 16, ..Default::default() };
-            let mut h = super::oracle::harness();
-            let pools = h.pools(&s, &bounds)?;
-            let a = pools.instance(&bounds, &mut rng)?;
-            let line = pools.witness_line();
-            let inst = storm::instance_script(&s, a).ok()?;
-            format!("{line}\n{}", smtlib::print(&inst))
-        }
-        _ => {
-            let p = Prepared::new(engine, &s);
-            let (_, mut m) = p.mutate(&mut rng)?;
-            edit::strip_status(&mut m);
-            smtlib::print(&m)
-        }
-    };
+    let bounds = storm::Bounds { amax: 16, ..Default::default() };
+    let pools = h.pools(&s, &bounds)?;
+    let a = pools.instance(&bounds, &mut rng)?;
+    let line = pools.witness_line();
+    let inst = storm::instance_script(&s, a).ok()?;
+    let text = format!("{line}\n{}", smtlib::print(&inst));
     (text.len() <= max_size).then(|| text.into_bytes())
 }
 

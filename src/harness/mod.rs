@@ -126,4 +126,130 @@ mod tests {
         }
         assert!(n > 0, "no regression inputs in {}", dir.display());
     }
+
+    /// Real solvers for the engine-target tests: z3 4.8.7 (known bugs), z3 5.4.0 (the
+    /// STORM reference) and yices.
+    fn test_harness() -> oracle::Harness {
+        let reg = crate::solver::Registry::load(&crate::solver::registry::default_toml()).unwrap();
+        let names = ["z3-4.8.7", "z3-5.4.0", "yices"].map(String::from);
+        let specs = crate::tools::check::resolve(&reg, &names)
+            .expect("run scripts/setup-solvers.sh --minimal: the harness tests need real solvers");
+        oracle::Harness::new(specs, 1, std::time::Duration::from_secs(1), true).unwrap()
+    }
+
+    fn corpus() -> Vec<Vec<u8>> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+        let mut seeds: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        seeds.sort();
+        seeds.iter().map(|p| std::fs::read(p).unwrap()).collect()
+    }
+
+    /// `opfuzz_target`, `valfuzz_target` and `storm_target` as unit tests: ~100 seeded
+    /// mutants each from the corpus (the custom mutator, deterministic), crossovers, and the
+    /// target body on each. Findings must be confirmed ones; the mutator's output parses
+    /// and STORM's carries a witness line.
+    #[test]
+    fn engine_targets_as_unit_tests() {
+        use crate::mutate::Engine;
+        let mut h = test_harness();
+        let inputs = corpus();
+        let mut found = vec![];
+        let mut structured = 0;
+        for (t, engine) in [Engine::OpFuzz, Engine::ValFuzz, Engine::Storm].into_iter().enumerate() {
+            for i in 0..100u32 {
+                let base = &inputs[(i as usize * 7 + t) % inputs.len()];
+                let m = engines::mutate_in(&mut h, engine, base, i, 1 << 16);
+                // Same seed, same mutant: libFuzzer's requirement.
+                assert_eq!(m, engines::mutate_in(&mut h, engine, base, i, 1 << 16), "{engine} seed {i}");
+                let input = match m {
+                    Some(m) => {
+                        structured += 1;
+                        let text = String::from_utf8(m.clone()).unwrap();
+                        assert!(crate::smtlib::parse(&text).is_ok(), "{engine}: {text}");
+                        if engine == Engine::Storm {
+                            assert!(crate::mutate::storm::read_witness(&text).is_some(), "{text}");
+                        }
+                        m
+                    }
+                    None => base.clone(),
+                };
+                let r = match engine {
+                    Engine::Storm => oracle::storm_input(&mut h, &input),
+                    _ => oracle::differential_input(&mut h, &input),
+                };
+                if r != oracle::Found::Nothing {
+                    found.push((engine, r, String::from_utf8_lossy(&input).into_owned()));
+                }
+            }
+        }
+        assert!(structured >= 250, "only {structured} of 300 inputs were structured mutants");
+        for (e, f, text) in &found {
+            let oracle::Found::Finding { kind, solver, .. } = f else { unreachable!() };
+            // Every known bug of these solvers: z3 4.8.7's and yices' own.
+            assert!(solver == "z3-4.8.7" || solver == "yices", "{e}: {f:?} on\n{text}");
+            assert!(["soundness", "crash", "invalid-model"].contains(&kind.as_str()));
+        }
+        // Crossover: children parse, and two STORM instances with agreeing witnesses give a
+        // child whose merged witness is there.
+        let mut kids = 0;
+        for i in 0..60u32 {
+            let a = &inputs[i as usize % inputs.len()];
+            let b = &inputs[(i as usize * 13 + 5) % inputs.len()];
+            if let Some(c) = engines::crossover(a, b, i, 1 << 16) {
+                kids += 1;
+                let c = String::from_utf8(c).unwrap();
+                let s = crate::smtlib::parse(&c).unwrap_or_else(|e| panic!("{e}\n{c}"));
+                assert_eq!(crate::campaign::oracle::checks(&s), 1);
+            }
+        }
+        assert!(kids >= 20, "{kids} crossovers");
+        let lia =
+            std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/lia_bounds.smt2")).unwrap();
+        let x = engines::mutate_in(&mut h, Engine::Storm, &lia, 1, 1 << 16).unwrap();
+        let y = engines::mutate_in(&mut h, Engine::Storm, &lia, 2, 1 << 16).unwrap();
+        let c = String::from_utf8(engines::crossover(&x, &y, 3, 1 << 16).expect("same model, same witness")).unwrap();
+        assert!(crate::mutate::storm::read_witness(&c).is_some(), "{c}");
+        assert_eq!(oracle::storm_input(&mut h, c.as_bytes()), oracle::Found::Nothing, "{c}");
+    }
+
+    /// The targets abort on real bugs, after fresh-process confirmation: a yices 2.6.5
+    /// let-shadowing soundness bug (differential), and z3 4.8.7's pre-2.6 string escapes on
+    /// a STORM instance (witness oracle); and the shim turns statistics into features.
+    #[test]
+    fn targets_find_real_bugs_and_the_shim_records_behaviour() {
+        let mut h = test_harness();
+        let yices_bug = b"(set-logic QF_UF)\n(declare-const x Bool)\n(assert (let ((y (not (let ((y (not x))) (let ((x y) (y x)) (and x (not y))))))) (let ((x y) (y x)) (and x (not y)))))\n(check-sat)\n";
+        match oracle::differential_input(&mut h, yices_bug) {
+            oracle::Found::Finding { kind, solver, .. } => {
+                assert_eq!((kind.as_str(), solver.as_str()), ("soundness", "yices"))
+            }
+            o => panic!("{o:?}"),
+        }
+        let r = std::panic::catch_unwind(|| {
+            oracle::Found::Finding { kind: "soundness".into(), solver: "yices".into(), signature: "x".into() }
+                .abort_on_finding()
+        });
+        assert!(r.is_err(), "a finding aborts");
+        let seed =
+            std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/str_escapes_disjunct.smt2"))
+                .unwrap();
+        let mut storm_found = false;
+        for i in 0..16 {
+            let Some(inst) = engines::mutate_in(&mut h, crate::mutate::Engine::Storm, &seed, i, 1 << 16) else {
+                continue;
+            };
+            if let oracle::Found::Finding { solver, .. } = oracle::storm_input(&mut h, &inst) {
+                assert_eq!(solver, "z3-4.8.7");
+                storm_found = true;
+                break;
+            }
+        }
+        assert!(storm_found, "no STORM instance of str_escapes_disjunct caught z3 4.8.7");
+        // The shim: a query with real work sets counters.
+        shim::clear();
+        let nra = std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/nra_circle_line.smt2"))
+            .unwrap();
+        let _ = oracle::differential_input(&mut h, &nra);
+        assert!(shim::counters_set() > 5, "{} counters", shim::counters_set());
+    }
 }

@@ -58,27 +58,27 @@ fn setup() -> Result<Harness, String> {
     let reference = crate::campaign::reference_index(&specs, std::env::var("SMTSTORM_REFERENCE").ok().as_deref())
         .ok_or("SMTSTORM_REFERENCE is not one of SMTSTORM_SOLVERS")?;
     let ms = std::env::var("SMTSTORM_TIMEOUT_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000u64);
-    let limits = Limits { time: Duration::from_millis(ms), grace: Duration::from_millis(500), ..Limits::default() };
-    let sessions = specs
-        .iter()
-        .map(|s| {
-            let mut sess = Session::new(s.clone(), limits);
-            sess.options = s.family.dialect().model_validation.to_string();
-            sess
-        })
-        .collect();
-    let scratch = std::env::temp_dir().join(format!("smtstorm-harness-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
-    Ok(Harness {
-        specs,
-        sessions,
-        reference,
-        limits,
-        shim: std::env::var("SMTSTORM_SHIM").map_or(true, |v| v != "0"),
-        pools: HashMap::new(),
-        scratch,
-        execs: 0,
-    })
+    let shim = std::env::var("SMTSTORM_SHIM").map_or(true, |v| v != "0");
+    Harness::new(specs, reference, Duration::from_millis(ms), shim)
+}
+
+impl Harness {
+    /// A harness over `specs` (STORM models from `specs[reference]`), each query limited to
+    /// `time`; `shim` asks for statistics after every query (the behaviour shim).
+    pub fn new(specs: Vec<SolverSpec>, reference: usize, time: Duration, shim: bool) -> Result<Harness, String> {
+        let limits = Limits { time, grace: Duration::from_millis(500), ..Limits::default() };
+        let sessions = specs
+            .iter()
+            .map(|s| {
+                let mut sess = Session::new(s.clone(), limits);
+                sess.options = s.family.dialect().model_validation.to_string();
+                sess
+            })
+            .collect();
+        let scratch = std::env::temp_dir().join(format!("smtstorm-harness-{}", std::process::id()));
+        std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
+        Ok(Harness { specs, sessions, reference, limits, shim, pools: HashMap::new(), scratch, execs: 0 })
+    }
 }
 
 /// The harness, started on first use.
@@ -263,23 +263,31 @@ impl Harness {
 
 /// `opfuzz_target` / `valfuzz_target`: the differential oracle on the input.
 pub fn differential_target(data: &[u8]) -> Found {
+    differential_input(&mut harness(), data)
+}
+
+/// [`differential_target`] on a given harness.
+pub fn differential_input(h: &mut Harness, data: &[u8]) -> Found {
     let Ok(s) = smtlib::parse_bytes(data) else { return Found::Nothing };
     if checks(&s) == 0 {
         return Found::Nothing;
     }
-    harness().differential(&s)
+    h.differential(&s)
 }
 
 /// `storm_target`: an input with a witness line is a STORM instance (any `unsat` is a
 /// bug); without one it is a seed, checked differentially.
 pub fn storm_target(data: &[u8]) -> Found {
+    storm_input(&mut harness(), data)
+}
+
+/// [`storm_target`] on a given harness.
+pub fn storm_input(h: &mut Harness, data: &[u8]) -> Found {
     let Ok(s) = smtlib::parse_bytes(data) else { return Found::Nothing };
     if checks(&s) == 0 {
         return Found::Nothing;
     }
-    let witness = std::str::from_utf8(data).ok().and_then(storm::read_witness);
-    let mut h = harness();
-    match witness {
+    match std::str::from_utf8(data).ok().and_then(storm::read_witness) {
         Some(w) => h.storm(&s, &w),
         None => h.differential(&s),
     }

@@ -111,7 +111,8 @@ static DIALECTS: [(Family, Dialect); 5] = [
             legacy_datatypes: false,
             unsupported_logic_parts: &["DT", "S", "FP"],
             model_validation: "",
-            statistics: Some("(show-stats)"),
+            // yices-smt2 has no statistics command (`show-stats` is its native language's).
+            statistics: None,
             push_pop: true,
         },
     ),
