@@ -64,7 +64,9 @@ if m["kind"] == "soundness":
 elif m["kind"] == "crash":
     sig = m["signature"]
     b = m["blamed"]
-    lines.append("%s >/dev/null 2>\"$1.err\"; code=$?" % run(b))
+    # The campaign confirms with model validation on (some crashes need it).
+    extra = ["model_validate=true"] if fam[b] == "z3" else []
+    lines.append("%s >/dev/null 2>\"$1.err\"; code=$?" % run(b, extra))
     if sig.startswith("SIG"):
         import signal
         num = getattr(signal, sig.split()[0].rstrip(":"), None)

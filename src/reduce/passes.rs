@@ -9,7 +9,8 @@
 //!
 //! The passes follow ddSMT 2 (Niemetz, Preiner, Barrett, "ddSMT 2.0", SMT 2021) and
 //! C-Reduce's idea of many small transformations run to a fixpoint: drop commands (ddmin
-//! chunks, Zeller & Hildebrandt 2002), split conjunctions, replace a term by a child or a
+//! chunks, Zeller & Hildebrandt 2002), split conjunctions (ddmin over conjuncts), replace a
+//! term by a descendant or a
 //! simple value of its sort, eliminate `let` bindings, inline `define-fun`s, eliminate
 //! quantified variables, drop arguments of n-ary applications, turn `check-sat-assuming`
 //! into `check-sat`, shrink literals, simplify the logic, rename symbols short.
@@ -64,7 +65,7 @@ pub type Pass = (&'static str, fn(&Ctx) -> Vec<Change>);
 /// The passes, coarse to fine. The driver runs them in this order until none succeeds.
 pub const PASSES: &[Pass] = &[
     ("commands", commands),
-    ("split-and", split_and),
+    ("conjuncts", conjuncts),
     ("terms", terms),
     ("let", lets),
     ("define-fun", define_funs),
@@ -117,11 +118,9 @@ pub fn materialize(ctx: &Ctx, c: &Change) -> String {
 }
 
 /// How much is left of a script; a candidate must be strictly smaller. Lexicographic:
-/// bytes (what a reader sees) outside the logic name and the `(assert ...)` wrappers, term
-/// nodes, "weight" of literals (digits other than 0, string characters), then the logic
-/// (`ALL` heaviest). Wrappers are free so that splitting a conjunction into assertions
-/// counts as progress (ddmin then drops conjuncts in halves); no pass merges assertions,
-/// and strict decrease makes the reduction terminate whatever the passes propose.
+/// bytes (what a reader sees) outside the logic name, term nodes, "weight" of literals
+/// (digits other than 0, string characters), then the logic (`ALL` heaviest). Strict
+/// decrease makes the reduction terminate whatever the passes propose.
 pub fn measure(s: &Script, text: &str) -> (usize, usize, usize, usize) {
     let logic = s.logic().unwrap_or("");
     let logic_rank = if logic.is_empty() || logic == "ALL" { 1000 } else { logic.len() };
@@ -133,12 +132,8 @@ pub fn measure(s: &Script, text: &str) -> (usize, usize, usize, usize) {
             _ => 0,
         })
         .sum();
-    let asserts = s.commands.iter().filter(|c| matches!(c.kind, CommandKind::Assert(_))).count();
-    (text.len().saturating_sub(logic.len() + ASSERT_WRAPPER * asserts), s.terms.len(), weight, logic_rank)
+    (text.len().saturating_sub(logic.len()), s.terms.len(), weight, logic_rank)
 }
-
-/// Bytes of `(assert ` + `)` + newline around an asserted term.
-const ASSERT_WRAPPER: usize = 10;
 
 /// Short values of a sort, simplest first: what ddSMT calls "substitute by constant".
 pub fn simple_values(ctx: &Ctx, sort: SortRef, globals: &BTreeMap<SortRef, String>) -> Vec<String> {
@@ -243,19 +238,38 @@ fn commands(ctx: &Ctx) -> Vec<Change> {
     out
 }
 
-/// `(assert (and a b ...))` becomes `(assert a) (assert b) ...`, so ddmin can drop parts.
-fn split_and(ctx: &Ctx) -> Vec<Change> {
+/// Conjunctions split, ddmin-style: in `(assert (and c1 ... cn))`, chunks of n/2, n/4,
+/// ..., 1 conjuncts are removed (what splitting into separate assertions and dropping
+/// them achieves, without the bytes of the extra `assert` wrappers).
+fn conjuncts(ctx: &Ctx) -> Vec<Change> {
     let s = ctx.s;
     let mut out = vec![];
-    for (i, c) in s.commands.iter().enumerate() {
-        if let CommandKind::Assert(t) = c.kind {
-            if let Term::App(q, args) = *s.term(t) {
-                if s.str(q.ident.sym) == "and" && q.ident.indices.is_empty() && args.len >= 2 {
-                    let text: Vec<String> =
-                        s.term_list(args).iter().map(|&a| format!("(assert {})", term_to_string(s, a))).collect();
-                    out.push(Change::commands(vec![(i, text.join("\n"))]));
-                }
+    for c in &s.commands {
+        let CommandKind::Assert(t) = c.kind else { continue };
+        let Term::App(q, args) = *s.term(t) else { continue };
+        if s.str(q.ident.sym) != "and" || !q.ident.indices.is_empty() || args.len < 2 {
+            continue;
+        }
+        let xs = s.term_list(args);
+        let mut size = xs.len().div_ceil(2);
+        loop {
+            for start in (0..xs.len()).step_by(size) {
+                let kept: Vec<TermId> =
+                    xs.iter().enumerate().filter(|(i, _)| *i < start || *i >= start + size).map(|(_, &x)| x).collect();
+                let text = match kept.as_slice() {
+                    [] => continue,
+                    [one] => term_to_string(s, *one),
+                    many => {
+                        let parts: Vec<String> = many.iter().map(|&x| term_to_string(s, x)).collect();
+                        format!("(and {})", parts.join(" "))
+                    }
+                };
+                out.push(Change::term(t, Repl::Text(text)));
             }
+            if size == 1 {
+                break;
+            }
+            size = size.div_ceil(2);
         }
     }
     out
@@ -307,10 +321,17 @@ fn terms(ctx: &Ctx) -> Vec<Change> {
             }
         }
         if leaf.is_none() {
-            for c in children(s, n.term) {
-                if ctx.checked.term_sorts.get(c.index()) == Some(&n.sort) {
-                    out.push(Change::term(n.term, Repl::Term(c)));
+            // Children, then grandchildren and great-grandchildren of the same sort (so
+            // `(not (not x))` can become `x`, `(ite c (+ a b) d)` can become `a`).
+            let mut level = vec![n.term];
+            for _ in 0..3 {
+                let next: Vec<TermId> = level.iter().flat_map(|&t| children(s, t)).collect();
+                for &c in &next {
+                    if ctx.checked.term_sorts.get(c.index()) == Some(&n.sort) {
+                        out.push(Change::term(n.term, Repl::Term(c)));
+                    }
                 }
+                level = next;
             }
         }
     }

@@ -53,9 +53,9 @@ fn commands_ddmin() {
 }
 
 #[test]
-fn split_and_then_drop() {
+fn conjuncts_ddmin() {
     let before = "(declare-const x Int)(assert (and (> x 0) (< x 5)))(check-sat)";
-    let (after, _) = run_passes(&["commands", "split-and"], before, has("(< x 5)"));
+    let (after, _) = run_passes(&["commands", "conjuncts"], before, has("(< x 5)"));
     assert_eq!(after, "(declare-const x Int)\n(assert (< x 5))\n(check-sat)\n");
 }
 
@@ -68,6 +68,17 @@ fn terms_by_child_and_simple_value() {
     let before = "(declare-sort U 0)(declare-const u U)(declare-fun f (U) U)(assert (= (f (f u)) u))(check-sat)";
     let (after, _) = run_passes(&["terms"], before, |s| applies(s, "f"));
     assert!(after.contains("(assert (= (f u) u))"), "{after}");
+}
+
+#[test]
+fn double_negation() {
+    let before = "(declare-const x Int)(declare-const y Int)(assert (not (not (not (= x y)))))(check-sat)";
+    let differ = |s: &Script| {
+        let t = smtlib::print(s);
+        t.contains("(distinct x y)") || t.contains("(not (= x y))")
+    };
+    let (after, _) = run_passes(&["terms"], before, differ);
+    assert_eq!(after, "(declare-const x Int)\n(declare-const y Int)\n(assert (not (= x y)))\n(check-sat)\n");
 }
 
 #[test]
