@@ -59,6 +59,10 @@ pub struct Config {
     /// After fuzzing, reduce every stored finding not reduced yet, for at most this many
     /// seconds each (`reduced.smt2` beside `trigger.smt2`); 0 switches reduction off.
     pub reduce: f64,
+    /// Triage (`smtstorm triage`): the seeds are fuzzer artifacts. Each is only
+    /// pre-screened; what it shows is stored as a fuzzing finding (engine `triage`), and
+    /// an artifact with a STORM witness line is judged against its witness.
+    pub triage: bool,
 }
 
 impl Default for Config {
@@ -78,6 +82,7 @@ impl Default for Config {
             reference: None,
             storm: Default::default(),
             reduce: 60.0,
+            triage: false,
         }
     }
 }
@@ -216,6 +221,8 @@ struct Seed {
     path: PathBuf,
     script: Script,
     hash: String,
+    /// A STORM witness line in the file (fuzzer artifacts of `storm_target`).
+    witness: Option<Vec<(String, String)>>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -422,7 +429,9 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
         let bytes = std::fs::read(&f).map_err(|e| Error::io(&f, e))?;
         match smtlib::parse_bytes(&bytes) {
             Ok(script) => {
-                seeds.push(Seed { hash: store::short_hash(&String::from_utf8_lossy(&bytes)), path: f, script })
+                let text = String::from_utf8_lossy(&bytes);
+                let witness = crate::mutate::storm::read_witness(&text);
+                seeds.push(Seed { hash: store::short_hash(&text), path: f, script, witness })
             }
             Err(e) => {
                 rejected += 1;
@@ -704,18 +713,23 @@ fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, t
     }
     if checks > 0 {
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
-        let t = truth(&seed.script);
+        // A STORM instance is satisfiable by construction: its witness is the truth.
+        let witness = seed.witness.as_deref().filter(|_| sh.cfg.triage);
+        let t = match witness {
+            Some(_) => Some(vec![Outcome::Sat; checks]),
+            None => truth(&seed.script),
+        };
         for v in oracle::judge(&refs, t.as_deref()) {
             sh.counters.candidates.fetch_add(1, Relaxed);
             let cand = Candidate {
                 seed: i,
                 trigger: &script,
-                engine: "seed",
+                engine: if sh.cfg.triage { "triage" } else { "seed" },
                 edits: serde_json::json!([]),
                 rng_seed: 0,
                 truth: t.as_deref(),
-                seed_finding: true,
-                witness: None,
+                seed_finding: !sh.cfg.triage,
+                witness,
             };
             let c = confirm_and_store(sh, &cand, &v, limits, tmp, w);
             // Even when the fresh run does not reproduce it, the seed is unreliable for
@@ -740,7 +754,11 @@ fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, t
     if lone {
         why.push("read by fewer than two solvers: no differential testing".into());
     }
-    if readers.is_empty() || checks == 0 || lone {
+    if sh.cfg.triage {
+        // Artifacts are judged once, never fuzzed.
+        drop(sched);
+        sh.events.emit(serde_json::json!({"event": "triaged", "seed": seed.path}));
+    } else if readers.is_empty() || checks == 0 || lone {
         drop(sched);
         sh.counters.seeds_demoted.fetch_add(1, Relaxed);
         sh.events.emit(serde_json::json!({"event": "seed-skipped", "seed": seed.path, "why": if checks == 0 { vec!["no check-sat".to_string()] } else { why }}));
@@ -1175,7 +1193,7 @@ fn confirm_and_store(
         }
         Ok(Recorded::Duplicate(dir)) => {
             sh.counters.duplicates.fetch_add(1, Relaxed);
-            sh.events.emit(serde_json::json!({"event": "duplicate", "dir": dir}));
+            sh.events.emit(serde_json::json!({"event": "duplicate", "dir": dir, "seed": seed.path}));
         }
         Err(e) => sh.events.emit(serde_json::json!({"event": "store-error", "error": e.to_string()})),
     }

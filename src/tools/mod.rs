@@ -7,3 +7,4 @@ pub mod files;
 pub mod mutate;
 pub mod parse_stats;
 pub mod storm_check;
+pub mod triage;
