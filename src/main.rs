@@ -80,7 +80,15 @@ impl TriageCmd {
             }
         }
         smtstorm::campaign::install_signal_handlers();
-        let r = smtstorm::tools::triage::triage(&self.paths, &solvers, &reg, &self.out, self.reduce, self.timeout, self.quiet)?;
+        let r = smtstorm::tools::triage::triage(
+            &self.paths,
+            &solvers,
+            &reg,
+            &self.out,
+            self.reduce,
+            self.timeout,
+            self.quiet,
+        )?;
         smtstorm::campaign::report::write(&self.out)?;
         outln!(
             "{} artifacts in {:.0}s: {} reproduce a solver bug ({} distinct findings in {}), {} timeouts, {} OOMs, {} harness bugs, {} not reproduced, {} not SMT-LIB",

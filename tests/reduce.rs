@@ -166,3 +166,52 @@ fn external_checker_mode_reduces_a_real_z3_soundness_trigger() {
     assert!(err.contains("OUTPUT") && err.contains("CMD"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `smtstorm triage` on a libFuzzer-style artifact directory: a STORM instance that makes
+/// z3 4.8.7 answer unsat (stored as a confirmed, bisected, reduced finding), a timeout
+/// artifact (counted), an input that reproduces nothing, and bytes that are not SMT-LIB.
+#[test]
+fn triage_turns_artifacts_into_findings() {
+    let dir = tempdir("triage");
+    let art = dir.join("artifacts/storm_target");
+    std::fs::create_dir_all(&art).unwrap();
+    // A STORM instance of corpus/str_escapes_disjunct.smt2 as storm_target writes them.
+    let instance = "; smtstorm-witness: ((x 1) (s \"B\"))\n(set-logic QF_SLIA)\n(declare-const x Int)\n\
+                    (declare-const s String)\n(assert (= (str.len \"\\u{41}\") 1))\n(assert (or (= s \"\\u{42}\") (< x 10)))\n(check-sat)\n";
+    std::fs::write(art.join("crash-0123"), instance).unwrap();
+    std::fs::write(art.join("crash-4567"), instance.replace("(< x 10)", "(< x 11)")).unwrap();
+    std::fs::write(art.join("timeout-89ab"), "(check-sat)\n").unwrap();
+    std::fs::write(art.join("crash-cdef"), "(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n").unwrap();
+    std::fs::write(art.join("crash-0000"), [0xffu8, 0x00, b'(', b'(']).unwrap();
+    let out = dir.join("store");
+    let (code, printed, err) = smtstorm(&[
+        "triage",
+        art.to_str().unwrap(),
+        "--solver",
+        "z3-4.8.7",
+        "--solver",
+        "z3-5.4.0",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 10, "{printed}{err}");
+    assert!(
+        printed.contains("5 artifacts")
+            && printed.contains("2 reproduce a solver bug (1 distinct findings")
+            && printed.contains("1 timeouts")
+            && printed.contains("1 not reproduced")
+            && printed.contains("1 not SMT-LIB"),
+        "{printed}"
+    );
+    let found = smtstorm::campaign::store::Store::list_in(&out);
+    assert_eq!(found.len(), 1, "the two artifacts are one bug");
+    let (path, m) = &found[0];
+    assert_eq!((m.kind.as_str(), m.blamed.as_str(), m.blame_by.as_str()), ("soundness", "z3-4.8.7", "witness"));
+    assert_eq!(m.fixed_in.as_deref(), Some("4.8.9"));
+    assert_eq!(m.duplicates, 1);
+    let r = m.reduction.as_ref().expect("reduced");
+    let reduced = std::fs::read_to_string(path.parent().unwrap().join("reduced.smt2")).unwrap();
+    assert!(r.reduced_bytes < r.original_bytes && !reduced.contains("(< x"), "{reduced}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

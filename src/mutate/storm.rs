@@ -297,14 +297,25 @@ pub fn read_witness(text: &str) -> Option<Vec<(String, String)>> {
 /// The instance with the witness pinned: `(assert (= x v))` for every constant. A
 /// reference solver must answer `sat` for the witness to be valid.
 pub fn pinned(instance: &Script, witness: &[(String, String)]) -> String {
+    // Only constants the instance still declares (a reduced instance may have dropped some).
+    let declared: std::collections::BTreeSet<&str> = instance
+        .commands
+        .iter()
+        .filter_map(|c| match c.kind {
+            CommandKind::DeclareConst(n, _) => Some(instance.sym(n)),
+            CommandKind::DeclareFun(n, args, _) if args.is_empty() => Some(instance.sym(n)),
+            _ => None,
+        })
+        .collect();
     let mut text = String::new();
     for c in &instance.commands {
         if let CommandKind::Nullary(Nullary::CheckSat) = c.kind {
             // Values that are not closed SMT-LIB terms — z3's `Hole!val!0` elements of an
             // uninterpreted sort, `(_ as-array k!0)`, cvc5's `@uc_...` — cannot be pinned;
             // the others still make a check the instance must pass.
-            for (k, v) in witness.iter().filter(|(_, v)| {
-                !(v.contains("!val!") || v.contains("as-array") || v.contains('@') || v.contains("k!"))
+            for (k, v) in witness.iter().filter(|(k, v)| {
+                declared.contains(crate::smtlib::ast::unquote(k))
+                    && !(v.contains("!val!") || v.contains("as-array") || v.contains('@') || v.contains("k!"))
             }) {
                 text.push_str(&format!("(assert (= {k} {v}))\n"));
             }
