@@ -4,6 +4,8 @@
 #   scripts/setup-solvers.sh            z3 5.4.0, the historical z3 ladder, yices, cvc5, bitwuzla
 #   scripts/setup-solvers.sh --minimal  only what the tests need: z3 5.4.0, 4.8.7 and 4.8.9
 #                                       (a known-buggy release and its fix), yices, cvc5, bitwuzla
+#   --binaries                          only standalone executables (z3, yices): no Python
+#                                       drivers, no system solvers (OSS-Fuzz's $OUT/solvers)
 #
 # Each z3-solver wheel on PyPI carries a standalone `bin/z3`; we extract it, so no Python
 # is needed at run time. Idempotent: a solver already in place is skipped. Writes
@@ -14,10 +16,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest=${SMTSTORM_SOLVERS_DIR:-$root/.solvers}
 minimal=0
+binaries=0
 for a in "$@"; do
   case "$a" in
     --minimal) minimal=1 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    --binaries) binaries=1 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "setup-solvers.sh: unknown argument $a" >&2; exit 2 ;;
   esac
 done
@@ -99,8 +103,10 @@ install_pysolver() { # name package version
 
 install_z3 "$Z3_CURRENT"
 install_yices
-install_pysolver cvc5 cvc5 "$CVC5_VERSION"
-install_pysolver bitwuzla bitwuzla "$BITWUZLA_VERSION"
+if [ "$binaries" = 0 ]; then
+  install_pysolver cvc5 cvc5 "$CVC5_VERSION"
+  install_pysolver bitwuzla bitwuzla "$BITWUZLA_VERSION"
+fi
 if [ "$minimal" = 0 ]; then
   for v in $Z3_LADDER; do install_z3 "$v"; done
 else
@@ -128,7 +134,7 @@ fi
     fi
   done
   for s in z3 cvc5 cvc4 boolector; do
-    if p=$(command -v "$s" 2>/dev/null); then
+    if [ "$binaries" = 0 ] && p=$(command -v "$s" 2>/dev/null); then
       printf '\n[solver."system-%s"]\nfamily = "%s"\nversion = "system"\ncommand = ["%s"]\n' "$s" "$s" "$p"
     fi
   done

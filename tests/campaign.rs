@@ -189,7 +189,7 @@ fn campaign_survives_crashing_and_hanging_solvers_and_stores_one_crash_bug() {
     std::fs::write(
         &toml,
         format!(
-            "seeds = [{:?}]\nsolvers = [\"z3-5.4.0\", \"yices\", {:?}]\nengines = [\"opfuzz\"]\nworkers = 2\nmutants = 300\ntimeout = 2.0\n",
+            "seeds = [{:?}]\nsolvers = [\"z3-5.4.0\", \"yices\", {:?}]\nengines = [\"opfuzz\"]\nworkers = 2\nmutants = 300\ntimeout = 2.0\nreduce = 10.0\n",
             s.display().to_string(),
             proxy(&dir, "crash-if:bvxor,crash-if:bvor,crash-if:bvudiv,hang-if:bvnand")
         ),
@@ -214,6 +214,10 @@ fn campaign_survives_crashing_and_hanging_solvers_and_stores_one_crash_bug() {
     assert!(c.duplicates > 0, "the same crash was hit again and counted");
     let trigger = std::fs::read_to_string(out.join("bugs/crash").join(&c.id).join("trigger.smt2")).unwrap();
     assert!(["bvxor", "bvor", "bvudiv"].iter().any(|o| trigger.contains(o)));
+    // Reduced within its 10 s, still with a crashing operator.
+    let reduced = std::fs::read_to_string(out.join("bugs/crash").join(&c.id).join("reduced.smt2")).unwrap();
+    assert!(["bvxor", "bvor", "bvudiv"].iter().any(|o| reduced.contains(o)), "{reduced}");
+    assert!(reduced.len() <= trigger.len());
     assert!(
         found.iter().all(|m| m.1.kind == "crash"),
         "the proxy answers with z3: no soundness finding may appear: {found:?}"

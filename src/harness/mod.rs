@@ -8,6 +8,7 @@
 //!   STORM oracles, confirmation in fresh processes, and the behaviour shim that turns
 //!   solver statistics into coverage ([`shim`]).
 
+pub mod afl;
 pub mod engines;
 pub mod oracle;
 pub mod shim;

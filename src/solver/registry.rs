@@ -308,7 +308,8 @@ pub struct Registry {
 }
 
 /// Where installed solvers are described: `$SMTSTORM_SOLVERS_DIR/solvers.toml`, else
-/// `.solvers/solvers.toml` in the current directory or its nearest ancestor that has one.
+/// `.solvers/solvers.toml` in the current directory or its nearest ancestor that has one,
+/// else `solvers/solvers.toml` beside the running executable.
 pub fn default_toml() -> PathBuf {
     if let Some(d) = std::env::var_os("SMTSTORM_SOLVERS_DIR") {
         return PathBuf::from(d).join("solvers.toml");
@@ -316,10 +317,16 @@ pub fn default_toml() -> PathBuf {
     // `.solvers/` of the current directory or the nearest parent that has one, so the
     // tool also works from a subdirectory of the checkout.
     let here = PathBuf::from(".solvers").join("solvers.toml");
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| cwd.ancestors().map(|a| a.join(&here)).find(|p| p.is_file()))
-        .unwrap_or(here)
+    let from_cwd =
+        std::env::current_dir().ok().and_then(|cwd| cwd.ancestors().map(|a| a.join(&here)).find(|p| p.is_file()));
+    // Fuzz targets shipped with their solvers (OSS-Fuzz: `$OUT/solvers/solvers.toml` next
+    // to the binaries) find them wherever they are run from.
+    let beside_exe = || {
+        let exe = std::env::current_exe().ok()?;
+        let p = exe.parent()?.join("solvers").join("solvers.toml");
+        p.is_file().then_some(p)
+    };
+    from_cwd.or_else(beside_exe).unwrap_or(here)
 }
 
 impl Registry {
@@ -330,7 +337,19 @@ impl Registry {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Registry::default()),
             Err(e) => return Err(Error::io(path, e)),
         };
-        Registry::parse(&text).map_err(|m| Error::Usage(format!("{}: {m}", path.display())))
+        let mut reg = Registry::parse(&text).map_err(|m| Error::Usage(format!("{}: {m}", path.display())))?;
+        // Relative paths (`z3-5.4.0/bin/z3`) are relative to the file's directory, so a
+        // solver directory can move with the fuzz targets (OSS-Fuzz's `$OUT/solvers/`).
+        let base = path.parent().unwrap_or(Path::new("."));
+        for s in &mut reg.solvers {
+            for (i, a) in s.command.iter_mut().enumerate() {
+                let p = Path::new(a.as_str());
+                if p.is_relative() && a.contains('/') && (i == 0 || base.join(p).exists()) {
+                    *a = base.join(p).display().to_string();
+                }
+            }
+        }
+        Ok(reg)
     }
 
     /// Parses `solvers.toml` text.
