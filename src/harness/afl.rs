@@ -39,7 +39,7 @@ impl AflMutator {
     pub fn fuzz(&mut self, buf: &[u8], add: &[u8], max_size: usize) -> &[u8] {
         self.calls += 1;
         let seed = self.rng.below(u32::MAX as usize).unwrap_or(0) as u32;
-        let cross = !add.is_empty() && seed % 4 == 0;
+        let cross = !add.is_empty() && seed.is_multiple_of(4);
         let m = if cross {
             super::engines::crossover(buf, add, seed, max_size)
         } else {
