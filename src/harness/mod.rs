@@ -254,3 +254,38 @@ mod tests {
         assert!(shim::counters_set() > 5, "{} counters", shim::counters_set());
     }
 }
+
+#[cfg(test)]
+mod timing {
+    /// Where an execution's time goes (run by hand: `cargo test --release harness::timing -- --ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn exec_breakdown() {
+        use std::time::Instant;
+        let reg = crate::solver::Registry::load(&crate::solver::registry::default_toml()).unwrap();
+        let specs = crate::tools::check::resolve(&reg, &["z3-5.4.0".to_string(), "yices".to_string()]).unwrap();
+        for (shim, pp) in [(true, false), (false, false), (true, true)] {
+            let mut h =
+                super::oracle::Harness::new(specs.clone(), 0, std::time::Duration::from_millis(2000), shim).unwrap();
+            if pp {
+                h.use_push_pop();
+            }
+            let seed =
+                std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/lia_bounds.smt2")).unwrap();
+            let t = Instant::now();
+            let mut ms = vec![];
+            for i in 0..200 {
+                ms.push(
+                    super::engines::mutate(crate::mutate::Engine::OpFuzz, &seed, i, 1 << 16).unwrap_or(seed.clone()),
+                );
+            }
+            let tm = t.elapsed();
+            let t = Instant::now();
+            for m in &ms {
+                let _ = super::oracle::differential_input(&mut h, m);
+            }
+            let td = t.elapsed();
+            eprintln!("shim {shim} push/pop {pp}: mutate {:?}/exec, differential {:?}/exec", tm / 200, td / 200);
+        }
+    }
+}
