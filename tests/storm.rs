@@ -111,5 +111,17 @@ fn storm_finding_is_bound_minimised_then_reduced() {
     let pf = dir.join("pinned.smt2");
     std::fs::write(&pf, pinned).unwrap();
     assert_eq!(common::answers(&common::run_solver(&new, &["-smt2"], &pf, lim)), ["sat"]);
+    // `smtstorm storm-minimize` alone: the regenerated instance, witness line first.
+    let fdir = path.parent().unwrap();
+    let st = std::process::Command::new(env!("CARGO_BIN_EXE_smtstorm"))
+        .args(["storm-minimize", fdir.to_str().unwrap()])
+        .current_dir(common::repo())
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&st.stdout);
+    assert!(st.status.success() && printed.contains("amax"), "{printed}{}", String::from_utf8_lossy(&st.stderr));
+    let min = std::fs::read_to_string(fdir.join("minimized.smt2")).unwrap();
+    assert!(min.starts_with(smtstorm::mutate::storm::WITNESS_PREFIX) && min.len() < m.trigger_bytes, "{min}");
+    assert_eq!(common::answers(&common::run_solver(&old, &["-smt2"], &fdir.join("minimized.smt2"), lim)), ["unsat"]);
     let _ = std::fs::remove_dir_all(&dir);
 }

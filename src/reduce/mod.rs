@@ -195,6 +195,43 @@ pub fn reduce_finding(
     Ok(report)
 }
 
+/// `smtstorm storm-minimize`: STORM's bound minimisation alone on the finding in `dir`.
+/// Writes `dir/minimized.smt2` (witness line first) and returns what it found, or `None`
+/// when no smaller instance reproduces the bug within `time`.
+pub fn storm_minimize_finding(
+    dir: &Path,
+    solvers: &[SolverSpec],
+    max_time: Duration,
+    time: Option<Duration>,
+) -> Result<Option<BoundsReport>, ReduceError> {
+    let t0 = Instant::now();
+    let scratch = tempdir_in(dir)?;
+    let (judge, meta) = judge::FindingJudge::for_finding(dir, solvers, max_time, scratch.path())?;
+    if judge.witness.is_none() {
+        return Err(ReduceError::Finding(judge::FindingError::Unusable {
+            id: meta.id.clone(),
+            why: "not a STORM soundness finding (no witness line)".into(),
+        }));
+    }
+    let trigger_path = dir.join("trigger.smt2");
+    let text = std::fs::read_to_string(&trigger_path).map_err(|e| crate::Error::io(&trigger_path, e))?;
+    let script = smtlib::parse(&text).map_err(|e| crate::Error::syntax(&trigger_path, e))?;
+    let from = smtlib::print(&script).len();
+    let Some(m) = storm_bounds(dir, &judge, &meta, from, time.map(|t| t0 + t)) else { return Ok(None) };
+    let out = dir.join("minimized.smt2");
+    let body = format!("{}\n{}", crate::mutate::storm::witness_line(&m.witness), m.text);
+    crate::campaign::store::write_atomic(&out, body.as_bytes())
+        .map_err(|e| ReduceError::Write { path: out.display().to_string(), source: e })?;
+    Ok(Some(BoundsReport {
+        amax: m.bounds.amax,
+        dmax: m.bounds.dmax,
+        nc: m.bounds.nc,
+        from_bytes: from,
+        to_bytes: m.text.len(),
+        instances: m.tried,
+    }))
+}
+
 /// Bound minimisation for a STORM finding: the seed (as the campaign recorded its path),
 /// the campaign's bounds, and the campaign's STORM reference as the model's source.
 fn storm_bounds(
