@@ -4,29 +4,13 @@
 
 mod common;
 
-use common::{repo, solver_bin};
+use common::{repo, smtstorm, solver_bin, tempdir};
 use serde_json::Value;
 use smtstorm::campaign::store::{dedup_key, Meta, Store};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn smtstorm(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_smtstorm")).args(args).current_dir(repo()).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
-
-fn tempdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("smtstorm-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn seeds(dir: &Path, names: &[&str]) -> PathBuf {
     let s = dir.join("seeds");

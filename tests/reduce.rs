@@ -5,28 +5,12 @@
 
 mod common;
 
-use common::{repo, solver_bin};
+use common::{repo, smtstorm, solver_bin, tempdir};
 use smtstorm::reduce::{judge::FindingJudge, Judge};
 use smtstorm::solver::{Limits, SolverSpec};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-
-fn smtstorm(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_smtstorm")).args(args).current_dir(repo()).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
-
-fn tempdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("smtstorm-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// A real z3 behind the fault proxy with two different crash bugs: a query mentioning
 /// `crash_here_please` dies with `Line: 42`, one mentioning `b7` with `Line: 7`.

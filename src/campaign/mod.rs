@@ -605,15 +605,8 @@ fn worker(sh: &Shared, w: usize) {
     // is the campaign's maximum), so a short grace keeps a timeout cheap. Confirmation
     // runs use `limits`, with the solver's own limit and the full grace.
     let session_limits = Limits { grace: Duration::from_millis(200), ..limits };
-    let mut sessions: Vec<Session> = sh
-        .solvers
-        .iter()
-        .map(|s| {
-            let mut sess = Session::new(s.clone(), session_limits);
-            sess.options = s.family.dialect().model_validation.to_string();
-            sess
-        })
-        .collect();
+    let mut sessions: Vec<Session> =
+        sh.solvers.iter().map(|s| Session::validating(s.clone(), session_limits)).collect();
     let tmp = sh.out.join("tmp");
     let mut prepared = PreparedCache::default();
     while !sh.stop.load(Relaxed) {

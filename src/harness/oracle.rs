@@ -77,14 +77,7 @@ impl Harness {
     /// `time`; `shim` asks for statistics after every query (the behaviour shim).
     pub fn new(specs: Vec<SolverSpec>, reference: usize, time: Duration, shim: bool) -> Result<Harness, String> {
         let limits = Limits { time, grace: Duration::from_millis(500), ..Limits::default() };
-        let sessions = specs
-            .iter()
-            .map(|s| {
-                let mut sess = Session::new(s.clone(), limits);
-                sess.options = s.family.dialect().model_validation.to_string();
-                sess
-            })
-            .collect();
+        let sessions = specs.iter().map(|s| Session::validating(s.clone(), limits)).collect();
         let scratch = std::env::temp_dir().join(format!("smtstorm-harness-{}", std::process::id()));
         std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
         Ok(Harness {

@@ -286,11 +286,8 @@ impl Judge for FindingJudge {
             .iter()
             .map(|sp| {
                 let fresh = self.fresh_only.load(std::sync::atomic::Ordering::Relaxed);
-                (sp.has_session() && !fresh && !matches!(self.symptom, Symptom::Crash { .. })).then(|| {
-                    let mut s = Session::new(sp.clone(), self.limits);
-                    s.options = sp.family.dialect().model_validation.to_string();
-                    s
-                })
+                (sp.has_session() && !fresh && !matches!(self.symptom, Symptom::Crash { .. }))
+                    .then(|| Session::validating(sp.clone(), self.limits))
             })
             .collect();
         Box::new(FindingWorker { judge: self, sessions, file: self.dir.join(format!("w{id}-candidate.smt2")) })

@@ -220,6 +220,14 @@ impl Session {
         Session { spec, limits, proc: None, serial: 0, options: String::new(), framing: Framing::Reset, starts: 0 }
     }
 
+    /// A session that switches the solver's own model validation on for every query (z3
+    /// `model_validate`, cvc5 `check-models`), as campaigns, the reducer's judge and the
+    /// fuzz targets do: an invalid model is then an outcome, not a silent wrong answer.
+    pub fn validating(spec: SolverSpec, limits: Limits) -> Session {
+        let options = spec.family.dialect().model_validation.to_string();
+        Session { options, ..Session::new(spec, limits) }
+    }
+
     /// A push/pop session (see [`Framing::PushPop`]).
     pub fn incremental(spec: SolverSpec, limits: Limits, prelude: &str) -> Session {
         Session { framing: Framing::PushPop { prelude: prelude.to_string() }, ..Session::new(spec, limits) }
