@@ -23,10 +23,11 @@ echo "== installed solvers"
 "$bin" solvers
 echo "== corpus/: parse, round trip, sort check"
 "$bin" parse corpus --check | tail -n 6
-echo "== fuzzing corpus/ for $secs s: z3 4.8.7, z3 5.4.0, yices, cvc5; engines opfuzz, typefuzz, valfuzz, storm"
+echo "== fuzzing corpus/ for $secs s: z3 4.8.7, z3 5.4.0, yices, cvc5; engines opfuzz, typefuzz, valfuzz, storm;"
+echo "   then each new finding is reduced (at most 20 s each)"
 status=0
 "$bin" fuzz corpus --solver z3-4.8.7 --solver z3-5.4.0 --solver yices --solver cvc5 \
-  --time "$secs" --timeout 5 --out "$out/campaign" || status=$?
+  --time "$secs" --timeout 5 --reduce 20 --out "$out/campaign" || status=$?
 case $status in
   0) echo "no findings this time" ;;
   10) ;;
@@ -35,7 +36,7 @@ esac
 echo
 sed -n '/^## Bugs found/,$p' "$out/campaign/report.md" | head -n 40
 echo
-echo "bugs:          $out/campaign/bugs/<kind>/<id>/{trigger.smt2,meta.json}"
+echo "bugs:          $out/campaign/bugs/<kind>/<id>/{trigger.smt2,reduced.smt2,meta.json}"
 echo "seed findings: $out/campaign/seed-findings/ (the unmodified seed already fails)"
 echo "report:        $out/campaign/report.md and $out/campaign/report.html"
 echo "events:        $out/campaign/events.jsonl (JSON lines), stats: $out/campaign/stats.jsonl"
