@@ -94,8 +94,10 @@ mod tests {
             (outs, m.made)
         };
         let (a, made) = run();
-        assert!(made >= 50, "{made} of 60 structured");
+        // Most calls give a structured mutant (a crossover of two scripts whose
+        // declarations clash, or a seed without an OpFuzz site, gives none).
+        assert!(made >= 40, "{made} of 60 structured");
         assert_eq!(a, run().0, "same seed, same mutants");
-        assert!(a.iter().zip(seeds.iter().cycle()).filter(|(o, s)| o != s).count() >= 50);
+        assert!(a.iter().zip(seeds.iter().cycle()).filter(|(o, s)| o != s).count() >= 40);
     }
 }
