@@ -7,6 +7,7 @@
 
 pub mod campaign;
 pub mod error;
+pub mod generate;
 pub mod harness;
 pub mod mutate;
 pub mod reduce;

@@ -44,6 +44,131 @@ enum Cmd {
     Reduce(ReduceCmd),
     Triage(TriageCmd),
     StormMinimize(StormMinimizeCmd),
+    Generate(GenerateCmd),
+}
+
+/// The generator's grammar: which theories, how big (shared by `generate` and `bandit`).
+#[derive(clap::Args, Clone)]
+struct GrammarArgs {
+    /// Comma-separated: core, ints, reals, mixed, bv, fp, strings, arrays, uf, datatypes,
+    /// quantifiers, or all.
+    #[arg(long, default_value = "core")]
+    theories: String,
+    /// Assertions per script.
+    #[arg(long, default_value_t = 2)]
+    asserts: usize,
+    /// Depth of every assertion's term tree.
+    #[arg(long, default_value_t = 3)]
+    depth: usize,
+    /// Variables declared per sort.
+    #[arg(long, default_value_t = 2)]
+    vars: usize,
+    /// Bit-vector widths (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "8")]
+    width: Vec<u64>,
+    /// Floating-point formats as EXP:SIG (comma-separated), e.g. 8:24,11:53 (cvc5 reads
+    /// only these two without --fp-exp).
+    #[arg(long, value_delimiter = ',', default_value = "8:24")]
+    fp: Vec<String>,
+    /// Add quantifiers (same as listing `quantifiers` in --theories).
+    #[arg(long)]
+    quantifiers: bool,
+    /// Add uninterpreted functions (same as listing `uf`).
+    #[arg(long)]
+    uf: bool,
+    /// Linear arithmetic only: factors and divisors are literals.
+    #[arg(long)]
+    linear: bool,
+}
+
+impl GrammarArgs {
+    fn config(&self) -> Result<smtstorm::generate::Config> {
+        use smtstorm::generate::{parse_features, Config, Feature};
+        let mut features = parse_features(&self.theories).map_err(|e| anyhow::anyhow!("--theories: {e}"))?;
+        if self.quantifiers {
+            features.insert(Feature::Quantifiers);
+        }
+        if self.uf {
+            features.insert(Feature::Uf);
+        }
+        let formats = self
+            .fp
+            .iter()
+            .map(|f| {
+                let (e, s) = f.split_once(':').ok_or_else(|| anyhow::anyhow!("--fp {f}: expected EXP:SIG"))?;
+                Ok((e.trim().parse()?, s.trim().parse()?))
+            })
+            .collect::<Result<Vec<(u64, u64)>>>()?;
+        Ok(Config {
+            features,
+            linear: self.linear,
+            asserts: self.asserts,
+            depth: self.depth,
+            vars: self.vars,
+            widths: self.width.clone(),
+            formats,
+        })
+    }
+}
+
+/// Random well-sorted scripts from the signature tables (BanditFuzz's generator). With
+/// --accept N: run N scripts of every built-in theory combination on the solvers and
+/// print how many each accepted (errors are generator bugs).
+#[derive(clap::Args)]
+struct GenerateCmd {
+    #[command(flatten)]
+    grammar: GrammarArgs,
+    /// RNG seed: script i uses seed + i.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[arg(long, default_value_t = 1)]
+    count: usize,
+    /// Write scripts as DIR/gen-<seed>.smt2 instead of to stdout.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Acceptance run: N scripts per built-in combination on each --solver.
+    #[arg(long, value_name = "N")]
+    accept: Option<usize>,
+    /// Solvers for --accept (default: z3-5.4.0 and cvc5).
+    #[arg(long)]
+    solver: Vec<String>,
+    /// Per-query limit in seconds for --accept.
+    #[arg(long, default_value_t = 2.0)]
+    timeout: f64,
+}
+
+impl GenerateCmd {
+    fn run(&self) -> Result<i32> {
+        use smtstorm::generate::{acceptance, scripts, Grammar};
+        if let Some(n) = self.accept {
+            let reg = smtstorm::tools::check::default_registry()?;
+            let names =
+                if self.solver.is_empty() { vec!["z3-5.4.0".into(), "cvc5".into()] } else { self.solver.clone() };
+            let specs = smtstorm::tools::check::resolve(&reg, &names)?;
+            let rows = acceptance::run(
+                &acceptance::combinations(),
+                &specs,
+                n,
+                self.seed,
+                std::time::Duration::from_secs_f64(self.timeout),
+            );
+            outln!("{}", acceptance::markdown(&rows));
+            return Ok(if rows.iter().any(|r| r.error + r.crash > 0) { 1 } else { 0 });
+        }
+        let g = Grammar::new(self.grammar.config()?)?;
+        if let Some(dir) = &self.out {
+            std::fs::create_dir_all(dir)?;
+        }
+        for (seed, text) in scripts(&g, self.seed, self.count) {
+            match &self.out {
+                Some(dir) => {
+                    smtstorm::campaign::store::write_atomic(&dir.join(format!("gen-{seed}.smt2")), text.as_bytes())?
+                }
+                None => out!("{text}"),
+            }
+        }
+        Ok(0)
+    }
 }
 
 /// STORM's bound minimisation (paper's Algorithm 2) on a STORM finding: regenerate
@@ -772,6 +897,10 @@ fn main() {
         Cmd::Check(c) => c.run(),
         Cmd::BenchSolvers(c) => c.run(),
         Cmd::Mutate(c) => c.run(),
+        Cmd::Generate(c) => match c.run() {
+            Ok(code) => std::process::exit(code),
+            Err(e) => Err(e),
+        },
         Cmd::Report(c) => c.run(),
         Cmd::Reduce(c) => c.run(),
         Cmd::StormMinimize(c) => c.run(),

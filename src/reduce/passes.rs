@@ -628,42 +628,18 @@ fn logic(ctx: &Ctx) -> Vec<Change> {
         }
         _ => false,
     });
-    let mut name = String::new();
-    if !quant {
-        name.push_str("QF_");
-    }
-    if arrays {
-        name.push('A');
-    }
-    if uf {
-        name.push_str("UF");
-    }
-    if dt {
-        name.push_str("DT");
-    }
-    if bv {
-        name.push_str("BV");
-    }
-    if fp {
-        name.push_str("FP");
-    }
-    if strings {
-        name.push('S');
-    }
-    if int || real {
-        name.push(if nonlinear { 'N' } else { 'L' });
-        name.push_str(match (int, real) {
-            (true, true) => "IRA",
-            (true, false) => "IA",
-            _ => "RA",
-        });
-    }
-    if name == "QF_" || name.is_empty() {
-        name.push_str("UF");
-    }
-    if name == "QF_A" {
-        name = "QF_AX".into();
-    }
+    let name = crate::smtlib::logic::name(&crate::smtlib::logic::Features {
+        quantifiers: quant,
+        arrays,
+        uf,
+        datatypes: dt,
+        bv,
+        fp,
+        strings,
+        ints: int,
+        reals: real,
+        nonlinear,
+    });
     if s.logic() == Some(name.as_str()) {
         return vec![];
     }

@@ -11,4 +11,5 @@ pub use parser::{parse, parse_bytes, SyntaxError};
 pub use printer::print;
 pub mod check;
 pub mod dict;
+pub mod logic;
 pub mod theory;

@@ -230,7 +230,7 @@ bv left bvor : (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
 bv left bvxor : (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
 bv left bvadd : (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
 bv left bvmul : (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
-bv left bvsub : (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
+bv fixed bvsub : (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
 bv fixed bvnand : (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
 bv fixed bvnor : (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
 bv fixed bvxnor : (_ BitVec m) (_ BitVec m) -> (_ BitVec m)
@@ -332,8 +332,10 @@ fp+z3 fixed fp.to_ieee_bv : (_ FloatingPoint e s) -> (_ BitVec e+s)
 # ---- Strings and RegLan (2.6 names, then legacy names) ----
 str left str.++ : String String -> String
 str fixed str.len : String -> Int
-str chain str.< : String String -> Bool
-str chain str.<= : String String -> Bool
+# SMT-LIB 2.6 makes str.< and str.<= :chainable; z3 5.4 and cvc5 1.4 read only two
+# arguments, and the table records what solvers read.
+str fixed str.< : String String -> Bool
+str fixed str.<= : String String -> Bool
 str fixed str.at : String Int -> String
 str fixed str.substr : String Int Int -> String
 str fixed str.prefixof : String String -> Bool
