@@ -5,6 +5,7 @@
 //! ([`smtlib::theory`]) from which the fuzzing dictionary, operator classes and generator
 //! grammar are derived.
 
+pub mod bandit;
 pub mod campaign;
 pub mod error;
 pub mod generate;

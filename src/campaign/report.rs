@@ -12,11 +12,16 @@ pub struct Data {
     pub campaign: Option<CampaignFile>,
     pub stats: Vec<Stats>,
     pub findings: Vec<(PathBuf, Meta)>,
+    /// BanditFuzz benchmarks (`perf/<id>/`).
+    pub perf: Vec<crate::bandit::PerfMeta>,
 }
 
 pub fn load(out: &Path) -> std::io::Result<Data> {
-    if !out.join("campaign.json").exists() {
-        return Err(std::io::Error::new(std::io::ErrorKind::NotFound, "no campaign.json: not a campaign directory"));
+    if !out.join("campaign.json").exists() && !out.join("bandit.json").exists() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "no campaign.json or bandit.json: not a campaign directory",
+        ));
     }
     let campaign = std::fs::read(out.join("campaign.json")).ok().and_then(|b| serde_json::from_slice(&b).ok());
     let stats = std::fs::read_to_string(out.join("stats.jsonl"))
@@ -24,7 +29,7 @@ pub fn load(out: &Path) -> std::io::Result<Data> {
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect();
-    Ok(Data { campaign, stats, findings: Store::list_in(out) })
+    Ok(Data { campaign, stats, findings: Store::list_in(out), perf: crate::bandit::perf_in(out) })
 }
 
 /// Final stats of each run (the last line each run wrote).
@@ -103,6 +108,30 @@ pub fn markdown(out: &Path, d: &Data) -> String {
                 m.engine,
                 m.seed.rsplit('/').next().unwrap_or(&m.seed),
                 m.found_at
+            );
+        }
+    }
+    if !d.perf.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n## Performance benchmarks (BanditFuzz): {}\n\nMargin: the best target's PAR-2 seconds minus the worst reference's; final = medians of the re-scoring runs. ![cactus plot](cactus.svg)\n\n| benchmark | logic | bytes | made by | margin when found | final margin | final PAR-2 per solver |\n|---|---|---|---|---|---|---|",
+            d.perf.len()
+        );
+        let mut rows: Vec<&crate::bandit::PerfMeta> = d.perf.iter().collect();
+        rows.sort_by(|a, b| b.final_margin.unwrap_or(b.margin).total_cmp(&a.final_margin.unwrap_or(a.margin)));
+        for m in rows {
+            let per: Vec<String> = m.final_par2.iter().map(|(n, p)| format!("{n} {p:.3}")).collect();
+            let _ = writeln!(
+                s,
+                "| [{}](perf/{}/bench.smt2) | {} | {} | {} | {:.3} | {} | {} |",
+                m.id,
+                m.id,
+                m.logic,
+                m.bytes,
+                m.made_by,
+                m.margin,
+                m.final_margin.map_or("-".into(), |x| format!("{x:.3}")),
+                if per.is_empty() { "-".into() } else { per.join(", ") }
             );
         }
     }

@@ -542,7 +542,7 @@ fn var_prefix(k: usize, kind: &SortKind) -> String {
         SortKind::String => "s".into(),
         SortKind::BitVec(w) => format!("v{w}_"),
         SortKind::Float(e, s) => format!("f{e}_{s}_"),
-        SortKind::Con(n, a) if a.is_empty() => format!("{}", n.to_lowercase()),
+        SortKind::Con(n, a) if a.is_empty() => n.to_lowercase(),
         _ => format!("x{k}_"),
     }
 }

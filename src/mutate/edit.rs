@@ -23,6 +23,9 @@ pub enum Edit {
     /// Replace the term at `at` by the term written `with` (TypeFuzz: a term of the same
     /// sort that is in scope there, or a fresh application over such terms).
     ReplaceSubterm { at: Path, with: String },
+    /// Replace the term at `at` by a fresh subtree `with` rooted at operator `construct`
+    /// (BanditFuzz's construct insertion, chosen by its construct agent).
+    InsertConstruct { at: Path, construct: String, with: String },
     /// Replace the constant at `at` by the literal (or negated literal) `value` (ValFuzz).
     ReplaceConstant { at: Path, value: String },
     /// Replace the script's assertions and queries by these assertions and one
@@ -48,9 +51,10 @@ impl Edit {
     /// The term the edit changes (`None` for whole-script edits).
     pub fn at(&self) -> Option<&Path> {
         match self {
-            Edit::SwapOperator { at, .. } | Edit::ReplaceSubterm { at, .. } | Edit::ReplaceConstant { at, .. } => {
-                Some(at)
-            }
+            Edit::SwapOperator { at, .. }
+            | Edit::ReplaceSubterm { at, .. }
+            | Edit::ReplaceConstant { at, .. }
+            | Edit::InsertConstruct { at, .. } => Some(at),
             Edit::Recombine { .. } => None,
         }
     }
@@ -148,7 +152,8 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
     let mut pending_paths: Vec<&Path> = vec![];
     for e in edits {
         let related = |p: &&Path| e.at().is_some_and(|at| p.0.starts_with(&at.0) || at.0.starts_with(&p.0));
-        let flush = !matches!(e, Edit::ReplaceSubterm { .. } | Edit::ReplaceConstant { .. });
+        let flush =
+            !matches!(e, Edit::ReplaceSubterm { .. } | Edit::ReplaceConstant { .. } | Edit::InsertConstruct { .. });
         if !pending.is_empty() && (flush || pending_paths.iter().any(related)) {
             s = reprint(&s, &pending)?;
             pending.clear();
@@ -177,7 +182,9 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
                 }
                 _ => return Err(EditError::NotAnOperator(at.0.clone())),
             },
-            Edit::ReplaceSubterm { with: text, .. } | Edit::ReplaceConstant { value: text, .. } => {
+            Edit::ReplaceSubterm { with: text, .. }
+            | Edit::ReplaceConstant { value: text, .. }
+            | Edit::InsertConstruct { with: text, .. } => {
                 pending.push((t, text));
                 pending_paths.push(at);
             }

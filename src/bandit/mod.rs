@@ -1,0 +1,697 @@
+//! BanditFuzz: performance fuzzing by construct insertion chosen with reinforcement
+//! learning (Scott, Sudula, Rehman, Mora, Ganesh, FM 2021).
+//!
+//! Each iteration either samples a fresh script from the grammar ([`crate::generate`])
+//! or mutates the best script so far by inserting a construct (an operator of the
+//! grammar) at a node of its result sort ([`Edit::InsertConstruct`]). Two Thompson-sampling
+//! agents ([`thompson`]) learn *which construct* to insert and *whether to mutate or
+//! sample*; they are rewarded when the PAR-2 margin (the best target's PAR-2 score minus
+//! the worst reference's: how much slower every target is than every reference) improves
+//! on the best so far.
+//! Baselines with the same budget: `single` (construct agent only, mutate or sample at
+//! random) and `random` (the generator in a loop).
+//!
+//! Every solver run is a fresh process (timings of a persistent session depend on what
+//! it solved before) under a wall-clock watchdog and a memory limit; scores use the
+//! process's CPU time. References get a dynamic limit: a reference slower than the
+//! fastest target minus the best margin cannot improve the margin, so it is cut there.
+//! Every timing goes to `timings.jsonl`; `--replay` feeds them back instead of running
+//! solvers, and the same seed then makes the same decisions (`decisions.jsonl`).
+//!
+//! What the public implementation got wrong and this one does not: it ignored its RNG
+//! seed, saved the wrong file on disagreements, and had no quantifiers, UF or mixed
+//! arithmetic. Disagreements found on the way are ordinary findings in `bugs/`.
+
+pub mod plot;
+pub mod thompson;
+
+use crate::campaign::oracle;
+use crate::campaign::store::{self, Meta, Recorded, SolverAnswer, Store};
+use crate::generate::{self, Grammar};
+use crate::mutate::choice::{Choices, Rng};
+use crate::mutate::edit::{self, Edit, Path as EditPath};
+use crate::smtlib::ast::CommandKind;
+use crate::smtlib::check::{self, SortRef};
+use crate::smtlib::{parse, print};
+use crate::solver::outcome::{Outcome, QueryResult};
+use crate::solver::process::{run_file, Limits};
+use crate::solver::registry::SolverSpec;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::{HashMap, VecDeque};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use thompson::Agent;
+
+/// How the next input is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    /// Both agents (BanditFuzz).
+    Bandit,
+    /// The construct agent only; mutate or sample with equal probability.
+    Single,
+    /// The generator in a loop.
+    Random,
+}
+
+impl Strategy {
+    pub fn from_name(s: &str) -> Option<Strategy> {
+        Some(match s {
+            "bandit" | "banditfuzz" => Strategy::Bandit,
+            "single" | "single-agent" => Strategy::Single,
+            "random" => Strategy::Random,
+            _ => return None,
+        })
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Bandit => "bandit",
+            Strategy::Single => "single",
+            Strategy::Random => "random",
+        }
+    }
+}
+
+/// A run's settings (`bandit.json` records them).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Config {
+    pub grammar: generate::Config,
+    pub targets: Vec<SolverSpec>,
+    pub references: Vec<SolverSpec>,
+    pub strategy: Strategy,
+    pub seed: u64,
+    /// Per-run limit (the PAR-2 timeout) in seconds.
+    pub timeout: f64,
+    /// Address-space limit per solver process, in bytes.
+    pub memory: Option<u64>,
+    /// Stop after this many seconds / iterations (whichever comes first).
+    pub time: Option<f64>,
+    pub iterations: Option<u64>,
+    /// Agents' evidence decay per update.
+    pub decay: f64,
+    /// How many of the best benchmarks are re-scored at the end, and how often.
+    pub keep: usize,
+    pub repeats: usize,
+}
+
+impl Config {
+    pub fn new(grammar: generate::Config, targets: Vec<SolverSpec>, references: Vec<SolverSpec>) -> Config {
+        Config {
+            grammar,
+            targets,
+            references,
+            strategy: Strategy::Bandit,
+            seed: 0,
+            timeout: 2.0,
+            memory: Some(4 << 30),
+            time: Some(300.0),
+            iterations: None,
+            decay: 0.99,
+            keep: 10,
+            repeats: 3,
+        }
+    }
+}
+
+/// One solver run as BanditFuzz sees it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Timing {
+    pub sha: String,
+    pub solver: String,
+    /// The limit it ran under (seconds).
+    pub limit: f64,
+    /// CPU seconds of the process.
+    pub cpu: f64,
+    pub outcome: Outcome,
+}
+
+impl Timing {
+    /// PAR-2: the CPU time of a definite answer within `timeout`, else twice the timeout.
+    pub fn par2(&self, timeout: f64) -> f64 {
+        if self.outcome.is_definite() && self.cpu <= timeout {
+            self.cpu
+        } else {
+            2.0 * timeout
+        }
+    }
+}
+
+/// Where timings come from.
+pub trait Runner {
+    /// Runs `spec` on `text` under `limit`; `None` when a replay has no more timings.
+    fn run(&mut self, spec: &SolverSpec, text: &str, limit: f64) -> Option<(Timing, QueryResult)>;
+}
+
+/// Real solver processes; every timing is appended to `timings.jsonl`.
+pub struct Live {
+    scratch: PathBuf,
+    memory: Option<u64>,
+    log: std::fs::File,
+}
+
+impl Live {
+    pub fn new(out: &Path, memory: Option<u64>) -> std::io::Result<Live> {
+        let scratch = out.join("tmp");
+        std::fs::create_dir_all(&scratch)?;
+        let log = std::fs::OpenOptions::new().create(true).append(true).open(out.join("timings.jsonl"))?;
+        Ok(Live { scratch, memory, log })
+    }
+}
+
+pub fn sha(text: &str) -> String {
+    let d = Sha256::digest(text.as_bytes());
+    d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Runner for Live {
+    fn run(&mut self, spec: &SolverSpec, text: &str, limit: f64) -> Option<(Timing, QueryResult)> {
+        let file = self.scratch.join("query.smt2");
+        if std::fs::write(&file, text).is_err() {
+            return None;
+        }
+        let limits = Limits {
+            time: Duration::from_secs_f64(limit.max(0.001)),
+            grace: Duration::from_millis(200),
+            memory: self.memory,
+            ..Limits::default()
+        };
+        let r = run_file(spec, &file, 1, &limits);
+        let t = Timing {
+            sha: sha(text),
+            solver: spec.name.clone(),
+            limit,
+            cpu: r.cpu.unwrap_or(r.wall).as_secs_f64(),
+            outcome: r.outcome().clone(),
+        };
+        let _ = writeln!(self.log, "{}", serde_json::to_string(&t).unwrap_or_default());
+        Some((t, r))
+    }
+}
+
+/// Recorded timings, in the order they were recorded per (script, solver).
+pub struct Replay {
+    queue: HashMap<(String, String), VecDeque<Timing>>,
+}
+
+impl Replay {
+    pub fn load(path: &Path) -> std::io::Result<Replay> {
+        let mut queue: HashMap<(String, String), VecDeque<Timing>> = HashMap::new();
+        for (i, line) in std::fs::read_to_string(path)?.lines().enumerate() {
+            let t: Timing = serde_json::from_str(line).map_err(|e| {
+                std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{}:{}: {e}", path.display(), i + 1))
+            })?;
+            queue.entry((t.sha.clone(), t.solver.clone())).or_default().push_back(t);
+        }
+        Ok(Replay { queue })
+    }
+}
+
+impl Runner for Replay {
+    fn run(&mut self, spec: &SolverSpec, text: &str, _limit: f64) -> Option<(Timing, QueryResult)> {
+        let t = self.queue.get_mut(&(sha(text), spec.name.clone()))?.pop_front()?;
+        let crash = matches!(t.outcome, Outcome::Crash { .. }).then(|| t.outcome.clone());
+        let r = QueryResult {
+            outcomes: vec![t.outcome.clone()],
+            crash,
+            data: vec![],
+            stdout_excerpt: String::new(),
+            stderr_excerpt: String::new(),
+            wall: Duration::from_secs_f64(t.cpu),
+            cpu: Some(Duration::from_secs_f64(t.cpu)),
+        };
+        Some((t, r))
+    }
+}
+
+/// A scored script.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Score {
+    pub targets: Vec<Timing>,
+    pub references: Vec<Timing>,
+    /// `None` when the references were cut at the dynamic limit (or not run): the margin
+    /// is then known not to beat the best.
+    pub margin: Option<f64>,
+}
+
+/// A benchmark kept in `perf/<id>/`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PerfMeta {
+    pub id: String,
+    pub iteration: u64,
+    pub found_at: f64,
+    pub strategy: Strategy,
+    pub logic: String,
+    pub bytes: usize,
+    /// The margin when found (one run per solver).
+    pub margin: f64,
+    pub timings: Vec<Timing>,
+    /// Median CPU seconds per solver over the final repetitions, and the margin from them.
+    #[serde(default)]
+    pub final_cpu: Vec<(String, f64)>,
+    #[serde(default)]
+    pub final_par2: Vec<(String, f64)>,
+    #[serde(default)]
+    pub final_margin: Option<f64>,
+    pub timeout: f64,
+    /// How it was made: `sample`, or the construct inserted into the previous best.
+    pub made_by: String,
+}
+
+/// One decision, as `decisions.jsonl` records it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Decision {
+    pub iteration: u64,
+    pub action: String,
+    pub construct: Option<String>,
+    pub sha: String,
+    pub margin: Option<f64>,
+    pub improved: bool,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Summary {
+    pub strategy: Option<Strategy>,
+    pub iterations: u64,
+    pub seconds: f64,
+    pub best_margin: Option<f64>,
+    /// Sum of the positive final margins of the kept benchmarks.
+    pub cumulative_margin: f64,
+    pub kept: usize,
+    pub findings: usize,
+    pub duplicates: usize,
+    /// Runs that were errors (generator bugs or dialect gaps) and crashes.
+    pub errors: u64,
+}
+
+/// Why a run could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum BanditError {
+    #[error(transparent)]
+    Grammar(#[from] generate::GenError),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("at least one target and one reference solver are needed")]
+    Solvers,
+}
+
+/// Positions of the best script where a construct may go: assertion nodes with their
+/// depth and grammar sort.
+struct Sites {
+    sha: String,
+    nodes: Vec<(EditPath, usize, SortRef)>,
+    next_bound: usize,
+}
+
+fn sites(g: &Grammar, text: &str) -> Option<Sites> {
+    let s = parse(text).ok()?;
+    let c = check::check(&s);
+    let mut nodes = vec![];
+    for (path, t) in edit::walk(&s) {
+        let cmd = path.0[0] as usize;
+        if !matches!(s.commands[cmd].kind, CommandKind::Assert(_)) {
+            continue;
+        }
+        let Some(sort) = g.sort_named(&c.sorts.display(c.sort_of(t))) else { continue };
+        let depth = path.0.len() - 2;
+        nodes.push((path, depth, sort));
+    }
+    // Fresh quantifier names continue after the highest `q<N>` in use.
+    let next_bound = text
+        .match_indices("(q")
+        .filter_map(|(i, _)| text[i + 2..].split(|ch: char| !ch.is_ascii_digit()).next()?.parse::<usize>().ok())
+        .max()
+        .map_or(0, |m| m + 1);
+    Some(Sites { sha: sha(text), nodes, next_bound })
+}
+
+/// Inserts `op` at a random node of a fitting sort (depth kept within the grammar's).
+fn insert(g: &Grammar, best: &str, sites: &Sites, op: &str, rng: &mut Rng) -> Option<(Edit, String)> {
+    let results = g.results_of(op);
+    let fits: Vec<&(EditPath, usize, SortRef)> =
+        sites.nodes.iter().filter(|(_, d, s)| *d < g.config.depth && results.contains(s)).collect();
+    if fits.is_empty() {
+        return None;
+    }
+    let (path, depth, sort) = fits[rng.below(fits.len())?];
+    let with = g.rooted(op, Some(*sort), g.config.depth - depth, sites.next_bound, rng)?;
+    let e = Edit::InsertConstruct { at: path.clone(), construct: op.to_string(), with };
+    let seed = parse(best).ok()?;
+    let m = edit::apply(&seed, std::slice::from_ref(&e)).ok()?;
+    Some((e, print(&m)))
+}
+
+/// The state of one run.
+pub struct Bandit<'a> {
+    pub cfg: Config,
+    pub grammar: Grammar,
+    out: PathBuf,
+    runner: &'a mut dyn Runner,
+    rng: Rng,
+    pub constructs: Agent,
+    pub actions: Agent,
+    best: Option<(String, f64)>,
+    sites: Option<Sites>,
+    kept: Vec<PerfMeta>,
+    store: Store,
+    decisions: std::fs::File,
+    t0: Instant,
+    pub summary: Summary,
+}
+
+impl<'a> Bandit<'a> {
+    pub fn new(cfg: Config, out: &Path, runner: &'a mut dyn Runner) -> Result<Bandit<'a>, BanditError> {
+        if cfg.targets.is_empty() || cfg.references.is_empty() {
+            return Err(BanditError::Solvers);
+        }
+        let grammar = Grammar::new(cfg.grammar.clone())?;
+        std::fs::create_dir_all(out.join("perf"))?;
+        store::write_atomic(&out.join("bandit.json"), &serde_json::to_vec_pretty(&cfg).unwrap_or_default())?;
+        let decisions = std::fs::File::create(out.join("decisions.jsonl"))?;
+        let constructs = Agent::new(grammar.ops.clone(), cfg.decay);
+        let actions = Agent::new(vec!["mutate".into(), "sample".into()], cfg.decay);
+        Ok(Bandit {
+            rng: Rng::new(cfg.seed),
+            summary: Summary { strategy: Some(cfg.strategy), ..Summary::default() },
+            cfg,
+            grammar,
+            out: out.to_path_buf(),
+            runner,
+            constructs,
+            actions,
+            best: None,
+            sites: None,
+            kept: vec![],
+            store: Store::open(out)?,
+            decisions,
+            t0: Instant::now(),
+        })
+    }
+
+    /// Scores `text`: targets with the full limit, references with the dynamic one.
+    /// `None` when a replay ran out.
+    fn score(&mut self, text: &str) -> Option<(Score, Vec<QueryResult>)> {
+        let t = self.cfg.timeout;
+        let mut results = vec![];
+        let mut targets = vec![];
+        for spec in self.cfg.targets.clone() {
+            let (timing, r) = self.runner.run(&spec, text, t)?;
+            targets.push(timing);
+            results.push(r);
+        }
+        // A crash or an error is a finding or a dialect gap, not slowness: such a script
+        // gets no margin (and the references are not asked).
+        let failed = |x: &Timing| matches!(x.outcome, Outcome::Crash { .. } | Outcome::Error { .. });
+        let tmin = targets.iter().map(|x| x.par2(t)).fold(f64::INFINITY, f64::min);
+        let limit = match self.best {
+            Some((_, b)) => tmin - b,
+            None => t,
+        };
+        let mut references = vec![];
+        if limit <= 0.0 || targets.iter().any(failed) {
+            return Some((Score { targets, references, margin: None }, results));
+        }
+        let mut cut = false;
+        for spec in self.cfg.references.clone() {
+            let l = limit.min(t);
+            let (timing, r) = self.runner.run(&spec, text, l)?;
+            // Cut at a dynamic limit below the timeout: this reference is at least
+            // `limit` slow, so the margin cannot beat the best.
+            if l < t && !(timing.outcome.is_definite() && timing.cpu < l) {
+                cut = true;
+            }
+            references.push(timing);
+            results.push(r);
+            if cut {
+                break;
+            }
+        }
+        let rmax = references.iter().map(|x| x.par2(t)).fold(0.0, f64::max);
+        let margin = (!cut && !references.iter().any(failed)).then_some(tmin - rmax);
+        Some((Score { targets, references, margin }, results))
+    }
+
+    fn out_of_budget(&self, it: u64) -> bool {
+        self.cfg.iterations.is_some_and(|n| it >= n)
+            || self.cfg.time.is_some_and(|s| self.t0.elapsed().as_secs_f64() >= s)
+            || crate::campaign::stop_flag().load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Runs until the budget (or the replay) ends, then re-scores the kept benchmarks and
+    /// writes the statistics and the cactus plot.
+    pub fn run(&mut self) -> std::io::Result<Summary> {
+        let mut it = 0u64;
+        while !self.out_of_budget(it) {
+            if self.step(it).is_none() {
+                break; // the replay has no timings for this decision
+            }
+            it += 1;
+        }
+        self.summary.iterations = it;
+        self.finish()
+    }
+
+    /// One iteration. `None` when the runner ran out.
+    fn step(&mut self, it: u64) -> Option<()> {
+        let mutate = match (&self.best, self.cfg.strategy) {
+            (None, _) | (_, Strategy::Random) => false,
+            (Some(_), Strategy::Bandit) => self.actions.choose(&mut self.rng) == 0,
+            (Some(_), Strategy::Single) => self.rng.below(2)? == 0,
+        };
+        let mut made = None;
+        if mutate {
+            let (best, _) = self.best.clone().expect("mutate needs a best");
+            if self.sites.as_ref().is_none_or(|s| s.sha != sha(&best)) {
+                self.sites = sites(&self.grammar, &best);
+            }
+            // A construct whose sort the best script lacks earns no reward; try others.
+            for _ in 0..8 {
+                let arm = self.constructs.choose(&mut self.rng);
+                let op = self.constructs.arms[arm].clone();
+                let sites = self.sites.as_ref()?;
+                match insert(&self.grammar, &best, sites, &op, &mut self.rng) {
+                    Some((e, text)) => {
+                        made = Some((text, Some((arm, e))));
+                        break;
+                    }
+                    None => self.constructs.update(arm, false),
+                }
+            }
+        }
+        let action = if made.is_some() { "mutate" } else { "sample" };
+        let (text, construct) = match made {
+            Some(m) => m,
+            None => (self.grammar.script(&mut self.rng)?, None),
+        };
+        let (score, results) = self.score(&text)?;
+        let improved = match (score.margin, &self.best) {
+            (Some(m), Some((_, b))) => m > *b,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        if self.best.is_some() && self.cfg.strategy == Strategy::Bandit {
+            self.actions.update(if action == "mutate" { 0 } else { 1 }, improved);
+        }
+        if let Some((arm, _)) = &construct {
+            self.constructs.update(*arm, improved);
+        }
+        let d = Decision {
+            iteration: it,
+            action: action.into(),
+            construct: construct.as_ref().map(|(a, _)| self.constructs.arms[*a].clone()),
+            sha: sha(&text),
+            margin: score.margin,
+            improved,
+        };
+        let _ = writeln!(self.decisions, "{}", serde_json::to_string(&d).unwrap_or_default());
+        self.summary.errors +=
+            results.iter().filter(|r| matches!(r.outcome(), Outcome::Error { .. } | Outcome::Crash { .. })).count()
+                as u64;
+        self.disagreements(&text, &results)?;
+        if improved {
+            let margin = score.margin.expect("improved");
+            self.best = Some((text.clone(), margin));
+            let made_by = match &construct {
+                Some((_, Edit::InsertConstruct { construct, .. })) => format!("insert {construct}"),
+                _ => "sample".into(),
+            };
+            self.keep(it, &text, margin, score, made_by).ok()?;
+        }
+        Some(())
+    }
+
+    fn keep(&mut self, it: u64, text: &str, margin: f64, score: Score, made_by: String) -> std::io::Result<()> {
+        let id = sha(text)[..12].to_string();
+        let dir = self.out.join("perf").join(&id);
+        let meta = PerfMeta {
+            id,
+            iteration: it,
+            found_at: self.t0.elapsed().as_secs_f64(),
+            strategy: self.cfg.strategy,
+            logic: self.grammar.logic.clone(),
+            bytes: text.len(),
+            margin,
+            timings: score.targets.into_iter().chain(score.references).collect(),
+            final_cpu: vec![],
+            final_par2: vec![],
+            final_margin: None,
+            timeout: self.cfg.timeout,
+            made_by,
+        };
+        store::write_atomic(&dir.join("bench.smt2"), text.as_bytes())?;
+        store::write_atomic(&dir.join("meta.json"), &serde_json::to_vec_pretty(&meta).unwrap_or_default())?;
+        self.kept.push(meta);
+        Ok(())
+    }
+
+    /// Crashes and conflicting definite answers become findings, confirmed by a second
+    /// run of every solver (fresh processes).
+    fn disagreements(&mut self, text: &str, results: &[QueryResult]) -> Option<()> {
+        let solvers: Vec<SolverSpec> = self.cfg.targets.iter().chain(&self.cfg.references).cloned().collect();
+        let refs: Vec<Option<&QueryResult>> = results.iter().map(Some).collect();
+        if oracle::judge(&refs, None).is_empty() {
+            return Some(());
+        }
+        let mut again = vec![];
+        for spec in &solvers[..results.len()] {
+            again.push(self.runner.run(spec, text, self.cfg.timeout)?.1);
+        }
+        let refs: Vec<Option<&QueryResult>> = again.iter().map(Some).collect();
+        for v in oracle::judge(&refs, None) {
+            let blamed = v.blamed.map_or("undecided".to_string(), |b| solvers[b].name.clone());
+            let meta = Meta {
+                id: String::new(),
+                kind: v.kind.to_string(),
+                blamed_version: v.blamed.and_then(|b| solvers[b].version.clone()),
+                blamed,
+                blame_by: v.blame_by.to_string(),
+                logic: self.grammar.logic.clone(),
+                signature: v.signature.clone(),
+                fixed_in: None,
+                bisection: vec![],
+                answers: again
+                    .iter()
+                    .zip(&solvers)
+                    .map(|(r, s)| SolverAnswer {
+                        solver: s.name.clone(),
+                        version: s.version.clone(),
+                        outcomes: r.outcomes.iter().map(|o| o.to_string()).collect(),
+                        stdout_excerpt: r.stdout_excerpt.clone(),
+                        stderr_excerpt: r.stderr_excerpt.clone(),
+                        seconds: r.wall.as_secs_f64(),
+                    })
+                    .collect(),
+                seed: format!("generated (bandit seed {})", self.cfg.seed),
+                seed_hash: sha(text),
+                engine: format!("bandit-{}", self.cfg.strategy.name()),
+                edits: serde_json::Value::Null,
+                rng_seed: self.cfg.seed,
+                found_at: self.t0.elapsed().as_secs_f64(),
+                found_unix: std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs()),
+                run: 1,
+                trigger_bytes: text.len(),
+                duplicates: 0,
+                seed_finding: false,
+                reduction: None,
+            };
+            match self.store.record(meta, text) {
+                Ok(Recorded::New(_)) => self.summary.findings += 1,
+                Ok(Recorded::Duplicate(_)) => self.summary.duplicates += 1,
+                Err(_) => {}
+            }
+        }
+        Some(())
+    }
+
+    /// Re-scores the `keep` best benchmarks `repeats` times (full limits, median CPU),
+    /// then writes `summary.json`, `agents.json` and `cactus.svg`.
+    fn finish(&mut self) -> std::io::Result<Summary> {
+        let t = self.cfg.timeout;
+        let mut order: Vec<usize> = (0..self.kept.len()).collect();
+        order.sort_by(|&a, &b| self.kept[b].margin.total_cmp(&self.kept[a].margin));
+        order.truncate(self.cfg.keep);
+        let solvers: Vec<(SolverSpec, bool)> = self
+            .cfg
+            .targets
+            .iter()
+            .map(|s| (s.clone(), true))
+            .chain(self.cfg.references.iter().map(|s| (s.clone(), false)))
+            .collect();
+        'bench: for &k in &order {
+            let text = std::fs::read_to_string(self.out.join("perf").join(&self.kept[k].id).join("bench.smt2"))?;
+            let mut cpu = vec![];
+            let mut par2 = vec![];
+            for (spec, _) in &solvers {
+                let mut runs = vec![];
+                for _ in 0..self.cfg.repeats.max(1) {
+                    let Some((timing, _)) = self.runner.run(spec, &text, t) else { break 'bench };
+                    runs.push(timing);
+                }
+                runs.sort_by(|a, b| a.par2(t).total_cmp(&b.par2(t)));
+                let mid = &runs[runs.len() / 2];
+                cpu.push((spec.name.clone(), mid.cpu));
+                par2.push((spec.name.clone(), mid.par2(t)));
+            }
+            let tmin = par2.iter().zip(&solvers).filter(|(_, s)| s.1).map(|(p, _)| p.1).fold(f64::INFINITY, f64::min);
+            let rmax = par2.iter().zip(&solvers).filter(|(_, s)| !s.1).map(|(p, _)| p.1).fold(0.0, f64::max);
+            let m = &mut self.kept[k];
+            m.final_cpu = cpu;
+            m.final_par2 = par2;
+            m.final_margin = Some(tmin - rmax);
+            let dir = self.out.join("perf").join(&m.id);
+            store::write_atomic(&dir.join("meta.json"), &serde_json::to_vec_pretty(&*m).unwrap_or_default())?;
+        }
+        let finals: Vec<f64> = self.kept.iter().filter_map(|m| m.final_margin).collect();
+        self.summary.best_margin =
+            finals.iter().copied().fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.max(x))));
+        self.summary.cumulative_margin = finals.iter().filter(|&&x| x > 0.0).fold(0.0, |a, x| a + x);
+        self.summary.kept = self.kept.len();
+        self.summary.seconds = self.t0.elapsed().as_secs_f64();
+        store::write_atomic(
+            &self.out.join("agents.json"),
+            &serde_json::to_vec_pretty(&serde_json::json!({
+                "constructs": agent_json(&self.constructs),
+                "actions": agent_json(&self.actions),
+            }))
+            .unwrap_or_default(),
+        )?;
+        store::write_atomic(
+            &self.out.join("summary.json"),
+            &serde_json::to_vec_pretty(&self.summary).unwrap_or_default(),
+        )?;
+        let svg = plot::cactus(&plot::series_from_perf(&self.out), t);
+        store::write_atomic(&self.out.join("cactus.svg"), svg.as_bytes())?;
+        let _ = std::fs::remove_dir_all(self.out.join("tmp"));
+        Ok(self.summary.clone())
+    }
+}
+
+fn agent_json(a: &Agent) -> serde_json::Value {
+    let means = a.means();
+    serde_json::Value::Array(
+        (0..a.arms.len())
+            .map(|i| {
+                serde_json::json!({"arm": a.arms[i], "pulls": a.pulls[i], "rewards": a.rewards[i], "posterior_mean": means[i]})
+            })
+            .collect(),
+    )
+}
+
+/// Every `perf/<id>/meta.json` under `out`.
+pub fn perf_in(out: &Path) -> Vec<PerfMeta> {
+    let Ok(rd) = std::fs::read_dir(out.join("perf")) else { return vec![] };
+    let mut v: Vec<PerfMeta> = rd
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("meta.json")).ok())
+        .filter_map(|b| serde_json::from_slice(&b).ok())
+        .collect();
+    v.sort_by_key(|m| m.iteration);
+    v
+}
+
+#[cfg(test)]
+mod tests;

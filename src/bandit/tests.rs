@@ -1,0 +1,56 @@
+use super::*;
+use crate::generate::{parse_features, scripts};
+
+#[test]
+fn inserted_constructs_keep_sorts_and_depth() {
+    for theories in ["bv", "ints,reals,mixed", "all"] {
+        let config = generate::Config {
+            features: parse_features(theories).unwrap(),
+            widths: vec![4, 8],
+            depth: 3,
+            ..generate::Config::default()
+        };
+        let g = Grammar::new(config).unwrap();
+        let mut rng = Rng::new(5);
+        let mut inserted = 0;
+        for (_, text) in scripts(&g, 0, 40) {
+            let s = sites(&g, &text).unwrap();
+            assert!(!s.nodes.is_empty());
+            for op in g.ops.clone() {
+                let Some((e, m)) = insert(&g, &text, &s, &op, &mut rng) else { continue };
+                inserted += 1;
+                let Edit::InsertConstruct { construct, with, .. } = &e else { panic!("{e:?}") };
+                assert_eq!(construct, &op);
+                assert!(m.contains(with.as_str()));
+                let p = parse(&m).unwrap();
+                let c = check::check(&p);
+                assert!(c.is_clean(), "{op}: {:?}\n{m}", c.diagnostics.first());
+                // Depth stays within the grammar's: every node's path is at most depth + 2 long.
+                let deepest = edit::walk(&p).iter().map(|(path, _)| path.0.len() - 2).max().unwrap();
+                assert!(deepest <= g.config.depth + 2, "{op}: {deepest}\n{m}"); // + binder lists
+            }
+        }
+        assert!(inserted > 200, "{theories}: only {inserted} insertions");
+    }
+}
+
+#[test]
+fn par2_counts_unsolved_twice_the_timeout() {
+    let t = |outcome, cpu| Timing { sha: String::new(), solver: "s".into(), limit: 1.0, cpu, outcome };
+    assert_eq!(t(Outcome::Sat, 0.25).par2(1.0), 0.25);
+    assert_eq!(t(Outcome::Unsat, 0.5).par2(1.0), 0.5);
+    assert_eq!(t(Outcome::Timeout, 1.1).par2(1.0), 2.0);
+    assert_eq!(t(Outcome::Unknown { reason: "x".into() }, 0.1).par2(1.0), 2.0);
+    assert_eq!(t(Outcome::Error { message: "x".into() }, 0.1).par2(1.0), 2.0);
+    assert_eq!(t(Outcome::Sat, 1.5).par2(1.0), 2.0, "over the limit by CPU time");
+}
+
+#[test]
+fn cactus_plot_draws_one_curve_per_solver() {
+    let mut s = std::collections::BTreeMap::new();
+    s.insert("z3-4.8.7".to_string(), vec![0.1, 0.2, 0.9]);
+    s.insert("z3-5.4.0".to_string(), vec![0.01, 0.02]);
+    let svg = plot::cactus(&s, 1.0);
+    assert_eq!(svg.matches("<polyline").count(), 2);
+    assert!(svg.contains("z3-4.8.7 (3 solved)") && svg.contains("z3-5.4.0 (2 solved)"));
+}
