@@ -46,6 +46,7 @@ enum Cmd {
     StormMinimize(StormMinimizeCmd),
     Generate(GenerateCmd),
     Bandit(BanditCmd),
+    Cactus(CactusCmd),
 }
 
 /// The generator's grammar: which theories, how big (shared by `generate` and `bandit`).
@@ -270,6 +271,27 @@ impl BanditCmd {
                 self.out.display()
             );
         }
+        Ok(())
+    }
+}
+
+/// One cactus plot (SVG) over the BanditFuzz benchmarks of several runs
+/// (each DIR is a `smtstorm bandit --out` directory).
+#[derive(clap::Args)]
+struct CactusCmd {
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    #[arg(short, long)]
+    out: PathBuf,
+}
+
+impl CactusCmd {
+    fn run(&self) -> Result<()> {
+        let perf: Vec<_> = self.dirs.iter().flat_map(|d| smtstorm::bandit::perf_in(d)).collect();
+        let timeout = perf.iter().map(|m| m.timeout).fold(0.0, f64::max);
+        let svg = smtstorm::bandit::plot::cactus(&smtstorm::bandit::plot::series(&perf), timeout);
+        smtstorm::campaign::store::write_atomic(&self.out, svg.as_bytes())?;
+        outln!("{} benchmarks from {} runs -> {}", perf.len(), self.dirs.len(), self.out.display());
         Ok(())
     }
 }
@@ -1001,6 +1023,7 @@ fn main() {
         Cmd::BenchSolvers(c) => c.run(),
         Cmd::Mutate(c) => c.run(),
         Cmd::Bandit(c) => c.run(),
+        Cmd::Cactus(c) => c.run(),
         Cmd::Generate(c) => match c.run() {
             Ok(code) => std::process::exit(code),
             Err(e) => Err(e),

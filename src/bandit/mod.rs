@@ -30,7 +30,7 @@ use crate::campaign::store::{self, Meta, Recorded, SolverAnswer, Store};
 use crate::generate::{self, Grammar};
 use crate::mutate::choice::{Choices, Rng};
 use crate::mutate::edit::{self, Edit, Path as EditPath};
-use crate::smtlib::ast::CommandKind;
+use crate::smtlib::ast::{CommandKind, Term};
 use crate::smtlib::check::{self, SortRef};
 use crate::smtlib::{parse, print};
 use crate::solver::outcome::{Outcome, QueryResult};
@@ -309,9 +309,30 @@ fn sites(g: &Grammar, text: &str) -> Option<Sites> {
     let s = parse(text).ok()?;
     let c = check::check(&s);
     let mut nodes = vec![];
+    // Positions the grammar fills with literals only (factors and divisors in linear
+    // arithmetic, `re.range` bounds) stay literals: cvc5 rejects anything else there.
+    let mut frozen: std::collections::HashSet<Vec<u32>> = std::collections::HashSet::new();
     for (path, t) in edit::walk(&s) {
         let cmd = path.0[0] as usize;
         if !matches!(s.commands[cmd].kind, CommandKind::Assert(_)) {
+            continue;
+        }
+        if let Term::App(q, args) = *s.term(t) {
+            let op = s.str(q.ident.sym);
+            let from = if op == "re.range" {
+                0
+            } else if g.config.linear && crate::mutate::opfuzz::NONLINEAR.contains(&op) {
+                1
+            } else {
+                usize::MAX
+            };
+            for i in from..s.term_list(args).len() {
+                let mut p = path.0.clone();
+                p.push(i as u32);
+                frozen.insert(p);
+            }
+        }
+        if frozen.contains(&path.0) {
             continue;
         }
         let Some(sort) = g.sort_named(&c.sorts.display(c.sort_of(t))) else { continue };

@@ -35,6 +35,31 @@ fn inserted_constructs_keep_sorts_and_depth() {
 }
 
 #[test]
+fn literal_only_positions_stay_literals() {
+    // Linear arithmetic: a divisor or factor never becomes a term (cvc5: "non-linear fact").
+    let config =
+        generate::Config { features: parse_features("ints").unwrap(), linear: true, ..generate::Config::default() };
+    let g = Grammar::new(config).unwrap();
+    let text = g.assemble(&["(> (div i0 3) (* i1 2))".to_string()]);
+    let s = sites(&g, &text).unwrap();
+    let mut rng = Rng::new(1);
+    for _ in 0..300 {
+        for op in ["+", "-", "ite", "div", "*"] {
+            if let Some((_, m)) = insert(&g, &text, &s, op, &mut rng) {
+                let p = parse(&m).unwrap();
+                for t in &p.terms {
+                    if let Term::App(q, args) = *t {
+                        if ["*", "div", "mod"].contains(&p.str(q.ident.sym)) {
+                            assert!(matches!(p.term(p.term_list(args)[1]), Term::Lit(..)), "{m}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn par2_counts_unsolved_twice_the_timeout() {
     let t = |outcome, cpu| Timing { sha: String::new(), solver: "s".into(), limit: 1.0, cpu, outcome };
     assert_eq!(t(Outcome::Sat, 0.25).par2(1.0), 0.25);
