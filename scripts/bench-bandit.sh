@@ -20,7 +20,10 @@ runs="${3:-5}"
 secs="${4:-180}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/smtstorm/target}"
 (cd "$here" && cargo build --release -q)
-bin="$CARGO_TARGET_DIR/release/smtstorm"
+# A copy: rebuilding the tree during a long experiment must not change the binary.
+mkdir -p "$out"
+bin="$out/smtstorm-$setting"
+cp "$CARGO_TARGET_DIR/release/smtstorm" "$bin"
 case "$setting" in
   bv) args=(--target z3-4.8.7 --reference z3-5.4.0 --theories bv --width 16,32 --depth 3) ;;
   lia) args=(--target cvc5 --reference yices --theories ints --linear --depth 4 --vars 3) ;;
