@@ -635,7 +635,7 @@ fn worker(sh: &Shared, w: usize) {
 /// when each check-sat is reached (SMT-LIB 2.6 §4.1.8: a status describes the next
 /// check-sat). `None` when no check-sat has a definite status.
 fn truth(s: &Script) -> Option<Vec<Outcome>> {
-    use crate::smtlib::ast::{CommandKind, Nullary};
+    use crate::smtlib::ast::CommandKind;
     let mut cur: Option<Outcome> = None;
     let mut v = vec![];
     for c in &s.commands {
@@ -647,7 +647,7 @@ fn truth(s: &Script) -> Option<Vec<Outcome>> {
                     _ => None,
                 };
             }
-            CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_) => {
+            ref k if s.is_check(k) => {
                 v.push(cur.take().unwrap_or(Outcome::Unknown { reason: String::new() }));
             }
             _ => {}

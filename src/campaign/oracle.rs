@@ -10,7 +10,7 @@
 //! * Errors are never bugs here: a mutant one solver rejects and another accepts is a
 //!   dialect matter, counted apart. Unknown and timeout are never bugs either.
 
-use crate::smtlib::{self, ast::CommandKind, ast::Nullary, Script};
+use crate::smtlib::{self, Script};
 use crate::solver::{model, run_file, Limits, Outcome, QueryResult, SolverSpec};
 use std::path::Path;
 
@@ -112,7 +112,7 @@ pub fn invalid_model_signature(message: &str) -> String {
 pub fn checks(s: &Script) -> usize {
     s.commands
         .iter()
-        .filter(|c| matches!(c.kind, CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_)))
+        .filter(|c| s.is_check(&c.kind))
         .count()
 }
 

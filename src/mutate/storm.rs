@@ -309,7 +309,7 @@ pub fn pinned(instance: &Script, witness: &[(String, String)]) -> String {
         .collect();
     let mut text = String::new();
     for c in &instance.commands {
-        if let CommandKind::Nullary(Nullary::CheckSat) = c.kind {
+        if instance.is_check(&c.kind) {
             // Values that are not closed SMT-LIB terms — z3's `Hole!val!0` elements of an
             // uninterpreted sort, `(_ as-array k!0)`, cvc5's `@uc_...` — cannot be pinned;
             // the others still make a check the instance must pass.

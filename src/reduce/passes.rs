@@ -207,15 +207,11 @@ pub fn global_constants(ctx: &Ctx) -> BTreeMap<SortRef, String> {
 
 /// Removable commands: all but `exit`, and the check-sats only when there are several.
 fn removable(s: &Script) -> Vec<usize> {
-    let checks = s
-        .commands
-        .iter()
-        .filter(|c| matches!(c.kind, CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_)))
-        .count();
+    let checks = s.commands.iter().filter(|c| s.is_check(&c.kind)).count();
     (0..s.commands.len())
         .filter(|&i| match s.commands[i].kind {
             CommandKind::Nullary(Nullary::Exit) => false,
-            CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_) => checks > 1,
+            ref k if s.is_check(k) => checks > 1,
             _ => true,
         })
         .collect()

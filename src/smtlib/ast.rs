@@ -445,6 +445,16 @@ impl Script {
         self.commands.iter().find_map(|c| self.status_value(&c.kind))
     }
 
+    /// Whether `c` asks for a satisfiability answer: `check-sat`, `check-sat-assuming`,
+    /// or z3's `check-sat-using` (one answer each; sessions count them to read replies).
+    pub fn is_check(&self, c: &CommandKind) -> bool {
+        match *c {
+            CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_) => true,
+            CommandKind::Other { name, .. } => self.sym(name) == "check-sat-using",
+            _ => false,
+        }
+    }
+
     /// Whether `c` is a `(set-info :status ...)`.
     pub fn is_status(&self, c: &CommandKind) -> bool {
         matches!(c, CommandKind::SetInfo(a) if self.str(a.key) == ":status")

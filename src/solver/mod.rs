@@ -31,7 +31,7 @@ fn script_text(s: &Script, incremental: bool) -> (String, usize) {
         match c.kind {
             CommandKind::Nullary(Nullary::Exit) => continue,
             CommandKind::SetLogic(_) | CommandKind::SetOption(_) if incremental => continue,
-            CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_) => checks += 1,
+            ref k if s.is_check(k) => checks += 1,
             _ => {}
         }
         p.command(&c.kind);
