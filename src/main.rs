@@ -537,6 +537,10 @@ struct StormCmd {
     /// Make every other instance incremental (push/pop blocks, one check-sat each).
     #[arg(long)]
     incremental: bool,
+    /// Make every other instance check with a z3 tactic, `(check-sat-using T)`; other
+    /// solvers get a plain check-sat. `unknown` answers are never findings.
+    #[arg(long)]
+    tactics: bool,
     #[command(flatten)]
     run: RunOpts,
 }
@@ -623,6 +627,7 @@ impl StormCmd {
                 nc: self.nc,
                 extended: self.extended,
                 incremental: self.incremental,
+                tactics: self.tactics,
                 ..Default::default()
             },
             ..Default::default()

@@ -110,10 +110,7 @@ pub fn invalid_model_signature(message: &str) -> String {
 
 /// The check-sat count of a script.
 pub fn checks(s: &Script) -> usize {
-    s.commands
-        .iter()
-        .filter(|c| s.is_check(&c.kind))
-        .count()
+    s.commands.iter().filter(|c| s.is_check(&c.kind)).count()
 }
 
 /// Settles a tie between a `sat` solver and an `unsat` solver on a single-check-sat

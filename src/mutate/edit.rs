@@ -31,11 +31,16 @@ pub enum Edit {
     /// Replace the script's assertions and queries by these assertions and one
     /// `(check-sat)`, keeping logic, options, declarations and definitions (STORM). With
     /// `blocks`, the assertions are split into incremental blocks instead: each block is
-    /// `(push 1)`, its assertions, `(check-sat)`, then `(pop 1)` if it says so.
+    /// `(push 1)`, its assertions, `(check-sat)`, then `(pop 1)` if it says so. With
+    /// `tactic`, every check is z3's `(check-sat-using TACTIC)` instead (STORM's solver
+    /// variation; other solvers get a plain `check-sat`, see
+    /// [`crate::solver::Family::without_foreign_options`]).
     Recombine {
         assertions: Vec<String>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         blocks: Vec<Block>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tactic: Option<String>,
     },
 }
 
@@ -159,8 +164,8 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
             pending.clear();
             pending_paths.clear();
         }
-        if let Edit::Recombine { assertions, blocks } = e {
-            s = recombine(&s, assertions, blocks)?;
+        if let Edit::Recombine { assertions, blocks, tactic } = e {
+            s = recombine(&s, assertions, blocks, tactic.as_deref())?;
             continue;
         }
         let at = e.at().expect("path edits");
@@ -233,7 +238,19 @@ pub fn kept_by_recombine(k: &CommandKind) -> bool {
     )
 }
 
-fn recombine(s: &Script, assertions: &[String], blocks: &[Block]) -> Result<Script, EditError> {
+fn recombine(s: &Script, assertions: &[String], blocks: &[Block], tactic: Option<&str>) -> Result<Script, EditError> {
+    let check = match tactic {
+        Some(t) => {
+            // One tactic expression: a symbol or one balanced list, nothing after it.
+            let probe = crate::smtlib::parse(&format!("(check-sat-using {t})"))
+                .map_err(|e| EditError::BadText(e.to_string()))?;
+            if probe.commands.len() != 1 {
+                return Err(EditError::BadText(t.to_string()));
+            }
+            format!("(check-sat-using {t})\n")
+        }
+        None => "(check-sat)\n".to_string(),
+    };
     let mut text = String::new();
     for c in &s.commands {
         // A stale `:status` would contradict the new assertions (z3 rejects the answer).
@@ -254,7 +271,7 @@ fn recombine(s: &Script, assertions: &[String], blocks: &[Block]) -> Result<Scri
         for a in assertions {
             text.push_str(&format!("(assert {a})\n"));
         }
-        text.push_str("(check-sat)\n");
+        text.push_str(&check);
     } else {
         if blocks.iter().map(|b| b.len).sum::<usize>() != assertions.len() {
             return Err(EditError::BadText("blocks do not cover the assertions".into()));
@@ -267,7 +284,7 @@ fn recombine(s: &Script, assertions: &[String], blocks: &[Block]) -> Result<Scri
             for a in mine {
                 text.push_str(&format!("(assert {a})\n"));
             }
-            text.push_str("(check-sat)\n");
+            text.push_str(&check);
             if b.pop {
                 text.push_str("(pop 1)\n");
             }

@@ -43,13 +43,39 @@ pub struct Bounds {
     /// Make every other instance incremental: its assertions split into `(push 1)` ...
     /// `(check-sat)` [`(pop 1)`] blocks, each satisfiable by the same witness.
     pub incremental: bool,
+    /// Make every other instance ask z3 through `(check-sat-using T)` with a tactic from
+    /// [`TACTICS`] (issue 6 item 7; STORM's artifact varies z3's configuration the same
+    /// way). Off by default: only z3 reads it — other solvers get a plain `check-sat` —
+    /// and a tactic that gives up answers `unknown`, which is never a finding.
+    pub tactics: bool,
 }
 
 impl Default for Bounds {
     fn default() -> Self {
-        Bounds { dmax: 64, amax: 64, nc: 200, extended: false, max_formula_bytes: 8192, incremental: false }
+        Bounds {
+            dmax: 64,
+            amax: 64,
+            nc: 200,
+            extended: false,
+            max_formula_bytes: 8192,
+            incremental: false,
+            tactics: false,
+        }
     }
 }
+
+/// z3 tactics for [`Bounds::tactics`]: each ends in `smt`, so it decides what it is given
+/// (a tactic that cannot, e.g. a bare `simplify`, mostly answers `unknown` — 39 % of the
+/// original STORM's calls went there). The preprocessing steps are where the tactic
+/// framework's own soundness bugs live. All exist in every z3 since 4.8.5.
+pub const TACTICS: &[&str] = &[
+    "smt",
+    "(then simplify smt)",
+    "(then simplify solve-eqs smt)",
+    "(then propagate-values simplify smt)",
+    "(then simplify ctx-simplify smt)",
+    "(then simplify elim-uncnstr smt)",
+];
 
 /// The comment line that carries a witness in a file (SMT-LIB comments are invisible to
 /// solvers, and our parser drops them before anything is sent).
@@ -270,11 +296,14 @@ pub fn witness_line(witness: &[(String, String)]) -> String {
 
 /// The instance script: the seed with its assertions replaced.
 pub fn instance_script(seed: &Script, assertions: Vec<String>) -> Result<Script, edit::EditError> {
-    edit::apply(seed, &[Edit::Recombine { assertions, blocks: vec![] }])
+    edit::apply(seed, &[Edit::Recombine { assertions, blocks: vec![], tactic: None }])
 }
 
 /// The edit for one instance: plain, or — with `b.incremental`, for every other choice —
-/// split into incremental blocks of random sizes, each popped or kept at random.
+/// split into incremental blocks of random sizes, each popped or kept at random; with
+/// `b.tactics`, every other choice also checks with a z3 tactic from [`TACTICS`]. The
+/// tactic choice is drawn after the blocks and only when asked for, so the instances of
+/// a run without tactics replay unchanged.
 pub fn instance_edit(assertions: Vec<String>, b: &Bounds, c: &mut impl Choices) -> Option<Edit> {
     let mut blocks = vec![];
     if b.incremental && assertions.len() >= 2 && c.below(2)? == 1 {
@@ -285,7 +314,8 @@ pub fn instance_edit(assertions: Vec<String>, b: &Bounds, c: &mut impl Choices) 
             left -= len;
         }
     }
-    Some(Edit::Recombine { assertions, blocks })
+    let tactic = if b.tactics && c.below(2)? == 1 { Some(TACTICS[c.below(TACTICS.len())?].to_string()) } else { None };
+    Some(Edit::Recombine { assertions, blocks, tactic })
 }
 
 /// Reads a witness line back from a file's text.
@@ -319,6 +349,12 @@ pub fn pinned(instance: &Script, witness: &[(String, String)]) -> String {
             }) {
                 text.push_str(&format!("(assert (= {k} {v}))\n"));
             }
+        }
+        if matches!(c.kind, CommandKind::Other { name, .. } if instance.str(name) == "check-sat-using") {
+            // The witness is a property of the formula, not of a tactic: a tactic that
+            // gives up (`unknown`) must not make a valid witness look invalid.
+            text.push_str("(check-sat)\n");
+            continue;
         }
         let mut p = crate::smtlib::printer::Printer::new(instance);
         // Pins go before every check-sat: push/pop blocks keep them in scope.

@@ -8,7 +8,8 @@
 use super::judge::FindingJudge;
 use super::Judge;
 use crate::mutate::choice::Rng;
-use crate::mutate::storm::{self, Bounds};
+use crate::mutate::edit::{self, Edit};
+use crate::mutate::storm::Bounds;
 use crate::smtlib::{self, Script};
 use crate::solver::{Limits, Session, SolverSpec};
 use std::time::Instant;
@@ -43,11 +44,15 @@ fn ladder(max: usize) -> Vec<usize> {
 /// 1, 2, 4, ... (with `nc` scaled down alike) — for an instance of `seed` that `judge`
 /// confirms as the same bug, and returns the first one smaller than `current_bytes`.
 /// `reference` builds the pools (its model is the new witness). Stops at `deadline`.
+/// `tactic`: the trigger's z3 tactic, kept in every candidate (a bug of the tactic
+/// framework does not reproduce under a plain `check-sat`).
+#[allow(clippy::too_many_arguments)]
 pub fn minimise(
     judge: &FindingJudge,
     seed: &Script,
     reference: &SolverSpec,
     original: &Bounds,
+    tactic: Option<&str>,
     current_bytes: usize,
     limits: Limits,
     deadline: Option<Instant>,
@@ -77,7 +82,8 @@ pub fn minimise(
                 let bounds = Bounds { amax: a, incremental: false, ..b.clone() };
                 let mut rng = Rng::new(k.wrapping_mul(0x9E37_79B9) ^ (a as u64) << 32 ^ b.dmax as u64);
                 let Some(asserts) = pools.instance(&bounds, &mut rng) else { continue };
-                let Ok(inst) = storm::instance_script(seed, asserts) else { continue };
+                let e = Edit::Recombine { assertions: asserts, blocks: vec![], tactic: tactic.map(String::from) };
+                let Ok(inst) = edit::apply(seed, &[e]) else { continue };
                 let text = smtlib::print(&inst);
                 if text.len() >= current_bytes {
                     continue;

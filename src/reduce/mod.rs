@@ -248,7 +248,12 @@ fn storm_bounds(
     let r = crate::campaign::reference_index(&cf.solvers, cf.config.reference.as_deref())?;
     let reference = cf.solvers.get(r)?.clone();
     let original = cf.config.storm;
-    bounds::minimise(judge, &seed, &reference, &original, current, judge.limits, deadline)
+    let edits: Vec<crate::mutate::edit::Edit> = serde_json::from_value(meta.edits.clone()).unwrap_or_default();
+    let tactic = edits.iter().find_map(|e| match e {
+        crate::mutate::edit::Edit::Recombine { tactic, .. } => tactic.clone(),
+        _ => None,
+    });
+    bounds::minimise(judge, &seed, &reference, &original, tactic.as_deref(), current, judge.limits, deadline)
 }
 
 /// A scratch directory removed when dropped.

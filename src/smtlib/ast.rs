@@ -450,7 +450,7 @@ impl Script {
     pub fn is_check(&self, c: &CommandKind) -> bool {
         match *c {
             CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_) => true,
-            CommandKind::Other { name, .. } => self.sym(name) == "check-sat-using",
+            CommandKind::Other { name, .. } => self.str(name) == "check-sat-using",
             _ => false,
         }
     }

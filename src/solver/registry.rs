@@ -174,15 +174,26 @@ impl Family {
     }
 
     /// `s` without the `set-option`s this family rejects ([`Family::rejects_option`]),
-    /// or `None` when it has none: a seed tuned for one solver stays readable by others.
+    /// and with z3's `(check-sat-using T)` as a plain `(check-sat)` where the family
+    /// rejects that command (a tactic says how z3 should solve, not what; STORM's tactic
+    /// instances ask every solver the same question), or `None` when nothing changes: a
+    /// script tuned for one solver stays readable by others.
     pub fn without_foreign_options(self, s: &crate::smtlib::Script) -> Option<crate::smtlib::Script> {
-        use crate::smtlib::ast::CommandKind;
+        use crate::smtlib::ast::{CommandKind, Nullary};
         let foreign = |s: &crate::smtlib::Script, c: &crate::smtlib::ast::Command| matches!(c.kind, CommandKind::SetOption(a) if self.rejects_option(s.str(a.key)));
-        if !s.commands.iter().any(|c| foreign(s, c)) {
+        let lower = self.dialect().rejected_commands.contains(&"check-sat-using");
+        let tactic = |s: &crate::smtlib::Script, c: &crate::smtlib::ast::Command| {
+            lower && matches!(c.kind, CommandKind::Other { name, .. } if s.str(name) == "check-sat-using")
+        };
+        if !s.commands.iter().any(|c| foreign(s, c) || tactic(s, c)) {
             return None;
         }
         let mut out = s.clone();
         out.retain_commands(|s, c| !foreign(s, c));
+        let at: Vec<usize> = (0..out.commands.len()).filter(|&i| tactic(&out, &out.commands[i])).collect();
+        for i in at {
+            out.commands[i].kind = CommandKind::Nullary(Nullary::CheckSat);
+        }
         Some(out)
     }
 
@@ -401,6 +412,13 @@ mod tests {
         let z3ish = parse("(declare-const x Int)\n(define-const y Int 1)\n(check-sat)");
         assert_eq!(Family::Z3.cannot_read(&z3ish), None);
         assert_eq!(Family::Cvc5.cannot_read(&z3ish).as_deref(), Some("command define-const"));
+        // z3's tactic checks reach other solvers as plain check-sats; z3 keeps them.
+        let tactic = parse("(set-option :smt.arith.solver 2)(declare-const x Int)(assert (> x 0))(check-sat-using (then simplify smt))");
+        assert_eq!(Family::Z3.without_foreign_options(&tactic), None);
+        let lowered = Family::Yices.without_foreign_options(&tactic).unwrap();
+        assert_eq!(crate::smtlib::print(&lowered), "(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n");
+        assert_eq!(crate::campaign::oracle::checks(&lowered), 1);
+        assert_eq!(crate::campaign::oracle::checks(&tactic), 1);
         let legacy = parse("(declare-datatypes () ((C r g)))");
         assert_eq!(Family::Yices.cannot_read(&legacy).as_deref(), Some("z3's legacy declare-datatypes"));
         let strings = parse("(set-logic QF_SLIA)");
