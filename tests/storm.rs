@@ -75,7 +75,9 @@ fn incremental_instances_have_blocks_and_z3_answers_each_block() {
 /// `--tactics`: about half the instances ask z3 through `(check-sat-using T)`; z3 5.4
 /// answers them `sat` or gives up with `unknown` (never `unsat`: each is satisfied by its
 /// witness), cvc5 gets the same instance with a plain `check-sat` and answers `sat`, and
-/// neither reports an error. Over every corpus seed whose z3 model the pools come from.
+/// neither reports an error. Over every corpus seed whose z3 model the pools come from,
+/// with incremental instances mixed in; the text the campaign sends without building a
+/// script is checked against the script's.
 #[test]
 fn tactic_instances_reach_z3_as_check_sat_using_and_other_solvers_as_check_sat() {
     use smtstorm::mutate::choice::Rng;
@@ -89,7 +91,7 @@ fn tactic_instances_reach_z3_as_check_sat_using_and_other_solvers_as_check_sat()
     let limits = Limits { time: Duration::from_secs(10), ..Limits::default() };
     let mut zs = Session::new(z3, limits);
     let mut cs = Session::new(cvc5.clone(), limits);
-    let bounds = Bounds { amax: 8, tactics: true, ..Bounds::default() };
+    let bounds = Bounds { amax: 8, tactics: true, incremental: true, ..Bounds::default() };
     let (mut with, mut sat, mut unknown, mut total, mut cvc5_sat, mut session_errors) = (0, 0, 0, 0, 0, 0);
     let dir = common::tempdir("storm-tactics");
     let mut used = std::collections::BTreeSet::new();
@@ -108,6 +110,19 @@ fn tactic_instances_reach_z3_as_check_sat_using_and_other_solvers_as_check_sat()
             let Ok(inst) = apply(&seed, std::slice::from_ref(&e)) else { continue };
             let text = smtstorm::smtlib::print(&inst);
             total += 1;
+            // The campaign sends instances as text built without a script: byte for byte
+            // the session text of the applied edit, for every solver family.
+            for fam in [Family::Z3, Family::Cvc5, Family::Yices] {
+                let own_seed = fam.without_foreign_options(&seed).unwrap_or_else(|| seed.clone());
+                let own = fam.without_foreign_options(&inst).unwrap_or_else(|| inst.clone());
+                let prefix = smtstorm::mutate::edit::recombine_prefix(&own_seed);
+                assert_eq!(
+                    storm::instance_session_text(&prefix, &e, fam.reads_check_sat_using()),
+                    Some(smtstorm::solver::session_text(&own)),
+                    "{fam:?} {}",
+                    f.display()
+                );
+            }
             let (q, n) = smtstorm::solver::session_text(&inst);
             let mut z = zs.query(&q, n).outcomes;
             if z.iter().any(|o| matches!(o, Outcome::Error { .. })) {

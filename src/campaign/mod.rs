@@ -15,7 +15,7 @@ pub mod report;
 pub mod store;
 
 use crate::error::{Error, Result};
-use crate::mutate::{choice::Rng, edit::strip_status, Engine, Prepared};
+use crate::mutate::{choice::Rng, edit::strip_status, storm::instance_session_text, Engine, Prepared};
 use crate::smtlib::{self, Script};
 use crate::solver::{session_text, Limits, Outcome, QueryResult, Registry, Session, SolverSpec};
 use serde::{Deserialize, Serialize};
@@ -391,7 +391,7 @@ struct Shared {
     elapsed_before: f64,
     stop: AtomicBool,
     /// STORM pools per seed, built on the first STORM turn (`None`: no usable model).
-    storm: Mutex<std::collections::HashMap<usize, Option<Arc<crate::mutate::storm::Pools>>>>,
+    storm: Mutex<std::collections::HashMap<usize, Option<Arc<StormSeed>>>>,
     /// Index of the reference solver.
     reference: usize,
 }
@@ -803,22 +803,32 @@ fn fuzz_batch<'s>(
         let rng_seed = mix(&[sh.cfg.seed, sh.run as u64, i as u64, engine as u64, turn, b]);
         let made = match &pools {
             Some(p) => {
+                // The instance's text straight from the pools; its script is only built
+                // for a candidate (see `StormSeed`).
                 let mut rng = Rng::new(rng_seed);
-                p.instance(&sh.cfg.storm, &mut rng)
+                p.pools
+                    .instance(&sh.cfg.storm, &mut rng)
                     .and_then(|a| crate::mutate::storm::instance_edit(a, &sh.cfg.storm, &mut rng))
                     .and_then(|e| {
-                        let edits = vec![e];
-                        crate::mutate::edit::apply_with_baseline(&seed.script, &edits, p.seed_diagnostics)
-                            .ok()
-                            .map(|m| (edits, m))
+                        let mut checks = 0;
+                        let texts: Option<Vec<String>> = (0..sh.solvers.len())
+                            .map(|k| {
+                                let (t, n) = instance_session_text(&p.prefixes[k], &e, p.tactics[k])?;
+                                checks = n;
+                                Some(t)
+                            })
+                            .collect();
+                        Some((vec![e], None, texts?, checks))
                     })
             }
-            None => prepared.mutate(&mut Rng::new(rng_seed)),
+            None => prepared.mutate(&mut Rng::new(rng_seed)).map(|(edits, mut m)| {
+                strip_status(&mut m);
+                let texts: Vec<String> = per_solver_texts(sh, &m);
+                let checks = oracle::checks(&m);
+                (edits, Some(m), texts, checks)
+            }),
         };
-        if let Some((edits, mut m)) = made {
-            strip_status(&mut m);
-            let texts: Vec<String> = per_solver_texts(sh, &m);
-            let checks = oracle::checks(&m);
+        if let Some((edits, m, texts, checks)) = made {
             if !mutants.iter().any(|x| x.3 == texts) {
                 mutants.push((rng_seed, edits, m, texts, checks));
             }
@@ -890,15 +900,35 @@ fn fuzz_batch<'s>(
                 continue;
             }
             sh.counters.candidates.fetch_add(1, Relaxed);
+            let built;
+            let trigger = match (m, &pools) {
+                (Some(m), _) => m,
+                (None, Some(p)) => {
+                    let es: Vec<crate::mutate::edit::Edit> = serde_json::from_value(edits.clone()).unwrap_or_default();
+                    match crate::mutate::edit::apply_with_baseline(&seed.script, &es, p.seed_diagnostics) {
+                        Ok(s) => {
+                            built = s;
+                            &built
+                        }
+                        Err(e) => {
+                            // The text was sent without the sort re-check; an instance the
+                            // check refuses is the generator's doing, not a finding.
+                            sh.events.emit(serde_json::json!({"event": "storm-instance-refused", "seed": seed.path, "why": e.to_string()}));
+                            continue;
+                        }
+                    }
+                }
+                (None, None) => continue,
+            };
             let cand = Candidate {
                 seed: i,
-                trigger: m,
+                trigger,
                 engine: engine.name(),
                 edits: edits.clone(),
                 rng_seed: *rng_seed,
                 truth,
                 seed_finding: false,
-                witness: pools.as_ref().map(|p| &p.witness[..]),
+                witness: pools.as_ref().map(|p| &p.pools.witness[..]),
             };
             confirm_and_store(sh, &cand, &v, limits, tmp, w);
         }
@@ -911,15 +941,20 @@ fn fuzz_batch<'s>(
     }
 }
 
+/// A seed as STORM's engine uses it, built once: its pools, and per solver the text every
+/// instance starts with and whether it reads z3's tactics. Instances are sent as text
+/// ([`instance_session_text`]); only a candidate is built as a script.
+struct StormSeed {
+    pools: crate::mutate::storm::Pools,
+    prefixes: Vec<String>,
+    tactics: Vec<bool>,
+    seed_diagnostics: usize,
+}
+
 /// The STORM pools of seed `i`, built once: the reference solver's model of the seed's
 /// assertions (of their negated conjunction if the seed is unsat) and every fragment's
 /// value, in one query.
-fn storm_pools(
-    sh: &Shared,
-    sessions: &mut [Session],
-    i: usize,
-    limits: &Limits,
-) -> Option<Arc<crate::mutate::storm::Pools>> {
+fn storm_pools(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits) -> Option<Arc<StormSeed>> {
     if let Some(p) = sh.storm.lock().unwrap_or_else(|e| e.into_inner()).get(&i) {
         return p.clone();
     }
@@ -934,9 +969,21 @@ fn storm_pools(
         let rng_seed = mix(&[sh.cfg.seed, i as u64, 0x5708]);
         let built = crate::tools::storm_check::pools_for(&script, sess, &sh.cfg.storm, rng_seed, &mut calls);
         sh.counters.solver_calls.fetch_add(calls, Relaxed);
-        pools = built.ok().map(|mut p| {
-            p.seed_diagnostics = crate::smtlib::check::check(&seed.script).diagnostics.len();
-            Arc::new(p)
+        pools = built.ok().map(|p| {
+            let prefixes = sh
+                .solvers
+                .iter()
+                .map(|spec| {
+                    let own = spec.family.without_foreign_options(&seed.script);
+                    crate::mutate::edit::recombine_prefix(own.as_ref().unwrap_or(&seed.script))
+                })
+                .collect();
+            Arc::new(StormSeed {
+                pools: p,
+                prefixes,
+                tactics: sh.solvers.iter().map(|spec| spec.family.reads_check_sat_using()).collect(),
+                seed_diagnostics: crate::smtlib::check::check(&seed.script).diagnostics.len(),
+            })
         });
     }
     if pools.is_none() {
@@ -972,7 +1019,9 @@ impl<'s> PreparedCache<'s> {
 }
 
 /// A mutant in a batch: (RNG seed, edits, script, text per solver, check-sats).
-type Mutant = (u64, Vec<crate::mutate::edit::Edit>, Script, Vec<String>, usize);
+/// A mutant: RNG seed, edits, the script (STORM's instances: built only for a candidate),
+/// per-solver session texts, check count.
+type Mutant = (u64, Vec<crate::mutate::edit::Edit>, Option<Script>, Vec<String>, usize);
 
 /// A suspected bug on its way to the store.
 struct Candidate<'a> {

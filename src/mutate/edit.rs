@@ -239,6 +239,36 @@ pub fn kept_by_recombine(k: &CommandKind) -> bool {
 }
 
 fn recombine(s: &Script, assertions: &[String], blocks: &[Block], tactic: Option<&str>) -> Result<Script, EditError> {
+    for a in assertions {
+        let one = crate::smtlib::parse(&format!("(assert {a})")).map_err(|e| EditError::BadText(e.to_string()))?;
+        if one.commands.len() != 1 {
+            return Err(EditError::BadText(a.clone()));
+        }
+    }
+    let text = recombine_prefix(s) + &recombine_body(assertions, blocks, tactic)?;
+    crate::smtlib::parse(&text).map_err(|e| EditError::BadText(e.to_string()))
+}
+
+/// What a [`Edit::Recombine`] keeps of `s`, printed one command a line: logic, options,
+/// infos (but a stale `:status`, which would contradict the new assertions — z3 rejects
+/// the answer), declarations and definitions.
+pub fn recombine_prefix(s: &Script) -> String {
+    let mut text = String::new();
+    for c in &s.commands {
+        if kept_by_recombine(&c.kind) && !s.is_status(&c.kind) {
+            let mut p = crate::smtlib::printer::Printer::new(s);
+            p.command(&c.kind);
+            text.push_str(&p.out);
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// The rest of a [`Edit::Recombine`]'s script: the assertions and checks, one command a
+/// line. The assertions are taken as given (callers that did not print them from a
+/// parsed term check them first).
+pub fn recombine_body(assertions: &[String], blocks: &[Block], tactic: Option<&str>) -> Result<String, EditError> {
     let check = match tactic {
         Some(t) => {
             // One tactic expression: a symbol or one balanced list, nothing after it.
@@ -251,25 +281,12 @@ fn recombine(s: &Script, assertions: &[String], blocks: &[Block], tactic: Option
         }
         None => "(check-sat)\n".to_string(),
     };
-    let mut text = String::new();
-    for c in &s.commands {
-        // A stale `:status` would contradict the new assertions (z3 rejects the answer).
-        if kept_by_recombine(&c.kind) && !s.is_status(&c.kind) {
-            let mut p = crate::smtlib::printer::Printer::new(s);
-            p.command(&c.kind);
-            text.push_str(&p.out);
-            text.push('\n');
-        }
-    }
-    for a in assertions {
-        let one = crate::smtlib::parse(&format!("(assert {a})")).map_err(|e| EditError::BadText(e.to_string()))?;
-        if one.commands.len() != 1 {
-            return Err(EditError::BadText(a.clone()));
-        }
-    }
+    let mut text = String::with_capacity(assertions.iter().map(|a| a.len() + 10).sum::<usize>() + 64);
     if blocks.is_empty() {
         for a in assertions {
-            text.push_str(&format!("(assert {a})\n"));
+            text.push_str("(assert ");
+            text.push_str(a);
+            text.push_str(")\n");
         }
         text.push_str(&check);
     } else {
@@ -282,7 +299,9 @@ fn recombine(s: &Script, assertions: &[String], blocks: &[Block], tactic: Option
             rest = more;
             text.push_str("(push 1)\n");
             for a in mine {
-                text.push_str(&format!("(assert {a})\n"));
+                text.push_str("(assert ");
+                text.push_str(a);
+                text.push_str(")\n");
             }
             text.push_str(&check);
             if b.pop {
@@ -290,7 +309,7 @@ fn recombine(s: &Script, assertions: &[String], blocks: &[Block], tactic: Option
             }
         }
     }
-    crate::smtlib::parse(&text).map_err(|e| EditError::BadText(e.to_string()))
+    Ok(text)
 }
 
 /// Prints `s` with the overrides and parses the result back. Each replacement must be

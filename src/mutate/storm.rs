@@ -152,8 +152,6 @@ pub struct Pools {
     pub constructed: Vec<Formula>,
     /// The model: `(name value)` pairs of the seed's constants.
     pub witness: Vec<(String, String)>,
-    /// The seed's diagnostic count (the baseline instances are re-checked against).
-    pub seed_diagnostics: usize,
 }
 
 /// The query that asks the reference solver for a model and all fragment values at once.
@@ -262,7 +260,7 @@ impl Pools {
                 constructed.push(f);
             }
         }
-        Some(Pools { initial, constructed, witness, seed_diagnostics: 0 })
+        Some(Pools { initial, constructed, witness })
     }
 
     /// One instance's assertions (Algorithm 1): up to `amax`, each a formula true under
@@ -316,6 +314,20 @@ pub fn instance_edit(assertions: Vec<String>, b: &Bounds, c: &mut impl Choices) 
     }
     let tactic = if b.tactics && c.below(2)? == 1 { Some(TACTICS[c.below(TACTICS.len())?].to_string()) } else { None };
     Some(Edit::Recombine { assertions, blocks, tactic })
+}
+
+/// A session's text for the instance `e` of a seed and its number of checks, without
+/// building the instance as a script: `prefix` is [`edit::recombine_prefix`] of the seed
+/// (as the solver gets it), the body comes from [`edit::recombine_body`]. Byte for byte
+/// what `session_text` prints for the applied edit (`tests/storm.rs` checks it on every
+/// corpus seed): the fragments are printed sub-terms of the checked seed, so parsing,
+/// re-checking and re-printing each instance — most of smtstorm's own time in a STORM
+/// campaign, instances being up to `amax` formulas of up to 8 KB — changes nothing.
+/// `keep_tactic: false` gives the plain `check-sat` of solvers other than z3.
+pub fn instance_session_text(prefix: &str, e: &Edit, keep_tactic: bool) -> Option<(String, usize)> {
+    let Edit::Recombine { assertions, blocks, tactic } = e else { return None };
+    let body = edit::recombine_body(assertions, blocks, tactic.as_deref().filter(|_| keep_tactic)).ok()?;
+    Some((format!("{prefix}{body}"), blocks.len().max(1)))
 }
 
 /// Reads a witness line back from a file's text.

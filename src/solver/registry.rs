@@ -181,7 +181,7 @@ impl Family {
     pub fn without_foreign_options(self, s: &crate::smtlib::Script) -> Option<crate::smtlib::Script> {
         use crate::smtlib::ast::{CommandKind, Nullary};
         let foreign = |s: &crate::smtlib::Script, c: &crate::smtlib::ast::Command| matches!(c.kind, CommandKind::SetOption(a) if self.rejects_option(s.str(a.key)));
-        let lower = self.dialect().rejected_commands.contains(&"check-sat-using");
+        let lower = !self.reads_check_sat_using();
         let tactic = |s: &crate::smtlib::Script, c: &crate::smtlib::ast::Command| {
             lower && matches!(c.kind, CommandKind::Other { name, .. } if s.str(name) == "check-sat-using")
         };
@@ -195,6 +195,12 @@ impl Family {
             out.commands[i].kind = CommandKind::Nullary(Nullary::CheckSat);
         }
         Some(out)
+    }
+
+    /// Whether it reads z3's `(check-sat-using TACTIC)`; the others get a plain
+    /// `check-sat` from [`Family::without_foreign_options`].
+    pub fn reads_check_sat_using(self) -> bool {
+        !self.dialect().rejected_commands.contains(&"check-sat-using")
     }
 
     /// This family's dialect.
