@@ -79,3 +79,34 @@ fn cactus_plot_draws_one_curve_per_solver() {
     assert_eq!(svg.matches("<polyline").count(), 2);
     assert!(svg.contains("z3-4.8.7 (3 solved)") && svg.contains("z3-5.4.0 (2 solved)"));
 }
+
+#[test]
+fn cactus_series_count_references_answered_under_a_dynamic_limit() {
+    let t = |solver: &str, limit, cpu, outcome| Timing { sha: String::new(), solver: solver.into(), limit, cpu, outcome };
+    let meta = |timings| PerfMeta {
+        id: String::new(),
+        iteration: 0,
+        found_at: 0.0,
+        strategy: Strategy::Bandit,
+        logic: "QF_BV".into(),
+        bytes: 0,
+        margin: 0.0,
+        timings,
+        final_cpu: vec![],
+        final_par2: vec![],
+        final_margin: None,
+        timeout: 2.0,
+        made_by: "sample".into(),
+    };
+    let perf = vec![
+        // The reference answered within the dynamic limit 0.2 s: solved.
+        meta(vec![t("target", 2.0, 0.6, Outcome::Sat), t("ref", 0.2, 0.15, Outcome::Sat)]),
+        // The dynamic limit cut the reference off: its time is unknown, left out.
+        meta(vec![t("target", 2.0, 0.3, Outcome::Sat), t("ref", 0.1, 0.1, Outcome::Timeout)]),
+        // The target timed out: unsolved.
+        meta(vec![t("target", 2.0, 2.0, Outcome::Timeout), t("ref", 2.0, 0.1, Outcome::Unsat)]),
+    ];
+    let s = plot::series(&perf);
+    assert_eq!(s["target"], vec![0.3, 0.6]);
+    assert_eq!(s["ref"], vec![0.1, 0.15]);
+}
