@@ -43,7 +43,7 @@ for seed in $(seq 1 "$runs"); do
 done
 uptime > "$dir/uptime-end.txt"
 for strategy in bandit single random; do
-  "$bin" cactus "$dir/$strategy"-* -o "$dir/cactus-$strategy.svg" >/dev/null
+  "$bin" cactus "$dir/$strategy"-*/ -o "$dir/cactus-$strategy.svg" >/dev/null
 done
 python3 - "$dir" "$runs" <<'PY'
 import json, statistics, sys, os
