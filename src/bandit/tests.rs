@@ -82,7 +82,8 @@ fn cactus_plot_draws_one_curve_per_solver() {
 
 #[test]
 fn cactus_series_count_references_answered_under_a_dynamic_limit() {
-    let t = |solver: &str, limit, cpu, outcome| Timing { sha: String::new(), solver: solver.into(), limit, cpu, outcome };
+    let t =
+        |solver: &str, limit, cpu, outcome| Timing { sha: String::new(), solver: solver.into(), limit, cpu, outcome };
     let meta = |timings| PerfMeta {
         id: String::new(),
         iteration: 0,
