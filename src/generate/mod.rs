@@ -590,8 +590,10 @@ fn instantiate(
         if sig.constraints_hold(&env) {
             let mut si = vec![0usize; ns];
             'sorts: loop {
-                let se: Vec<SortRef> = si.iter().map(|&i| params[i]).collect();
-                let inst = |p: &SortPat, sorts: &mut Sorts| concrete(p, &env, &se, sorts);
+                let se: Vec<Option<SortRef>> = si.iter().map(|&i| Some(params[i])).collect();
+                // Function sorts (`->`) are never in the universe: higher-order
+                // parameters are not generated.
+                let inst = |p: &SortPat, sorts: &mut Sorts| sorts.instantiate(p, &env, &se);
                 let args: Option<Vec<SortRef>> = sig.params.iter().map(|p| inst(p, sorts)).collect();
                 let result = inst(&sig.result, sorts);
                 if let (Some(args), Some(result)) = (args, result) {
@@ -635,35 +637,6 @@ fn instantiate(
         }
     }
     out
-}
-
-/// The sort a pattern denotes under width and sort assignments.
-fn concrete(p: &SortPat, w: &[Option<u64>], se: &[SortRef], sorts: &mut Sorts) -> Option<SortRef> {
-    Some(match p {
-        SortPat::Bool => SortRef::BOOL,
-        SortPat::Int => SortRef::INT,
-        SortPat::Real => SortRef::REAL,
-        SortPat::String => SortRef::STRING,
-        SortPat::RegLan => SortRef::REGLAN,
-        SortPat::RoundingMode => SortRef::RM,
-        SortPat::BitVec(e) => {
-            let n = e.eval(w)?;
-            if n == 0 {
-                return None;
-            }
-            sorts.bv(n)
-        }
-        SortPat::Float(a, b) => sorts.intern(SortKind::Float(a.eval(w)?, b.eval(w)?)),
-        SortPat::Param(i) => *se.get(*i as usize)?,
-        SortPat::Con(name, ps) => {
-            let args: Option<Vec<SortRef>> = ps.iter().map(|p| concrete(p, w, se, sorts)).collect();
-            let args = args?;
-            if *name == "->" {
-                return None; // higher-order parameters are not generated
-            }
-            sorts.intern(SortKind::Con((*name).into(), args))
-        }
-    })
 }
 
 /// One generation: the grammar plus the quantifier-bound variables in scope.

@@ -130,6 +130,30 @@ impl Sorts {
         self.bv_small[w as usize] = r;
         r
     }
+    /// The sort a signature pattern denotes under width and sort-parameter assignments
+    /// (`None` where one is unassigned, or a bit-vector width is 0). Shared by the sort
+    /// checker and the generator, which instantiates the table over a universe of sorts.
+    pub fn instantiate(&mut self, p: &SortPat, w: &[Option<u64>], se: &[Option<SortRef>]) -> Option<SortRef> {
+        Some(match p {
+            SortPat::Bool => SortRef::BOOL,
+            SortPat::Int => SortRef::INT,
+            SortPat::Real => SortRef::REAL,
+            SortPat::String => SortRef::STRING,
+            SortPat::RegLan => SortRef::REGLAN,
+            SortPat::RoundingMode => SortRef::RM,
+            SortPat::BitVec(e) => self.bv(e.eval(w).filter(|&v| v > 0)?),
+            SortPat::Float(e, s) => self.intern(SortKind::Float(e.eval(w)?, s.eval(w)?)),
+            SortPat::Param(i) => (*se.get(*i as usize)?)?,
+            SortPat::Con(n, ps) => {
+                let mut args = vec![];
+                for p in ps {
+                    args.push(self.instantiate(p, w, se)?);
+                }
+                self.con(n, args)
+            }
+        })
+    }
+
     fn con(&mut self, name: &str, args: Vec<SortRef>) -> SortRef {
         self.con_slice(name, &args)
     }
@@ -1494,24 +1518,7 @@ impl<'s> Checker<'s> {
     }
 
     fn instantiate(&mut self, p: &SortPat, w: &[Option<u64>; 8], se: &[Option<SortRef>; 4]) -> Option<SortRef> {
-        Some(match p {
-            SortPat::Bool => SortRef::BOOL,
-            SortPat::Int => SortRef::INT,
-            SortPat::Real => SortRef::REAL,
-            SortPat::String => SortRef::STRING,
-            SortPat::RegLan => SortRef::REGLAN,
-            SortPat::RoundingMode => SortRef::RM,
-            SortPat::BitVec(e) => self.sorts.bv(e.eval(w).filter(|&v| v > 0)?),
-            SortPat::Float(e, s) => self.sorts.intern(SortKind::Float(e.eval(w)?, s.eval(w)?)),
-            SortPat::Param(i) => se[*i as usize]?,
-            SortPat::Con(n, ps) => {
-                let mut args = vec![];
-                for p in ps {
-                    args.push(self.instantiate(p, w, se)?);
-                }
-                self.sorts.con(n, args)
-            }
-        })
+        self.sorts.instantiate(p, w, se)
     }
 }
 
