@@ -15,7 +15,7 @@ pub mod report;
 pub mod store;
 
 use crate::error::{Error, Result};
-use crate::mutate::{choice::Rng, edit::strip_status, storm::instance_session_text, Engine, Prepared};
+use crate::mutate::{choice::Rng, edit::strip_status, storm::instance_body, Engine, Prepared};
 use crate::smtlib::{self, Script};
 use crate::solver::{session_text, Limits, Outcome, QueryResult, Registry, Session, SolverSpec};
 use serde::{Deserialize, Serialize};
@@ -810,15 +810,17 @@ fn fuzz_batch<'s>(
                     .instance(&sh.cfg.storm, &mut rng)
                     .and_then(|a| crate::mutate::storm::instance_edit(a, &sh.cfg.storm, &mut rng))
                     .and_then(|e| {
-                        let mut checks = 0;
-                        let texts: Option<Vec<String>> = (0..sh.solvers.len())
+                        // At most two bodies (with and without the z3 tactic), each built once.
+                        let with = if p.tactics.contains(&true) { Some(instance_body(&e, true)?) } else { None };
+                        let without = if p.tactics.contains(&false) { Some(instance_body(&e, false)?) } else { None };
+                        let checks = with.as_ref().or(without.as_ref())?.1;
+                        let texts = (0..sh.solvers.len())
                             .map(|k| {
-                                let (t, n) = instance_session_text(&p.prefixes[k], &e, p.tactics[k])?;
-                                checks = n;
-                                Some(t)
+                                let body = if p.tactics[k] { &with } else { &without };
+                                format!("{}{}", p.prefixes[k], body.as_ref().map_or("", |b| b.0.as_str()))
                             })
                             .collect();
-                        Some((vec![e], None, texts?, checks))
+                        Some((vec![e], None, texts, checks))
                     })
             }
             None => prepared.mutate(&mut Rng::new(rng_seed)).map(|(edits, mut m)| {
@@ -882,7 +884,7 @@ fn fuzz_batch<'s>(
             sh.counters.timeouts.fetch_add(1, Relaxed);
         }
         bad += (errored || timed_out) as u64;
-        let edits = serde_json::to_value(edits).unwrap_or_default();
+        let edits_json = serde_json::to_value(edits).unwrap_or_default();
         // A STORM instance is satisfied by its witness: any `unsat` is a candidate.
         let sat = vec![Outcome::Sat; (*checks).max(1)];
         let truth = pools.as_ref().map(|_| &sat[..]);
@@ -904,8 +906,7 @@ fn fuzz_batch<'s>(
             let trigger = match (m, &pools) {
                 (Some(m), _) => m,
                 (None, Some(p)) => {
-                    let es: Vec<crate::mutate::edit::Edit> = serde_json::from_value(edits.clone()).unwrap_or_default();
-                    match crate::mutate::edit::apply_with_baseline(&seed.script, &es, p.seed_diagnostics) {
+                    match crate::mutate::edit::apply_with_baseline(&seed.script, edits, p.seed_diagnostics) {
                         Ok(s) => {
                             built = s;
                             &built
@@ -924,7 +925,7 @@ fn fuzz_batch<'s>(
                 seed: i,
                 trigger,
                 engine: engine.name(),
-                edits: edits.clone(),
+                edits: edits_json.clone(),
                 rng_seed: *rng_seed,
                 truth,
                 seed_finding: false,
@@ -943,7 +944,7 @@ fn fuzz_batch<'s>(
 
 /// A seed as STORM's engine uses it, built once: its pools, and per solver the text every
 /// instance starts with and whether it reads z3's tactics. Instances are sent as text
-/// ([`instance_session_text`]); only a candidate is built as a script.
+/// ([`instance_body`] after the solver's prefix); only a candidate is built as a script.
 struct StormSeed {
     pools: crate::mutate::storm::Pools,
     prefixes: Vec<String>,

@@ -316,18 +316,18 @@ pub fn instance_edit(assertions: Vec<String>, b: &Bounds, c: &mut impl Choices) 
     Some(Edit::Recombine { assertions, blocks, tactic })
 }
 
-/// A session's text for the instance `e` of a seed and its number of checks, without
-/// building the instance as a script: `prefix` is [`edit::recombine_prefix`] of the seed
-/// (as the solver gets it), the body comes from [`edit::recombine_body`]. Byte for byte
-/// what `session_text` prints for the applied edit (`tests/storm.rs` checks it on every
-/// corpus seed): the fragments are printed sub-terms of the checked seed, so parsing,
-/// re-checking and re-printing each instance — most of smtstorm's own time in a STORM
-/// campaign, instances being up to `amax` formulas of up to 8 KB — changes nothing.
+/// The part of a session's text for the instance `e` that follows the seed's prefix, and
+/// its number of checks, without building the instance as a script: with `prefix` =
+/// [`edit::recombine_prefix`] of the seed (as the solver gets it), `prefix + body` is byte
+/// for byte what `session_text` prints for the applied edit (`tests/storm.rs` checks it on
+/// every corpus seed). The fragments are printed sub-terms of the checked seed, so
+/// parsing, re-checking and re-printing each instance — most of smtstorm's own time in a
+/// STORM campaign, instances being up to `amax` formulas of up to 8 KB — changes nothing.
 /// `keep_tactic: false` gives the plain `check-sat` of solvers other than z3.
-pub fn instance_session_text(prefix: &str, e: &Edit, keep_tactic: bool) -> Option<(String, usize)> {
+pub fn instance_body(e: &Edit, keep_tactic: bool) -> Option<(String, usize)> {
     let Edit::Recombine { assertions, blocks, tactic } = e else { return None };
     let body = edit::recombine_body(assertions, blocks, tactic.as_deref().filter(|_| keep_tactic)).ok()?;
-    Some((format!("{prefix}{body}"), blocks.len().max(1)))
+    Some((body, blocks.len().max(1)))
 }
 
 /// Reads a witness line back from a file's text.
