@@ -213,6 +213,30 @@ mod tests {
         assert_eq!(oracle::storm_input(&mut h, c.as_bytes()), oracle::Found::Nothing, "{c}");
     }
 
+    /// Under `SMTSTORM_FRAMING=pushpop` the STORM mutator still gets its pools: the model
+    /// query (which sets `:produce-models` and the logic) goes to a reset session of the
+    /// reference, not into the push/pop one (where z3 rejects both and every pool failed).
+    #[test]
+    fn storm_mutator_gets_models_in_push_pop_mode() {
+        let mut h = test_harness();
+        h.use_push_pop();
+        let mut made = 0;
+        for name in ["lia_bounds.smt2", "bv_arith.smt2", "nra_circle_line.smt2"] {
+            let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(name);
+            let seed = std::fs::read(&p).unwrap();
+            for i in 0..4 {
+                let inst = engines::mutate_in(&mut h, crate::mutate::Engine::Storm, &seed, i, 1 << 16)
+                    .unwrap_or_else(|| panic!("{name}: no STORM instance in push/pop mode"));
+                assert!(crate::mutate::storm::read_witness(std::str::from_utf8(&inst).unwrap()).is_some());
+                let _ = oracle::storm_input(&mut h, &inst);
+                assert_ne!(h.stats.query_wall, std::time::Duration::ZERO, "no query ran");
+                made += 1;
+            }
+        }
+        assert!(made >= 8, "{made}");
+        assert_eq!(h.stats.pools_failed, 0, "{}", h.stats.line(h.execs));
+    }
+
     /// The targets abort on real bugs, after fresh-process confirmation: a yices 2.6.5
     /// let-shadowing soundness bug (differential), and z3 4.8.7's pre-2.6 string escapes on
     /// a STORM instance (witness oracle); and the shim turns statistics into features.

@@ -13,6 +13,10 @@
 //!   `(reset)` (z3: ~3× the executions per second, but z3 then runs its incremental
 //!   engines — a different configuration; findings are still confirmed in fresh,
 //!   non-incremental processes, and sessions restart every 500 queries).
+//! * `z3-inprocess` among the solvers (fuzz crate built with `--features z3-inprocess`):
+//!   the instrumented z3 linked into the fuzzer ([`crate::solver::inprocess`]), so z3's own
+//!   edges are libFuzzer coverage. It is confirmed in a fresh z3 context, and cannot be the
+//!   STORM reference.
 //!
 //! A finding aborts (panics, so libFuzzer writes the input to `fuzz/artifacts/`) only
 //! after every solver re-ran the input in a fresh process and the same verdict came back:
@@ -27,10 +31,41 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
+/// How the harness reaches one solver.
+enum Backend {
+    /// A persistent process (the default for every solver).
+    Process(Session),
+    /// z3 linked into the fuzzer (`z3-inprocess` in `SMTSTORM_SOLVERS`; feature
+    /// `z3-inprocess`), whose instrumented code is coverage.
+    #[cfg(feature = "z3-inprocess")]
+    InProcess(crate::solver::inprocess::InProcessZ3),
+}
+
+impl Backend {
+    fn query(&mut self, text: &str, checks: usize) -> QueryResult {
+        match self {
+            Backend::Process(s) => s.query(text, checks),
+            #[cfg(feature = "z3-inprocess")]
+            Backend::InProcess(z) => z.query(text, checks),
+        }
+    }
+
+    fn push_pop(&self) -> bool {
+        match self {
+            Backend::Process(s) => matches!(s.framing, crate::solver::Framing::PushPop { .. }),
+            #[cfg(feature = "z3-inprocess")]
+            Backend::InProcess(_) => false,
+        }
+    }
+}
+
+/// The name that selects the in-process z3 in `SMTSTORM_SOLVERS`.
+pub const IN_PROCESS_Z3: &str = "z3-inprocess";
+
 /// The process-global solver state of a fuzz target.
 pub struct Harness {
     pub specs: Vec<SolverSpec>,
-    sessions: Vec<Session>,
+    sessions: Vec<Backend>,
     pub reference: usize,
     pub limits: Limits,
     pub shim: bool,
@@ -38,9 +73,52 @@ pub struct Harness {
     pub push_pop: bool,
     /// STORM pools by seed text hash (`None`: no model for that seed).
     pools: HashMap<u64, Option<Pools>>,
+    /// The reference in a `(reset)` session of its own for STORM's model queries when the
+    /// harness runs push/pop sessions: a model query sets `:produce-models` and the logic,
+    /// which a push/pop session only accepts in its prelude.
+    model_session: Option<Session>,
     scratch: std::path::PathBuf,
     /// Executions so far (for statistics).
     pub execs: u64,
+    /// Where the time went (`SMTSTORM_STATS=N` prints it every N executions).
+    pub stats: Stats,
+    stats_every: u64,
+}
+
+/// Where a fuzz target's time goes: the figures behind its executions per second.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Solver queries of executions (all solvers of one execution run in parallel: the
+    /// wall time counted is the execution's).
+    pub query_wall: Duration,
+    /// Executions in which some solver hit the time limit.
+    pub timeouts: u64,
+    /// STORM pools built (one reference model query each) and the time it took.
+    pub pools_built: u64,
+    pub pools_failed: u64,
+    pub pools_wall: Duration,
+    /// Pools found in the cache.
+    pub pools_cached: u64,
+    /// Fresh-process confirmations and their time.
+    pub confirmations: u64,
+    pub confirm_wall: Duration,
+}
+
+impl Stats {
+    /// One line for stderr.
+    pub fn line(&self, execs: u64) -> String {
+        format!(
+            "#smtstorm execs {execs} query {:.1}s timeouts {} pools {} (+{} cached, {} failed) {:.1}s confirmations {} {:.1}s",
+            self.query_wall.as_secs_f64(),
+            self.timeouts,
+            self.pools_built,
+            self.pools_cached,
+            self.pools_failed,
+            self.pools_wall.as_secs_f64(),
+            self.confirmations,
+            self.confirm_wall.as_secs_f64()
+        )
+    }
 }
 
 static HARNESS: OnceLock<Result<Mutex<Harness>, String>> = OnceLock::new();
@@ -60,11 +138,19 @@ fn setup() -> Result<Harness, String> {
     if names.is_empty() {
         return Err("no solvers: run scripts/setup-solvers.sh or set SMTSTORM_SOLVERS".into());
     }
-    let specs = crate::tools::check::resolve(&reg, &names).map_err(|e| e.to_string())?;
+    let in_process = names.iter().position(|n| n == IN_PROCESS_Z3);
+    let names: Vec<String> = names.into_iter().filter(|n| n != IN_PROCESS_Z3).collect();
+    let mut specs = crate::tools::check::resolve(&reg, &names).map_err(|e| e.to_string())?;
+    if let Some(k) = in_process {
+        specs.insert(k.min(specs.len()), in_process_spec()?);
+    }
     let reference = crate::campaign::reference_index(&specs, std::env::var("SMTSTORM_REFERENCE").ok().as_deref())
         .ok_or("SMTSTORM_REFERENCE is not one of SMTSTORM_SOLVERS")?;
     let ms = std::env::var("SMTSTORM_TIMEOUT_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000u64);
     let shim = std::env::var("SMTSTORM_SHIM").map_or(true, |v| v != "0");
+    if in_process.is_some_and(|k| k == reference) {
+        return Err(format!("the STORM reference cannot be {IN_PROCESS_Z3}: set SMTSTORM_REFERENCE"));
+    }
     let mut h = Harness::new(specs, reference, Duration::from_millis(ms), shim)?;
     if std::env::var("SMTSTORM_FRAMING").is_ok_and(|v| v == "pushpop") {
         h.use_push_pop();
@@ -72,12 +158,30 @@ fn setup() -> Result<Harness, String> {
     Ok(h)
 }
 
+/// The spec standing for the in-process z3 (its command is never run: confirmation uses a
+/// fresh z3 context instead of a fresh process).
+#[cfg(feature = "z3-inprocess")]
+fn in_process_spec() -> Result<SolverSpec, String> {
+    Ok(SolverSpec {
+        name: IN_PROCESS_Z3.into(),
+        family: crate::solver::Family::Z3,
+        command: vec![IN_PROCESS_Z3.into()],
+        version: Some(crate::solver::inprocess::version()),
+        restart_every: None,
+    })
+}
+
+#[cfg(not(feature = "z3-inprocess"))]
+fn in_process_spec() -> Result<SolverSpec, String> {
+    Err(format!("{IN_PROCESS_Z3} needs the z3-inprocess feature (scripts/build-instrumented-z3.sh)"))
+}
+
 impl Harness {
     /// A harness over `specs` (STORM models from `specs[reference]`), each query limited to
     /// `time`; `shim` asks for statistics after every query (the behaviour shim).
     pub fn new(specs: Vec<SolverSpec>, reference: usize, time: Duration, shim: bool) -> Result<Harness, String> {
         let limits = Limits { time, grace: Duration::from_millis(500), ..Limits::default() };
-        let sessions = specs.iter().map(|s| Session::validating(s.clone(), limits)).collect();
+        let sessions = specs.iter().map(|s| Self::backend(s, limits)).collect();
         let scratch = std::env::temp_dir().join(format!("smtstorm-harness-{}", std::process::id()));
         std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
         Ok(Harness {
@@ -88,20 +192,32 @@ impl Harness {
             shim,
             push_pop: false,
             pools: HashMap::new(),
+            model_session: None,
             scratch,
             execs: 0,
+            stats: Stats::default(),
+            stats_every: std::env::var("SMTSTORM_STATS").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
         })
+    }
+
+    fn backend(spec: &SolverSpec, limits: Limits) -> Backend {
+        #[cfg(feature = "z3-inprocess")]
+        if spec.name == IN_PROCESS_Z3 {
+            let opts = spec.family.dialect().model_validation;
+            return Backend::InProcess(crate::solver::inprocess::InProcessZ3::new(opts, limits.time));
+        }
+        Backend::Process(Session::validating(spec.clone(), limits))
     }
 
     /// Switches the solvers that support it to push/pop sessions (see the module docs).
     pub fn use_push_pop(&mut self) {
         self.push_pop = true;
         for (k, spec) in self.specs.iter().enumerate() {
-            if spec.family.dialect().push_pop {
+            if spec.family.dialect().push_pop && matches!(self.sessions[k], Backend::Process(_)) {
                 let mut spec = spec.clone();
                 spec.restart_every = Some(spec.restart_every.unwrap_or(500).min(500));
                 let opts = spec.family.dialect().model_validation;
-                self.sessions[k] = Session::incremental(spec, self.limits, opts);
+                self.sessions[k] = Backend::Process(Session::incremental(spec, self.limits, opts));
             }
         }
     }
@@ -140,6 +256,11 @@ impl Harness {
     /// Runs `s` on every solver that reads it, through the sessions; records statistics
     /// in the shim. `results[i]` is `None` for a solver that does not read it.
     fn run_all(&mut self, s: &Script) -> Vec<Option<QueryResult>> {
+        self.execs += 1;
+        if self.stats_every > 0 && self.execs % self.stats_every == 0 {
+            eprintln!("{}", self.stats.line(self.execs));
+        }
+        let t0 = std::time::Instant::now();
         let n = checks(s);
         let shim = self.shim;
         // One thread per solver: an execution costs the slowest solver, not their sum.
@@ -153,9 +274,10 @@ impl Harness {
                         let fam = spec.family;
                         let own = fam.without_foreign_options(s);
                         let script = own.as_ref().unwrap_or(s);
-                        let (mut text, _) = match sess.framing {
-                            crate::solver::Framing::PushPop { .. } => crate::solver::incremental_text(script),
-                            crate::solver::Framing::Reset => crate::solver::session_text(script),
+                        let (mut text, _) = if sess.push_pop() {
+                            crate::solver::incremental_text(script)
+                        } else {
+                            crate::solver::session_text(script)
                         };
                         if let Some(cmd) = fam.dialect().statistics.filter(|_| shim) {
                             text.push_str(cmd);
@@ -167,6 +289,10 @@ impl Harness {
                 .collect();
             handles.into_iter().map(|h| h.and_then(|h| h.join().ok())).collect()
         });
+        self.stats.query_wall += t0.elapsed();
+        if results.iter().flatten().any(|r| r.outcomes.contains(&Outcome::Timeout)) {
+            self.stats.timeouts += 1;
+        }
         for (k, r) in results.iter().enumerate() {
             if let Some(st) = r.as_ref().and_then(|r| r.data.iter().rev().find_map(|d| model::parse_statistics(d).ok()))
             {
@@ -177,22 +303,33 @@ impl Harness {
     }
 
     /// Re-runs `s` on every solver in a fresh process.
-    fn run_fresh(&self, s: &Script) -> Vec<Option<QueryResult>> {
+    fn run_fresh(&mut self, s: &Script) -> Vec<Option<QueryResult>> {
+        let t0 = std::time::Instant::now();
         let n = checks(s);
-        (0..self.specs.len())
+        let r = (0..self.specs.len())
             .map(|k| {
                 let spec = &self.specs[k];
                 if spec.cannot_read(s).is_some() {
                     return None;
                 }
                 let own = spec.family.without_foreign_options(s);
+                #[cfg(feature = "z3-inprocess")]
+                if matches!(self.sessions[k], Backend::InProcess(_)) {
+                    // A fresh z3 context stands for a fresh process.
+                    let opts = spec.family.dialect().model_validation;
+                    let mut z = crate::solver::inprocess::InProcessZ3::new(opts, self.limits.time);
+                    return Some(z.query(&crate::solver::session_text(own.as_ref().unwrap_or(s)).0, n));
+                }
                 let text =
                     format!("{}{}", spec.family.dialect().model_validation, smtlib::print(own.as_ref().unwrap_or(s)));
                 let f = self.scratch.join(format!("confirm-{k}.smt2"));
                 std::fs::write(&f, text).ok()?;
                 Some(run_file(spec, &f, n, &self.limits))
             })
-            .collect()
+            .collect();
+        self.stats.confirmations += 1;
+        self.stats.confirm_wall += t0.elapsed();
+        r
     }
 
     fn named(&self, v: &Verdict) -> Found {
@@ -206,7 +343,6 @@ impl Harness {
     /// The differential oracle (crash, invalid model, conflicting definite answers),
     /// confirmed in fresh processes.
     pub fn differential(&mut self, s: &Script) -> Found {
-        self.execs += 1;
         let results = self.run_all(s);
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
         let verdicts = judge(&refs, None);
@@ -224,7 +360,6 @@ impl Harness {
     /// is a bug — confirmed by that solver in a fresh process and by the reference finding
     /// the instance with the witness pinned satisfiable.
     pub fn storm(&mut self, s: &Script, witness: &[(String, String)]) -> Found {
-        self.execs += 1;
         let results = self.run_all(s);
         let mut found = Found::Nothing;
         for (k, r) in results.iter().enumerate() {
@@ -264,7 +399,7 @@ impl Harness {
         found
     }
 
-    fn confirm_crash(&self, s: &Script, k: usize, message: &str) -> Option<Found> {
+    fn confirm_crash(&mut self, s: &Script, k: usize, message: &str) -> Option<Found> {
         let fresh = self.run_fresh(s);
         let f = fresh.get(k)?.as_ref()?;
         match &f.crash {
@@ -282,17 +417,31 @@ impl Harness {
         let digest: [u8; 32] =
             sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(text.as_bytes())).into();
         let key = u64::from_le_bytes(digest[..8].try_into().unwrap_or_default());
-        if !self.pools.contains_key(&key) {
+        if self.pools.contains_key(&key) {
+            self.stats.pools_cached += 1;
+        } else {
+            let t0 = std::time::Instant::now();
             if self.pools.len() > 4096 {
                 self.pools.clear();
             }
             let r = self.reference;
             let script = self.specs[r].family.without_foreign_options(seed).unwrap_or_else(|| seed.clone());
-            let p = if self.specs[r].cannot_read(&script).is_none() {
-                crate::tools::storm_check::pools_for(&script, &mut self.sessions[r], bounds, key, &mut 0).ok()
-            } else {
-                None
+            let p = match &mut self.sessions[r] {
+                _ if self.specs[r].cannot_read(&script).is_some() => None,
+                Backend::Process(sess) if !self.push_pop => {
+                    crate::tools::storm_check::pools_for(&script, sess, bounds, key, &mut 0).ok()
+                }
+                Backend::Process(_) => {
+                    let sess =
+                        self.model_session.get_or_insert_with(|| Session::new(self.specs[r].clone(), self.limits));
+                    crate::tools::storm_check::pools_for(&script, sess, bounds, key, &mut 0).ok()
+                }
+                #[cfg(feature = "z3-inprocess")]
+                Backend::InProcess(_) => None,
             };
+            self.stats.pools_built += 1;
+            self.stats.pools_failed += p.is_none() as u64;
+            self.stats.pools_wall += t0.elapsed();
             self.pools.insert(key, p);
         }
         self.pools.get(&key).and_then(|p| p.as_ref())

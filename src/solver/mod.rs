@@ -1,6 +1,8 @@
 //! Solvers: installed configurations, persistent sessions, one-shot runs, and the
 //! classification of what they answer.
 
+#[cfg(feature = "z3-inprocess")]
+pub mod inprocess;
 pub mod model;
 pub mod outcome;
 pub mod process;
