@@ -368,4 +368,16 @@ fn push_pop_sessions_are_a_separate_configuration_with_the_same_answers() {
     assert!(matches!(inc.query(hard, 1).outcome(), Outcome::Unknown { .. } | Outcome::Timeout));
     let (b, m) = solver::incremental_text(&qs[0]);
     assert_eq!(inc.query(&b, m).outcomes, reset.query(&solver::session_text(&qs[0]).0, 1).outcomes);
+    // A `:status` does not outlive its query: z3 keeps it across `(pop)`, and the next
+    // satisfiable query would be "check annotation that says unsat".
+    let unsat =
+        smtlib::parse("(set-info :status unsat)\n(declare-const x Int)\n(assert (< x x))\n(check-sat)\n").unwrap();
+    let sat = smtlib::parse("(set-info :status sat)\n(declare-const x Int)\n(assert (< x 1))\n(check-sat)\n").unwrap();
+    let plain = smtlib::parse("(declare-const x Int)\n(assert (> x 1))\n(check-sat)\n").unwrap();
+    let mut inc = Session::incremental(real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]), Limits::default(), "");
+    for (s, want) in [(&unsat, Outcome::Unsat), (&plain, Outcome::Sat), (&sat, Outcome::Sat), (&unsat, Outcome::Unsat)]
+    {
+        let (t, n) = solver::incremental_text(s);
+        assert_eq!(inc.query(&t, n).outcomes, vec![want], "{t}");
+    }
 }

@@ -3,11 +3,18 @@
 //! seed; any `unsat` for an instance is a bug, aborted on only after fresh-process
 //! confirmation and the witness checked by the reference. Solvers: `SMTSTORM_SOLVERS` (see `smtstorm::harness::oracle`).
 #![no_main]
-use libfuzzer_sys::{fuzz_crossover, fuzz_mutator, fuzz_target};
+use libfuzzer_sys::{fuzz_crossover, fuzz_mutator, fuzz_target, Corpus};
 use smtstorm::harness::{libfuzzer_crossover, libfuzzer_mutate, oracle};
 use smtstorm::mutate::Engine;
 
-fuzz_target!(|data: &[u8]| oracle::storm_target(data).abort_on_finding());
+// Inputs that never reach a solver are not kept (see `Found::Rejected`).
+fuzz_target!(|data: &[u8]| -> Corpus {
+    if oracle::storm_target(data).abort_or_keep() {
+        Corpus::Keep
+    } else {
+        Corpus::Reject
+    }
+});
 
 fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
     libfuzzer_mutate(Engine::Storm, data, size, max_size, seed, libfuzzer_sys::fuzzer_mutate)

@@ -35,9 +35,20 @@ pub fn mutate_in(h: &mut Harness, engine: Engine, data: &[u8], seed: u32, max_si
     if engine != Engine::Storm {
         return mutate(engine, data, seed, max_size);
     }
+    let t0 = std::time::Instant::now();
+    let r = storm_mutant(h, data, seed, max_size);
+    h.stats.mutate_wall += t0.elapsed();
+    r
+}
+
+fn storm_mutant(h: &mut Harness, data: &[u8], seed: u32, max_size: usize) -> Option<Vec<u8>> {
     let s = smtlib::parse_bytes(data).ok()?;
     let mut rng = Rng::new(seed as u64);
-    let bounds = storm::Bounds { amax: 16, ..Default::default() };
+    // Small instances: libFuzzer needs many fast executions, and each corpus instance is
+    // mutated by re-fragmenting *it*, so formulas of up to 8 KB (the campaign's bound)
+    // would compound into instances z3 needs 70 ms for (measured under libFuzzer, push/pop).
+    // Depth and breadth come from the corpus' evolution instead of from one instance.
+    let bounds = storm::Bounds { amax: 4, nc: 64, max_formula_bytes: 512, ..Default::default() };
     let pools = h.pools(&s, &bounds)?;
     let a = pools.instance(&bounds, &mut rng)?;
     let line = pools.witness_line();

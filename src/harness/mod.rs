@@ -178,6 +178,12 @@ mod tests {
                     Engine::Storm => oracle::storm_input(&mut h, &input),
                     _ => oracle::differential_input(&mut h, &input),
                 };
+                assert_ne!(
+                    r,
+                    oracle::Found::Rejected,
+                    "a well-formed mutant was rejected:\n{}",
+                    String::from_utf8_lossy(&input)
+                );
                 if r != oracle::Found::Nothing {
                     found.push((engine, r, String::from_utf8_lossy(&input).into_owned()));
                 }
@@ -214,8 +220,8 @@ mod tests {
     }
 
     /// Under `SMTSTORM_FRAMING=pushpop` the STORM mutator still gets its pools: the model
-    /// query (which sets `:produce-models` and the logic) goes to a reset session of the
-    /// reference, not into the push/pop one (where z3 rejects both and every pool failed).
+    /// query goes into the push/pop session without `:produce-models` and the logic (z3
+    /// rejects both inside a scope, and every pool failed).
     #[test]
     fn storm_mutator_gets_models_in_push_pop_mode() {
         let mut h = test_harness();
@@ -235,6 +241,28 @@ mod tests {
         }
         assert!(made >= 8, "{made}");
         assert_eq!(h.stats.pools_failed, 0, "{}", h.stats.line(h.execs));
+    }
+
+    /// Inputs that cannot reach a solver are rejected (libFuzzer does not keep them) and
+    /// cost no query; an ill-sorted seed costs STORM's mutator no model query either.
+    #[test]
+    fn unusable_inputs_are_rejected_without_a_solver_query() {
+        let mut h = test_harness();
+        for bad in [&b"(assert (> x"[..], b"(set-logic QF_LIA)\n(declare-const x Int)\n(assert (> x 0))\n", b"\xff\xfe"]
+        {
+            assert_eq!(oracle::differential_input(&mut h, bad), oracle::Found::Rejected);
+            assert_eq!(oracle::storm_input(&mut h, bad), oracle::Found::Rejected);
+        }
+        assert_eq!(h.stats.query_wall, std::time::Duration::ZERO);
+        let ill = b"(set-logic QF_LIA)\n(declare-const x Int)\n(assert (> x true))\n(check-sat)\n";
+        assert_eq!(engines::mutate_in(&mut h, crate::mutate::Engine::Storm, ill, 1, 1 << 16), None);
+        assert_eq!((h.stats.pools_built, h.stats.pools_failed, h.stats.query_wall), (1, 1, std::time::Duration::ZERO));
+        // Well-formed but ill-sorted input still goes to the differential oracle (a crash on
+        // it is a bug); it is no STORM instance.
+        assert_eq!(oracle::storm_input(&mut h, ill), oracle::Found::Rejected);
+        assert_eq!(h.stats.query_wall, std::time::Duration::ZERO);
+        assert_eq!(oracle::differential_input(&mut h, ill), oracle::Found::Nothing);
+        assert!(!oracle::Found::Rejected.abort_or_keep() && oracle::Found::Nothing.abort_or_keep());
     }
 
     /// The targets abort on real bugs, after fresh-process confirmation: a yices 2.6.5

@@ -73,10 +73,6 @@ pub struct Harness {
     pub push_pop: bool,
     /// STORM pools by seed text hash (`None`: no model for that seed).
     pools: HashMap<u64, Option<Pools>>,
-    /// The reference in a `(reset)` session of its own for STORM's model queries when the
-    /// harness runs push/pop sessions: a model query sets `:produce-models` and the logic,
-    /// which a push/pop session only accepts in its prelude.
-    model_session: Option<Session>,
     scratch: std::path::PathBuf,
     /// Executions so far (for statistics).
     pub execs: u64,
@@ -91,6 +87,8 @@ pub struct Stats {
     /// Solver queries of executions (all solvers of one execution run in parallel: the
     /// wall time counted is the execution's).
     pub query_wall: Duration,
+    /// Executions by their query wall time: < 5 ms, < 20 ms, < 100 ms, longer.
+    pub by_time: [u64; 4],
     /// Executions in which some solver hit the time limit.
     pub timeouts: u64,
     /// STORM pools built (one reference model query each) and the time it took.
@@ -99,6 +97,10 @@ pub struct Stats {
     pub pools_wall: Duration,
     /// Pools found in the cache.
     pub pools_cached: u64,
+    /// Time in the target bodies (everything of an execution) and in STORM's mutator
+    /// (pools included).
+    pub target_wall: Duration,
+    pub mutate_wall: Duration,
     /// Fresh-process confirmations and their time.
     pub confirmations: u64,
     pub confirm_wall: Duration,
@@ -108,15 +110,21 @@ impl Stats {
     /// One line for stderr.
     pub fn line(&self, execs: u64) -> String {
         format!(
-            "#smtstorm execs {execs} query {:.1}s timeouts {} pools {} (+{} cached, {} failed) {:.1}s confirmations {} {:.1}s",
+            "#smtstorm execs {execs} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s",
             self.query_wall.as_secs_f64(),
+            self.by_time[0],
+            self.by_time[1],
+            self.by_time[2],
+            self.by_time[3],
             self.timeouts,
             self.pools_built,
             self.pools_cached,
             self.pools_failed,
             self.pools_wall.as_secs_f64(),
             self.confirmations,
-            self.confirm_wall.as_secs_f64()
+            self.confirm_wall.as_secs_f64(),
+            self.target_wall.as_secs_f64(),
+            self.mutate_wall.as_secs_f64()
         )
     }
 }
@@ -192,7 +200,6 @@ impl Harness {
             shim,
             push_pop: false,
             pools: HashMap::new(),
-            model_session: None,
             scratch,
             execs: 0,
             stats: Stats::default(),
@@ -216,8 +223,10 @@ impl Harness {
             if spec.family.dialect().push_pop && matches!(self.sessions[k], Backend::Process(_)) {
                 let mut spec = spec.clone();
                 spec.restart_every = Some(spec.restart_every.unwrap_or(500).min(500));
-                let opts = spec.family.dialect().model_validation;
-                self.sessions[k] = Backend::Process(Session::incremental(spec, self.limits, opts));
+                // Models on for STORM's model queries: a push/pop session takes options
+                // only here, before its first scope.
+                let opts = format!("{}(set-option :produce-models true)\n", spec.family.dialect().model_validation);
+                self.sessions[k] = Backend::Process(Session::incremental(spec, self.limits, &opts));
             }
         }
     }
@@ -235,6 +244,12 @@ pub fn harness() -> std::sync::MutexGuard<'static, Harness> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Found {
     Nothing,
+    /// The input never reached a solver: it does not parse, has no `check-sat`, or (STORM
+    /// seeds) is ill-sorted. libFuzzer is told not to keep it ([`Found::abort_or_keep`]):
+    /// otherwise byte-mutated garbage enters the corpus for the coverage it gives
+    /// smtstorm's own parser, and the mutators, which need well-formed input, waste their
+    /// time on it.
+    Rejected,
     /// A confirmed bug: kind, blamed solver, signature.
     Finding {
         kind: String,
@@ -249,6 +264,14 @@ impl Found {
         if let Found::Finding { kind, solver, signature } = self {
             panic!("smtstorm: confirmed {kind} bug in {solver}: {signature}");
         }
+    }
+
+    /// [`Found::abort_on_finding`], then whether the input may enter the corpus (a
+    /// libFuzzer target returns `Corpus::Reject` for `false`).
+    pub fn abort_or_keep(self) -> bool {
+        let keep = self != Found::Rejected;
+        self.abort_on_finding();
+        keep
     }
 }
 
@@ -289,11 +312,21 @@ impl Harness {
                 .collect();
             handles.into_iter().map(|h| h.and_then(|h| h.join().ok())).collect()
         });
-        self.stats.query_wall += t0.elapsed();
+        let took = t0.elapsed();
+        self.stats.query_wall += took;
+        self.stats.by_time[[5, 20, 100].iter().take_while(|&&ms| took >= Duration::from_millis(ms)).count()] += 1;
         if results.iter().flatten().any(|r| r.outcomes.contains(&Outcome::Timeout)) {
             self.stats.timeouts += 1;
         }
-        for (k, r) in results.iter().enumerate() {
+        // An execution that ran into the time limit earns no behaviour features: otherwise
+        // slow inputs look new (their statistics are unlike any finished run's), enter the
+        // corpus, and their mutants are slow too — measured: 13 % of executions took
+        // > 100 ms and most of the wall time. Without features the corpus drifts towards
+        // inputs solved within the limit.
+        let ran_out = results.iter().flatten().any(|r| {
+            r.outcomes.iter().any(|o| matches!(o, Outcome::Timeout)) || r.wall >= self.limits.time.mul_f32(0.9)
+        });
+        for (k, r) in results.iter().enumerate().filter(|_| !ran_out) {
             if let Some(st) = r.as_ref().and_then(|r| r.data.iter().rev().find_map(|d| model::parse_statistics(d).ok()))
             {
                 super::shim::record(k, &st);
@@ -428,14 +461,9 @@ impl Harness {
             let script = self.specs[r].family.without_foreign_options(seed).unwrap_or_else(|| seed.clone());
             let p = match &mut self.sessions[r] {
                 _ if self.specs[r].cannot_read(&script).is_some() => None,
-                Backend::Process(sess) if !self.push_pop => {
-                    crate::tools::storm_check::pools_for(&script, sess, bounds, key, &mut 0).ok()
-                }
-                Backend::Process(_) => {
-                    let sess =
-                        self.model_session.get_or_insert_with(|| Session::new(self.specs[r].clone(), self.limits));
-                    crate::tools::storm_check::pools_for(&script, sess, bounds, key, &mut 0).ok()
-                }
+                // Ill-sorted (byte-mutated) input: the reference could only answer an error.
+                _ if !crate::smtlib::check::check(&script).diagnostics.is_empty() => None,
+                Backend::Process(sess) => crate::tools::storm_check::pools_for(&script, sess, bounds, key, &mut 0).ok(),
                 #[cfg(feature = "z3-inprocess")]
                 Backend::InProcess(_) => None,
             };
@@ -455,9 +483,16 @@ pub fn differential_target(data: &[u8]) -> Found {
 
 /// [`differential_target`] on a given harness.
 pub fn differential_input(h: &mut Harness, data: &[u8]) -> Found {
-    let Ok(s) = smtlib::parse_bytes(data) else { return Found::Nothing };
+    let t0 = std::time::Instant::now();
+    let r = differential_body(h, data);
+    h.stats.target_wall += t0.elapsed();
+    r
+}
+
+fn differential_body(h: &mut Harness, data: &[u8]) -> Found {
+    let Ok(s) = smtlib::parse_bytes(data) else { return Found::Rejected };
     if checks(&s) == 0 {
-        return Found::Nothing;
+        return Found::Rejected;
     }
     h.differential(&s)
 }
@@ -470,9 +505,18 @@ pub fn storm_target(data: &[u8]) -> Found {
 
 /// [`storm_target`] on a given harness.
 pub fn storm_input(h: &mut Harness, data: &[u8]) -> Found {
-    let Ok(s) = smtlib::parse_bytes(data) else { return Found::Nothing };
-    if checks(&s) == 0 {
-        return Found::Nothing;
+    let t0 = std::time::Instant::now();
+    let r = storm_body(h, data);
+    h.stats.target_wall += t0.elapsed();
+    r
+}
+
+fn storm_body(h: &mut Harness, data: &[u8]) -> Found {
+    let Ok(s) = smtlib::parse_bytes(data) else { return Found::Rejected };
+    // An ill-sorted input is a byte mutation gone astray, not a STORM instance; a solver
+    // can only reject it (z3 sometimes only after the time limit: measured 2.5 s each).
+    if checks(&s) == 0 || !crate::smtlib::check::check(&s).diagnostics.is_empty() {
+        return Found::Rejected;
     }
     match std::str::from_utf8(data).ok().and_then(storm::read_witness) {
         Some(w) => h.storm(&s, &w),

@@ -21,7 +21,8 @@ pub fn session_text(s: &Script) -> (String, usize) {
 }
 
 /// The text of a script for a push/pop session ([`Framing::PushPop`]): without
-/// `set-logic`, `set-option` and `(exit)`, which belong to the session's prelude.
+/// `set-logic`, `set-option` and `(exit)`, which belong to the session's prelude, and
+/// without `:status`, which would outlive the query.
 pub fn incremental_text(s: &Script) -> (String, usize) {
     script_text(s, true)
 }
@@ -33,6 +34,9 @@ fn script_text(s: &Script, incremental: bool) -> (String, usize) {
         match c.kind {
             CommandKind::Nullary(Nullary::Exit) => continue,
             CommandKind::SetLogic(_) | CommandKind::SetOption(_) if incremental => continue,
+            // z3 keeps `(set-info :status ...)` across `(pop)`: a stale `unsat` status
+            // turns every later `sat` into "check annotation that says unsat".
+            ref k if incremental && s.is_status(k) => continue,
             ref k if s.is_check(k) => checks += 1,
             _ => {}
         }

@@ -38,6 +38,14 @@ pub fn pools_for(
     }
     for negate in [false, true] {
         let (q, consts) = storm::model_query(script, &frags, negate);
+        // A push/pop session takes logic and options only in its prelude (z3 rejects
+        // `:produce-models` inside a scope): send the query without them.
+        let q = match reference.framing {
+            crate::solver::Framing::PushPop { .. } => {
+                smtlib::parse(&q).map(|s| crate::solver::incremental_text(&s).0).map_err(|e| e.to_string())?
+            }
+            crate::solver::Framing::Reset => q,
+        };
         let r = reference.query(&q, 1);
         *calls += 1;
         match r.outcome() {
