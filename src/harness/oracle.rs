@@ -280,7 +280,7 @@ impl Harness {
     /// in the shim. `results[i]` is `None` for a solver that does not read it.
     fn run_all(&mut self, s: &Script) -> Vec<Option<QueryResult>> {
         self.execs += 1;
-        if self.stats_every > 0 && self.execs % self.stats_every == 0 {
+        if self.stats_every > 0 && self.execs.is_multiple_of(self.stats_every) {
             eprintln!("{}", self.stats.line(self.execs));
         }
         let t0 = std::time::Instant::now();
