@@ -49,7 +49,18 @@ fn storm_mutant(h: &mut Harness, data: &[u8], seed: u32, max_size: usize) -> Opt
     // would compound into instances z3 needs 70 ms for (measured under libFuzzer, push/pop).
     // Depth and breadth come from the corpus' evolution instead of from one instance.
     let bounds = storm::Bounds { amax: 4, nc: 64, max_formula_bytes: 512, ..Default::default() };
-    let pools = h.pools(&s, &bounds)?;
+    // An instance (it carries its witness) is re-mutated from its own structure, valued
+    // by the witness, at no solver cost; a seed needs the reference's model once.
+    let own;
+    let pools = match witness_of(data) {
+        Some(w) => {
+            let key = data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3));
+            own = storm::Pools::from_instance(&s, w, &bounds, &mut Rng::new(key))?;
+            h.stats.pools_from_witness += 1;
+            &own
+        }
+        None => h.pools(&s, &bounds)?,
+    };
     let a = pools.instance(&bounds, &mut rng)?;
     let line = pools.witness_line();
     let inst = storm::instance_script(&s, a).ok()?;

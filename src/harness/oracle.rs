@@ -97,6 +97,8 @@ pub struct Stats {
     pub pools_wall: Duration,
     /// Pools found in the cache.
     pub pools_cached: u64,
+    /// Pools of instances, valued by their witness ([`Pools::from_instance`]).
+    pub pools_from_witness: u64,
     /// Time in the target bodies (everything of an execution) and in STORM's mutator
     /// (pools included).
     pub target_wall: Duration,
@@ -110,7 +112,7 @@ impl Stats {
     /// One line for stderr.
     pub fn line(&self, execs: u64) -> String {
         format!(
-            "#smtstorm execs {execs} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s",
+            "#smtstorm execs {execs} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s, from witnesses {} confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s",
             self.query_wall.as_secs_f64(),
             self.by_time[0],
             self.by_time[1],
@@ -121,6 +123,7 @@ impl Stats {
             self.pools_cached,
             self.pools_failed,
             self.pools_wall.as_secs_f64(),
+            self.pools_from_witness,
             self.confirmations,
             self.confirm_wall.as_secs_f64(),
             self.target_wall.as_secs_f64(),

@@ -223,6 +223,75 @@ impl Pools {
                 _ => None,
             })
             .collect();
+        Pools::construct(initial, witness, b, c)
+    }
+
+    /// Pools for an instance whose witness is known, without asking a solver: every
+    /// assertion of an instance is true under its witness, and the values of sub-formulas
+    /// follow from the Boolean structure above them — a true `and` has true conjuncts, a
+    /// false `or` false disjuncts, a false `=>` a true premise and a false conclusion, and
+    /// `not` flips. STORM instances are built from exactly these connectives, so their own
+    /// recombinations (and, down the structure, the seed's fragments) come back valued.
+    /// This is what lets a fuzzer re-mutate an instance at no solver cost; a wrong witness
+    /// (a byte-mutated instance) can only make instances that the witness check rejects.
+    pub fn from_instance(
+        s: &Script,
+        witness: Vec<(String, String)>,
+        b: &Bounds,
+        c: &mut impl Choices,
+    ) -> Option<Pools> {
+        let mut initial: Vec<Formula> = vec![];
+        let mut stack: Vec<(crate::smtlib::ast::TermId, bool, usize)> = s
+            .commands
+            .iter()
+            .filter_map(|c| match c.kind {
+                CommandKind::Assert(t) => Some((t, true, 0)),
+                _ => None,
+            })
+            .collect();
+        stack.reverse();
+        while let Some((t, v, depth)) = stack.pop() {
+            if depth > b.dmax {
+                continue;
+            }
+            // An annotation's term, not the annotation: a `:named` copied into a second
+            // assertion would define its name twice.
+            if let Term::Annot(x, _) = *s.term(t) {
+                stack.push((x, v, depth + 1));
+                continue;
+            }
+            let text = term_to_string(s, t);
+            if !text.contains(":named") && !initial.iter().any(|f| f.text == text) {
+                initial.push(Formula { text, value: v });
+            }
+            let (name, kids) = match *s.term(t) {
+                Term::App(q, args) if q.ident.indices.is_empty() && q.sort.is_none() => {
+                    (s.sym(q.ident.sym), s.term_list(args))
+                }
+                _ => continue,
+            };
+            match (name, v) {
+                ("not", _) if kids.len() == 1 => stack.push((kids[0], !v, depth + 1)),
+                ("and", true) | ("or", false) => kids.iter().rev().for_each(|&k| stack.push((k, v, depth + 1))),
+                ("=>", false) if kids.len() >= 2 => {
+                    let (last, premises) = kids.split_last()?;
+                    stack.push((*last, false, depth + 1));
+                    premises.iter().rev().for_each(|&k| stack.push((k, true, depth + 1)));
+                }
+                _ => {}
+            }
+        }
+        Pools::construct(initial, witness, b, c)
+    }
+
+    /// The construction pool over valued `initial` formulas (paper §3.3: random `and`/`not`
+    /// combinations, and `or`/`xor`/`ite` with `b.extended`).
+    fn construct(
+        initial: Vec<Formula>,
+        witness: Vec<(String, String)>,
+        b: &Bounds,
+        c: &mut impl Choices,
+    ) -> Option<Pools> {
         if initial.is_empty() {
             return None;
         }
