@@ -15,7 +15,7 @@ pub mod report;
 pub mod store;
 
 use crate::error::{Error, Result};
-use crate::mutate::{choice::Rng, edit::strip_status, storm::instance_body, Engine, Prepared};
+use crate::mutate::{choice::Rng, edit::strip_status, opfuzz, storm::instance_body, Engine, Prepared};
 use crate::smtlib::{self, Script};
 use crate::solver::{session_text, Limits, Outcome, QueryResult, Registry, Session, SolverSpec};
 use serde::{Deserialize, Serialize};
@@ -797,7 +797,7 @@ fn fuzz_batch<'s>(
     } else {
         None
     };
-    let prepared = prepared_cache.get(sh, i, engine);
+    let (prepared, seed_text) = prepared_cache.get(sh, i, engine);
     let mut mutants: Vec<Mutant> = vec![];
     for b in 0..sh.cfg.batch as u64 {
         let rng_seed = mix(&[sh.cfg.seed, sh.run as u64, i as u64, engine as u64, turn, b]);
@@ -823,12 +823,27 @@ fn fuzz_batch<'s>(
                         Some((vec![e], None, texts, checks))
                     })
             }
-            None => prepared.mutate(&mut Rng::new(rng_seed)).map(|(edits, mut m)| {
-                strip_status(&mut m);
-                let texts: Vec<String> = per_solver_texts(sh, &m);
-                let checks = oracle::checks(&m);
-                (edits, Some(m), texts, checks)
-            }),
+            None => {
+                let script_mutant = |edits, mut m: Script| {
+                    strip_status(&mut m);
+                    let texts: Vec<String> = per_solver_texts(sh, &m);
+                    let checks = oracle::checks(&m);
+                    (edits, Some(m), texts, checks)
+                };
+                match (prepared, seed_text) {
+                    // OpFuzz's common case, an operator swap that keeps the sort: the
+                    // seed's text with one symbol replaced; the script is only built for a
+                    // candidate.
+                    (Prepared::OpFuzz(op), Some(st)) => match opfuzz::choose(op, &mut Rng::new(rng_seed)) {
+                        Some(opfuzz::Choice::Swap { edits, term, to }) => st
+                            .swapped(&seed.script, term, to)
+                            .map(|t| (edits, None, vec![t; sh.solvers.len()], st.checks)),
+                        Some(opfuzz::Choice::Checked(edits, m)) => Some(script_mutant(edits, m)),
+                        None => None,
+                    },
+                    _ => prepared.mutate(&mut Rng::new(rng_seed)).map(|(e, m)| script_mutant(e, m)),
+                }
+            }
         };
         if let Some((edits, m, texts, checks)) = made {
             if !mutants.iter().any(|x| x.3 == texts) {
@@ -919,7 +934,15 @@ fn fuzz_batch<'s>(
                         }
                     }
                 }
-                (None, None) => continue,
+                (None, None) => match crate::mutate::edit::apply_unchecked(&seed.script, edits) {
+                    // An OpFuzz swap sent as text (see `SeedText`).
+                    Ok(mut s) => {
+                        strip_status(&mut s);
+                        built = s;
+                        &built
+                    }
+                    Err(_) => continue,
+                },
             };
             let cand = Candidate {
                 seed: i,
@@ -998,13 +1021,20 @@ fn storm_pools(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits)
 /// turns: preparing costs more than the mutants themselves. Bounded; the oldest go first.
 #[derive(Default)]
 struct PreparedCache<'s> {
-    map: std::collections::HashMap<(usize, Engine), Prepared<'s>>,
+    /// A prepared seed, and for OpFuzz its session text with operator offsets when every
+    /// solver reads the same text (no foreign options to remove).
+    map: std::collections::HashMap<(usize, Engine), (Prepared<'s>, Option<crate::mutate::opfuzz::SeedText>)>,
     order: VecDeque<(usize, Engine)>,
 }
 
 impl<'s> PreparedCache<'s> {
     const CAPACITY: usize = 512;
-    fn get(&mut self, sh: &'s Shared, seed: usize, engine: Engine) -> &Prepared<'s> {
+    fn get(
+        &mut self,
+        sh: &'s Shared,
+        seed: usize,
+        engine: Engine,
+    ) -> &(Prepared<'s>, Option<crate::mutate::opfuzz::SeedText>) {
         let key = (seed, engine);
         if !self.map.contains_key(&key) {
             if self.order.len() >= Self::CAPACITY {
@@ -1012,7 +1042,15 @@ impl<'s> PreparedCache<'s> {
                     self.map.remove(&old);
                 }
             }
-            self.map.insert(key, Prepared::new(engine, &sh.seeds[seed].script));
+            let script = &sh.seeds[seed].script;
+            let text = (engine == Engine::OpFuzz
+                && sh.solvers.iter().all(|spec| spec.family.without_foreign_options(script).is_none()))
+            .then(|| {
+                let mut plain = script.clone();
+                strip_status(&mut plain);
+                crate::mutate::opfuzz::SeedText::new(&plain)
+            });
+            self.map.insert(key, (Prepared::new(engine, script), text));
             self.order.push_back(key);
         }
         &self.map[&key]

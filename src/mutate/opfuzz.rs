@@ -177,6 +177,59 @@ pub fn mutate(seed: &Script, choices: &mut impl Choices) -> Option<(Vec<Edit>, S
 
 /// [`mutate`] on a prepared seed.
 pub fn mutate_prepared(p: &Prepared, choices: &mut impl Choices) -> Option<(Vec<Edit>, Script)> {
+    match choose(p, choices)? {
+        Choice::Swap { edits, .. } => edit::apply_unchecked(p.script, &edits).ok().map(|m| (edits, m)),
+        Choice::Checked(edits, m) => Some((edits, m)),
+    }
+}
+
+/// One OpFuzz mutant, as [`choose`] found it.
+pub enum Choice {
+    /// The operator of application `term` becomes `to`, with the same result sort for the
+    /// same arguments: nothing else in the script changes, so the mutant's text is the
+    /// seed's with one symbol replaced ([`SeedText::swapped`]).
+    Swap { edits: Vec<Edit>, term: TermId, to: &'static str },
+    /// A mutant the full sort check accepted (a quantifier, or a result sort that changed
+    /// and still fits its context), built as a script.
+    Checked(Vec<Edit>, Script),
+}
+
+/// A seed's session text with the offset of every operator, printed once: the text of a
+/// [`Choice::Swap`] mutant is a copy with one symbol replaced — no script clone, no
+/// re-print (most of smtstorm's own CPU per OpFuzz mutant otherwise).
+pub struct SeedText {
+    pub text: String,
+    pub checks: usize,
+    heads: rustc_hash::FxHashMap<TermId, u32>,
+}
+
+impl SeedText {
+    /// `s` as a session gets it ([`crate::solver::session_text`]).
+    pub fn new(s: &Script) -> SeedText {
+        let (text, checks, heads) = crate::solver::session_text_with_heads(s);
+        SeedText { text, checks, heads }
+    }
+
+    /// The text of `s` (the script this was made from) with the operator of application
+    /// `t` replaced by `to`; byte for byte what printing the edited script gives.
+    pub fn swapped(&self, s: &Script, t: TermId, to: &str) -> Option<String> {
+        let Term::App(q, _) = *s.term(t) else { return None };
+        // `(_ op i ...)`: the symbol follows "(_ ".
+        let at = *self.heads.get(&t)? as usize + if q.ident.indices.is_empty() { 0 } else { 3 };
+        let from = s.str(q.ident.sym);
+        if self.text.get(at..at + from.len())? != from {
+            return None;
+        }
+        let mut out = String::with_capacity(self.text.len() + to.len());
+        out.push_str(&self.text[..at]);
+        out.push_str(to);
+        out.push_str(&self.text[at + from.len()..]);
+        Some(out)
+    }
+}
+
+/// Chooses one OpFuzz edit; the same choices as [`mutate_prepared`], which applies it.
+pub fn choose(p: &Prepared, choices: &mut impl Choices) -> Option<Choice> {
     let (seed, sites) = (p.script, &p.sites);
     if sites.is_empty() {
         return None;
@@ -192,18 +245,13 @@ pub fn mutate_prepared(p: &Prepared, choices: &mut impl Choices) -> Option<(Vec<
             // arguments is applied without re-checking the whole script.
             match p.swap_keeps_sort(t, to) {
                 Some(true) | None if matches!(seed.term(t), Term::Quant(..)) => {}
-                Some(true) => {
-                    if let Ok(m) = edit::apply_unchecked(seed, &edits) {
-                        return Some((edits, m));
-                    }
-                    continue;
-                }
+                Some(true) => return Some(Choice::Swap { edits, term: t, to }),
                 // A different result sort may still fit its parent (mixed arithmetic):
                 // the full check decides.
                 Some(false) | None => {}
             }
             if let Ok(m) = edit::apply_with_baseline(seed, &edits, p.baseline) {
-                return Some((edits, m));
+                return Some(Choice::Checked(edits, m));
             }
         }
     }
@@ -218,6 +266,47 @@ mod tests {
 
     fn class(name: &str) -> Vec<&'static str> {
         classes().get(name).cloned().unwrap_or_default()
+    }
+
+    /// The text fast path is exact: for every corpus seed and 40 choices each, a swap's
+    /// spliced text is byte for byte the session text of the applied, status-stripped
+    /// mutant (what the campaign would otherwise print), and `choose` makes the same
+    /// mutants as `mutate_prepared`.
+    #[test]
+    fn swapped_seed_text_is_the_printed_mutant() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+        let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        paths.sort();
+        let (mut swaps, mut indexed, mut checked) = (0, 0, 0);
+        for path in paths {
+            let seed = crate::smtlib::parse_bytes(&std::fs::read(&path).unwrap()).unwrap();
+            let mut plain = seed.clone();
+            edit::strip_status(&mut plain);
+            let st = SeedText::new(&plain);
+            let p = Prepared::new(&seed);
+            for i in 0..40 {
+                let via_mutate = mutate_prepared(&p, &mut Rng::new(i));
+                match choose(&p, &mut Rng::new(i)) {
+                    Some(Choice::Swap { edits, term, to }) => {
+                        let mut m = edit::apply_unchecked(&seed, &edits).unwrap();
+                        edit::strip_status(&mut m);
+                        let want = crate::solver::session_text(&m).0;
+                        assert_eq!(st.swapped(&seed, term, to).as_deref(), Some(want.as_str()), "{}", path.display());
+                        assert_eq!(via_mutate.map(|x| x.0), Some(edits));
+                        swaps += 1;
+                        if let Term::App(q, _) = *seed.term(term) {
+                            indexed += !q.ident.indices.is_empty() as usize;
+                        }
+                    }
+                    Some(Choice::Checked(edits, m)) => {
+                        assert_eq!(via_mutate, Some((edits, m)));
+                        checked += 1;
+                    }
+                    None => assert!(via_mutate.is_none()),
+                }
+            }
+        }
+        assert!(swaps > 1500 && indexed > 20 && checked > 50, "{swaps} swaps ({indexed} indexed), {checked} checked");
     }
 
     #[test]

@@ -26,6 +26,10 @@ pub struct Printer<'s> {
     stack: Vec<Item>,
     /// Terms printed as the given text instead (see [`print_with`]).
     overrides: &'s [(TermId, &'s str)],
+    /// When set, the byte offset in `out` of the head of every application and quantifier
+    /// printed: its operator (`(_ op ...)` for an indexed one) or binder keyword. OpFuzz
+    /// mutants are then the seed's text with one operator replaced, not a re-print.
+    pub heads: Option<rustc_hash::FxHashMap<TermId, u32>>,
 }
 
 /// Prints a whole script, one command per line.
@@ -84,7 +88,7 @@ pub fn sort_to_string(s: &Script, t: SortId) -> String {
 
 impl<'s> Printer<'s> {
     pub fn new(s: &'s Script) -> Self {
-        Printer { s, out: String::new(), need_space: false, stack: vec![], overrides: &[] }
+        Printer { s, out: String::new(), need_space: false, stack: vec![], overrides: &[], heads: None }
     }
 
     /// Ends a line (between commands).
@@ -208,6 +212,9 @@ impl<'s> Printer<'s> {
                     Term::Var(q) => self.stack.push(Item::QualIdent(q)),
                     Term::App(q, args) => {
                         self.open();
+                        if let Some(h) = self.heads.as_mut() {
+                            h.insert(t, self.out.len() as u32);
+                        }
                         self.stack.push(Item::Close);
                         for &a in s.term_list(args).iter().rev() {
                             self.stack.push(Item::Term(a));
@@ -230,6 +237,9 @@ impl<'s> Printer<'s> {
                     }
                     Term::Quant(binder, vars, body) => {
                         self.open();
+                        if let Some(h) = self.heads.as_mut() {
+                            h.insert(t, self.out.len() as u32);
+                        }
                         self.atom(binder.keyword());
                         self.open();
                         self.stack.push(Item::Close);

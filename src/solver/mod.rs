@@ -27,8 +27,23 @@ pub fn incremental_text(s: &Script) -> (String, usize) {
     script_text(s, true)
 }
 
+/// [`session_text`] with the offsets of the heads of its applications and quantifiers
+/// ([`crate::smtlib::printer::Printer::heads`]).
+pub fn session_text_with_heads(s: &Script) -> (String, usize, rustc_hash::FxHashMap<crate::smtlib::ast::TermId, u32>) {
+    let mut p = crate::smtlib::printer::Printer::new(s);
+    p.heads = Some(Default::default());
+    let checks = print_script(&mut p, s, false);
+    let heads = p.heads.take().unwrap_or_default();
+    (p.out, checks, heads)
+}
+
 fn script_text(s: &Script, incremental: bool) -> (String, usize) {
     let mut p = crate::smtlib::printer::Printer::new(s);
+    let checks = print_script(&mut p, s, incremental);
+    (p.out, checks)
+}
+
+fn print_script(p: &mut crate::smtlib::printer::Printer, s: &Script, incremental: bool) -> usize {
     let mut checks = 0;
     for c in &s.commands {
         match c.kind {
@@ -43,5 +58,5 @@ fn script_text(s: &Script, incremental: bool) -> (String, usize) {
         p.command(&c.kind);
         p.newline();
     }
-    (p.out, checks)
+    checks
 }
