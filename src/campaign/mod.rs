@@ -838,7 +838,7 @@ fn fuzz_batch<'s>(
                         Some(opfuzz::Choice::Swap { edits, term, to }) => st
                             .swapped(&seed.script, term, to)
                             .map(|t| (edits, None, vec![t; sh.solvers.len()], st.checks)),
-                        Some(opfuzz::Choice::Checked(edits, m)) => Some(script_mutant(edits, m)),
+                        Some(opfuzz::Choice::Checked(edits, m)) => Some(script_mutant(edits, *m)),
                         None => None,
                     },
                     _ => prepared.mutate(&mut Rng::new(rng_seed)).map(|(e, m)| script_mutant(e, m)),

@@ -179,7 +179,7 @@ pub fn mutate(seed: &Script, choices: &mut impl Choices) -> Option<(Vec<Edit>, S
 pub fn mutate_prepared(p: &Prepared, choices: &mut impl Choices) -> Option<(Vec<Edit>, Script)> {
     match choose(p, choices)? {
         Choice::Swap { edits, .. } => edit::apply_unchecked(p.script, &edits).ok().map(|m| (edits, m)),
-        Choice::Checked(edits, m) => Some((edits, m)),
+        Choice::Checked(edits, m) => Some((edits, *m)),
     }
 }
 
@@ -191,7 +191,7 @@ pub enum Choice {
     Swap { edits: Vec<Edit>, term: TermId, to: &'static str },
     /// A mutant the full sort check accepted (a quantifier, or a result sort that changed
     /// and still fits its context), built as a script.
-    Checked(Vec<Edit>, Script),
+    Checked(Vec<Edit>, Box<Script>),
 }
 
 /// A seed's session text with the offset of every operator, printed once: the text of a
@@ -251,7 +251,7 @@ pub fn choose(p: &Prepared, choices: &mut impl Choices) -> Option<Choice> {
                 Some(false) | None => {}
             }
             if let Ok(m) = edit::apply_with_baseline(seed, &edits, p.baseline) {
-                return Some(Choice::Checked(edits, m));
+                return Some(Choice::Checked(edits, Box::new(m)));
             }
         }
     }
@@ -299,7 +299,7 @@ mod tests {
                         }
                     }
                     Some(Choice::Checked(edits, m)) => {
-                        assert_eq!(via_mutate, Some((edits, m)));
+                        assert_eq!(via_mutate, Some((edits, *m)));
                         checked += 1;
                     }
                     None => assert!(via_mutate.is_none()),
