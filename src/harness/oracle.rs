@@ -166,7 +166,20 @@ fn setup() -> Result<Harness, String> {
     if std::env::var("SMTSTORM_FRAMING").is_ok_and(|v| v == "pushpop") {
         h.use_push_pop();
     }
+    if h.stats_every > 0 {
+        // libFuzzer ends a timed run with exit(): the last figures are printed then.
+        // SAFETY: registers a plain `extern "C"` function.
+        unsafe { libc::atexit(print_stats_at_exit) };
+    }
     Ok(h)
+}
+
+extern "C" fn print_stats_at_exit() {
+    if let Some(Ok(m)) = HARNESS.get() {
+        if let Ok(h) = m.try_lock() {
+            eprintln!("{}", h.stats.line(h.execs));
+        }
+    }
 }
 
 /// The spec standing for the in-process z3 (its command is never run: confirmation uses a
