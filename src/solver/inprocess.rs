@@ -155,9 +155,41 @@ mod tests {
         // Declarations do not leak across queries: `x` is declared again without error.
         let unsat = "(declare-const x Int)\n(assert (and (> x 2) (< x 1)))\n(check-sat)\n";
         assert_eq!(z.query(unsat, 1).outcomes, vec![Outcome::Unsat]);
-        let bad = "(declare-const x Int)\n(assert (> x true))\n(check-sat)\n";
-        assert!(matches!(z.query(bad, 1).outcomes[0], Outcome::Error { .. }));
+        let bad = "(declare-const x Int)\n(assert (> x undeclared))\n(check-sat)\n";
+        let r = z.query(bad, 1);
+        assert!(matches!(r.outcomes[0], Outcome::Error { .. }), "{r:?}");
         assert_eq!(z.query(sat, 1).outcomes, vec![Outcome::Sat]);
         assert!(version().starts_with('5'), "{}", version());
+    }
+
+    /// The same answers as the z3 5.4.0 binary in a session on the 500 benchmark queries
+    /// of `smtstorm bench-solvers` (half QF_LIA, half QF_BV), across several context
+    /// renewals; prints both rates (`--nocapture`).
+    #[test]
+    fn agrees_with_the_z3_binary_on_the_benchmark_queries() {
+        let reg = crate::solver::Registry::load(&crate::solver::registry::default_toml()).unwrap();
+        let spec = reg.get("z3-5.4.0").expect("scripts/setup-solvers.sh --minimal").clone();
+        let mut sess = crate::solver::Session::new(spec, crate::solver::Limits::default());
+        let mut z = InProcessZ3::new("", Duration::from_secs(10));
+        let qs: Vec<(String, usize)> = (0..500)
+            .map(|i| {
+                crate::solver::session_text(&crate::smtlib::parse(&crate::tools::bench_solvers::query(5, i)).unwrap())
+            })
+            .collect();
+        let t = Instant::now();
+        let ours: Vec<Vec<Outcome>> = qs.iter().map(|(q, n)| z.query(q, *n).outcomes).collect();
+        let t_in = t.elapsed();
+        let t = Instant::now();
+        let theirs: Vec<Vec<Outcome>> = qs.iter().map(|(q, n)| sess.query(q, *n).outcomes).collect();
+        let t_bin = t.elapsed();
+        eprintln!(
+            "in-process z3 {}: {:.0} q/s; z3 5.4.0 session: {:.0} q/s",
+            version(),
+            500.0 / t_in.as_secs_f64(),
+            500.0 / t_bin.as_secs_f64()
+        );
+        let differ = ours.iter().zip(&theirs).filter(|(a, b)| a != b).count();
+        assert_eq!(differ, 0);
+        assert!(ours.iter().all(|o| o.len() == 1 && o[0].is_definite()));
     }
 }
