@@ -110,5 +110,5 @@ rm -rf "$out"
 env -i PATH="$tools/bin:/usr/bin:/bin" HOME="$HOME" "$tools/bin/cmake" --install "$work/build" >&2
 [[ -d $out/lib64 && ! -d $out/lib ]] && mv "$out/lib64" "$out/lib"
 echo "$stamp" >"$out/STAMP"
-counters=$(llvm-nm-16 "$out/lib/libz3.a" 2>/dev/null | grep -c '__sancov_gen_' || true)
+counters=$(llvm-nm-16 "$out/lib/libz3.a" 2>/dev/null | grep -c 'sancov.module_ctor_8bit_counters' || true)
 say "done in $(($(date +%s) - start)) s: $out/lib/libz3.a ($counters instrumented modules)"
