@@ -381,3 +381,20 @@ fn push_pop_sessions_are_a_separate_configuration_with_the_same_answers() {
         assert_eq!(inc.query(&t, n).outcomes, vec![want], "{t}");
     }
 }
+
+/// The memory limit reaches the solver process (set with prlimit(2) on the child, which
+/// keeps process creation on posix_spawn instead of fork), in one-shot runs and sessions.
+#[test]
+fn the_memory_limit_reaches_the_solver_process() {
+    let limits = Limits { memory: Some(1 << 30), ..Limits::default() };
+    let argv: Vec<String> = ["sh", "-c", "sleep 0.2; ulimit -v"].iter().map(|s| s.to_string()).collect();
+    let r = solver::process::run_argv(&argv, &limits).unwrap();
+    assert_eq!(r.stdout.trim(), "1048576", "{r:?}");
+    // A session's solver process carries it too.
+    let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    let mut s = Session::new(z3, Limits { memory: Some(3 << 30), ..Limits::default() });
+    assert_eq!(s.query("(check-sat)\n", 1).outcomes, vec![Outcome::Sat]);
+    let limits = std::fs::read_to_string(format!("/proc/{}/limits", s.pid().unwrap())).unwrap();
+    let line = limits.lines().find(|l| l.starts_with("Max address space")).unwrap();
+    assert!(line.contains(&(3u64 << 30).to_string()), "{line}");
+}

@@ -1,7 +1,7 @@
 //! Running solver processes: persistent sessions and one-shot runs.
 //!
 //! Every solver process runs in its own process group, so a watchdog can kill it with
-//! everything it started; a memory limit is set with `setrlimit` before `exec`. Reading
+//! everything it started; a memory limit is set on the child with `prlimit` as it starts. Reading
 //! happens on helper threads, so a solver that hangs, floods its output or never reads its
 //! input cannot block the caller past the deadline. Dropping a [`Session`] kills and reaps
 //! its process: nothing is left behind.
@@ -55,17 +55,18 @@ fn excerpt(s: &str) -> String {
 fn spawn(argv: &[String], memory: Option<u64>, stdin: Stdio) -> std::io::Result<Child> {
     let mut cmd = Command::new(&argv[0]);
     cmd.args(&argv[1..]).stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    // No `pre_exec`: it makes std fork() instead of posix_spawn (vfork), and fork copies
+    // this process's page tables for every solver start — measured as most of smtstorm's
+    // own CPU in an OpFuzz campaign (kernel `copy_page_range`, one-shot confirmations and
+    // restarts). The memory limit is set on the child with prlimit(2) right after it
+    // exists, before it has read any input.
+    let child = cmd.spawn()?;
     if let Some(bytes) = memory {
-        // SAFETY: only async-signal-safe calls (setrlimit) between fork and exec.
-        unsafe {
-            cmd.pre_exec(move || {
-                let lim = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
-                libc::setrlimit(libc::RLIMIT_AS, &lim);
-                Ok(())
-            });
-        }
+        let lim = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
+        // SAFETY: plain syscall on our own child's pid with a limit struct we own.
+        unsafe { libc::prlimit(child.id() as libc::pid_t, libc::RLIMIT_AS, &lim, std::ptr::null_mut()) };
     }
-    cmd.spawn()
+    Ok(child)
 }
 
 /// User + system CPU time of a `rusage`.
