@@ -208,7 +208,10 @@ fn fault_crash_mid_answer_is_a_crash_with_its_signal() {
     let tag = format!("smtstorm-test-crash2-{}", std::process::id());
     let mut s = Session::new(fake("crash-on-2", &tag), limits());
     assert_eq!(s.query(Q, 1).outcomes, vec![Outcome::Sat]);
-    assert!(matches!(s.query(Q, 1).outcome(), Outcome::Crash { .. }));
+    let r = s.query(Q, 1);
+    assert!(matches!(r.outcome(), Outcome::Crash { .. }));
+    // The solver's last words reach the finding (read after it died, to the end).
+    assert!(r.stderr_excerpt.contains("segmentation fault at 0x7ffd1234"), "stderr: {:?}", r.stderr_excerpt);
     assert_eq!(s.query(Q, 1).outcomes, vec![Outcome::Sat], "recovered after the crash");
 }
 
@@ -235,6 +238,29 @@ fn fault_missing_marker_is_a_timeout() {
     let r = s.query("(check-sat)\n(check-sat)\n", 2);
     assert_eq!(r.outcomes, vec![Outcome::Sat, Outcome::Sat]);
     assert!(r.wall >= Duration::from_millis(1500));
+}
+
+#[test]
+fn fault_deaf_solver_cannot_block_a_query_larger_than_the_pipe() {
+    // The solver never reads: a 1 MB query fills the pipe after 64 KB. Writing happens in
+    // the same poll loop as reading, so the deadline still holds and nothing is left.
+    let tag = format!("smtstorm-test-deaf-{}", std::process::id());
+    {
+        let mut s = Session::new(fake("deaf", &tag), limits());
+        let big = format!("{}(check-sat)\n", "(assert true)\n".repeat(80_000));
+        let r = s.query(&big, 1);
+        assert_eq!(r.outcomes, vec![Outcome::Timeout]);
+        assert!(r.wall < Duration::from_secs(4), "took {:?}", r.wall);
+    }
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(!alive(&tag), "the deaf solver is still running");
+}
+
+#[test]
+fn fault_stderr_flood_does_not_stall_the_answer() {
+    // 4 MB on stderr before each answer: a reader of stdout alone would deadlock with a
+    // solver blocked on a full stderr pipe.
+    inject("stderr-flood", |o| *o == Outcome::Sat, Some(Outcome::Sat));
 }
 
 #[test]
@@ -310,6 +336,47 @@ fn pipelined_batches_survive_a_hang_in_the_middle() {
     let piped: Vec<Outcome> = many.query_batch(&batch).into_iter().map(|r| r.outcome().clone()).collect();
     assert_eq!(single, piped);
     assert!(piped.iter().all(|o| o.is_definite()));
+}
+
+#[test]
+fn batches_on_several_sessions_run_side_by_side_in_one_poll() {
+    // Two solvers that hang on their 2nd query, driven from one thread: each times out on
+    // its own clock at the same time, so the call costs one limit (2 s), not two.
+    let tag = format!("smtstorm-test-side-{}", std::process::id());
+    {
+        let mut a = Session::new(fake("hang-on-2", &tag), limits());
+        let mut b = Session::new(fake("hang-on-2", &tag), limits());
+        let qs = [(Q, 1); 3];
+        let t = std::time::Instant::now();
+        let r = solver::query_batches(&mut [(&mut a, &qs[..]), (&mut b, &qs[..1])]);
+        let took = t.elapsed();
+        let names: Vec<Vec<Outcome>> = r.iter().map(|rs| rs.iter().map(|r| r.outcome().clone()).collect()).collect();
+        assert_eq!(names, vec![vec![Outcome::Sat, Outcome::Timeout, Outcome::Sat], vec![Outcome::Sat]]);
+        // Now both are at their process's 2nd query.
+        let t2 = std::time::Instant::now();
+        let r = solver::query_batches(&mut [(&mut a, &qs[..1]), (&mut b, &qs[..1])]);
+        let both = t2.elapsed();
+        assert!(r.iter().all(|rs| rs[0].outcome() == &Outcome::Timeout), "both hang on their 2nd query");
+        assert!(took < Duration::from_millis(3500), "one hang took {took:?}");
+        assert!(both < Duration::from_millis(3500), "two hangs side by side took {both:?}, not one limit");
+        assert_eq!((a.starts, b.starts), (2, 1));
+    }
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(!alive(&tag));
+    // Real solvers: two z3 sessions in one poll answer like one session each.
+    let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    let old = real("z3-4.8.7/bin/z3", Family::Z3, &["-smt2"]);
+    let qs: Vec<String> = (0..30).map(|i| smtstorm::tools::bench_solvers::query(3, i)).collect();
+    let batch: Vec<(&str, usize)> = qs.iter().map(|q| (q.as_str(), 1)).collect();
+    let alone: Vec<Outcome> =
+        Session::new(z3.clone(), Limits::default()).query_batch(&batch).iter().map(|r| r.outcome().clone()).collect();
+    let (mut x, mut y) = (Session::new(z3, Limits::default()), Session::new(old, Limits::default()));
+    let r = solver::query_batches(&mut [(&mut x, &batch[..]), (&mut y, &batch[..])]);
+    for rs in &r {
+        let got: Vec<Outcome> = rs.iter().map(|r| r.outcome().clone()).collect();
+        assert_eq!(got, alone);
+    }
+    assert!(alone.iter().all(|o| o.is_definite()));
 }
 
 #[test]

@@ -861,23 +861,23 @@ fn fuzz_batch<'s>(
         return;
     }
     let mut results: Vec<Vec<Option<QueryResult>>> = vec![vec![None; sh.solvers.len()]; mutants.len()];
-    // The solvers are separate processes: each gets its batch at the same time (one
-    // thread per session), so a batch costs the slowest solver, not their sum.
-    let per_solver: Vec<(usize, Vec<QueryResult>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = sessions
-            .iter_mut()
-            .enumerate()
-            .filter(|(k, _)| solvers.contains(k))
-            .map(|(k, sess)| {
-                let qs: Vec<(&str, usize)> = mutants.iter().map(|m| (m.3[k].as_str(), m.4)).collect();
-                scope.spawn(move || {
-                    sess.set_time_limit(limit);
-                    (k, sess.query_batch(&qs))
-                })
-            })
-            .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
-    });
+    // The solvers are separate processes: each gets its batch at the same time (one poll
+    // over all of them), so a batch costs the slowest solver, not their sum.
+    let ks: Vec<usize> = (0..sessions.len()).filter(|k| solvers.contains(k)).collect();
+    let texts: Vec<Vec<(&str, usize)>> =
+        ks.iter().map(|&k| mutants.iter().map(|m| (m.3[k].as_str(), m.4)).collect()).collect();
+    let mut jobs: Vec<(&mut Session, &[(&str, usize)])> = sessions
+        .iter_mut()
+        .enumerate()
+        .filter(|(k, _)| solvers.contains(k))
+        .zip(&texts)
+        .map(|((_, sess), t)| {
+            sess.set_time_limit(limit);
+            (sess, &t[..])
+        })
+        .collect();
+    let per_solver: Vec<(usize, Vec<QueryResult>)> =
+        ks.into_iter().zip(crate::solver::query_batches(&mut jobs)).collect();
     for (k, rs) in per_solver {
         sh.counters.solver_calls.fetch_add(rs.len() as u64, Relaxed);
         for (j, r) in rs.into_iter().enumerate() {

@@ -42,14 +42,6 @@ enum Backend {
 }
 
 impl Backend {
-    fn query(&mut self, text: &str, checks: usize) -> QueryResult {
-        match self {
-            Backend::Process(s) => s.query(text, checks),
-            #[cfg(feature = "z3-inprocess")]
-            Backend::InProcess(z) => z.query(text, checks),
-        }
-    }
-
     fn push_pop(&self) -> bool {
         match self {
             Backend::Process(s) => matches!(s.framing, crate::solver::Framing::PushPop { .. }),
@@ -302,31 +294,58 @@ impl Harness {
         let t0 = std::time::Instant::now();
         let n = checks(s);
         let shim = self.shim;
-        // One thread per solver: an execution costs the slowest solver, not their sum.
-        let results: Vec<Option<QueryResult>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = self
-                .specs
-                .iter()
-                .zip(self.sessions.iter_mut())
-                .map(|(spec, sess)| {
-                    (spec.cannot_read(s).is_none()).then(|| {
-                        let fam = spec.family;
-                        let own = fam.without_foreign_options(s);
-                        let script = own.as_ref().unwrap_or(s);
-                        let (mut text, _) = if sess.push_pop() {
-                            crate::solver::incremental_text(script)
-                        } else {
-                            crate::solver::session_text(script)
-                        };
-                        if let Some(cmd) = fam.dialect().statistics.filter(|_| shim) {
-                            text.push_str(cmd);
-                            text.push('\n');
-                        }
-                        scope.spawn(move || sess.query(&text, n))
-                    })
+        let texts: Vec<Option<String>> = self
+            .specs
+            .iter()
+            .zip(&self.sessions)
+            .map(|(spec, sess)| {
+                (spec.cannot_read(s).is_none()).then(|| {
+                    let fam = spec.family;
+                    let own = fam.without_foreign_options(s);
+                    let script = own.as_ref().unwrap_or(s);
+                    let (mut text, _) = if sess.push_pop() {
+                        crate::solver::incremental_text(script)
+                    } else {
+                        crate::solver::session_text(script)
+                    };
+                    if let Some(cmd) = fam.dialect().statistics.filter(|_| shim) {
+                        text.push_str(cmd);
+                        text.push('\n');
+                    }
+                    text
                 })
-                .collect();
-            handles.into_iter().map(|h| h.and_then(|h| h.join().ok())).collect()
+            })
+            .collect();
+        let queries: Vec<Option<[(&str, usize); 1]>> =
+            texts.iter().map(|t| t.as_ref().map(|t| [(t.as_str(), n)])).collect();
+        let mut results: Vec<Option<QueryResult>> = vec![None; self.sessions.len()];
+        // All solvers at once, so an execution costs the slowest solver, not their sum:
+        // the processes through one poll on this thread (no thread per execution), an
+        // in-process z3 on a thread of its own beside them.
+        std::thread::scope(|scope| {
+            let mut jobs: Vec<(&mut Session, &[(&str, usize)])> = vec![];
+            let mut ks = vec![];
+            #[cfg_attr(not(feature = "z3-inprocess"), allow(unused_mut))]
+            let mut inproc: Vec<(usize, std::thread::ScopedJoinHandle<'_, QueryResult>)> = vec![];
+            #[cfg(not(feature = "z3-inprocess"))]
+            let _ = scope;
+            for (k, (sess, q)) in self.sessions.iter_mut().zip(&queries).enumerate() {
+                let Some(q) = q else { continue };
+                match sess {
+                    Backend::Process(p) => {
+                        ks.push(k);
+                        jobs.push((p, &q[..]));
+                    }
+                    #[cfg(feature = "z3-inprocess")]
+                    Backend::InProcess(z) => inproc.push((k, scope.spawn(move || z.query(q[0].0, n)))),
+                }
+            }
+            for (k, r) in ks.into_iter().zip(crate::solver::query_batches(&mut jobs)) {
+                results[k] = r.into_iter().next();
+            }
+            for (k, h) in inproc {
+                results[k] = h.join().ok();
+            }
         });
         let took = t0.elapsed();
         self.stats.query_wall += took;

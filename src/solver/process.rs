@@ -1,18 +1,19 @@
 //! Running solver processes: persistent sessions and one-shot runs.
 //!
 //! Every solver process runs in its own process group, so a watchdog can kill it with
-//! everything it started; a memory limit is set on the child with `prlimit` as it starts. Reading
-//! happens on helper threads, so a solver that hangs, floods its output or never reads its
-//! input cannot block the caller past the deadline. Dropping a [`Session`] kills and reaps
+//! everything it started; a memory limit is set on the child with `prlimit` as it starts.
+//! Sessions drive their pipes with poll(2) and one-shot runs read on helper threads, so a
+//! solver that hangs, floods its output or never reads its input cannot block the caller
+//! past the deadline. Dropping a [`Session`] kills and reaps
 //! its process: nothing is left behind.
 
 use super::outcome::{classify_reply, normalise_crash, split_responses, Outcome, QueryResult};
 use super::registry::SolverSpec;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -120,12 +121,187 @@ enum Line {
     Eof,
 }
 
+/// The deadline passed before a whole line arrived.
+struct TimedOut;
+
+fn set_nonblocking(fd: &impl AsRawFd) {
+    // SAFETY: fcntl on a descriptor we own; only the O_NONBLOCK status flag changes.
+    unsafe {
+        let fl = libc::fcntl(fd.as_raw_fd(), libc::F_GETFL);
+        libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, fl | libc::O_NONBLOCK);
+    }
+}
+
+/// Cap on the stderr kept per process (the rest is read and dropped).
+const STDERR_CAP: usize = 1 << 20;
+
+/// A session process's three pipes, driven with poll(2) from the calling thread.
+///
+/// No helper threads and no channel message per line: the first version read stdout on
+/// a thread and forwarded each line through a channel, and wrote stdin on another; the
+/// wake-ups, futexes and thread starts were most of smtstorm's own CPU in a campaign
+/// (BENCHMARKS.md, issue 5). Every fd is non-blocking, and writing happens inside the
+/// same poll loop as reading, so a solver that stops reading its input, floods its
+/// output or hangs still cannot block the caller past the deadline.
+struct Pipes {
+    /// `None` once the solver closed its end (EPIPE): what was pending is dropped.
+    stdin: Option<ChildStdin>,
+    stdout: ChildStdout,
+    /// `None` at end of file.
+    stderr: Option<ChildStderr>,
+    /// Bytes queued for stdin; `pending[written..]` is still to be written.
+    pending: Vec<u8>,
+    written: usize,
+    /// Stdout read but not yet returned: `out[out_pos..]`.
+    out: Vec<u8>,
+    out_pos: usize,
+    out_eof: bool,
+    err: Vec<u8>,
+}
+
+impl Pipes {
+    fn new(stdin: ChildStdin, stdout: ChildStdout, stderr: ChildStderr) -> Pipes {
+        set_nonblocking(&stdin);
+        set_nonblocking(&stdout);
+        set_nonblocking(&stderr);
+        Pipes {
+            stdin: Some(stdin),
+            stdout,
+            stderr: Some(stderr),
+            pending: Vec::new(),
+            written: 0,
+            out: Vec::with_capacity(1 << 14),
+            out_pos: 0,
+            out_eof: false,
+            err: Vec::new(),
+        }
+    }
+
+    /// Queues `msg` for the solver's stdin and writes what the pipe takes right away.
+    fn send(&mut self, msg: &[u8]) {
+        if self.stdin.is_none() {
+            return;
+        }
+        if self.written == self.pending.len() {
+            self.pending.clear();
+            self.written = 0;
+        }
+        self.pending.extend_from_slice(msg);
+        self.write_some();
+    }
+
+    fn write_some(&mut self) {
+        while self.written < self.pending.len() {
+            let Some(w) = self.stdin.as_mut() else { return };
+            match w.write(&self.pending[self.written..]) {
+                Ok(0) => break,
+                Ok(n) => self.written += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
+                Err(_) => {
+                    // The solver closed its input (it exited): its output says why.
+                    self.stdin = None;
+                    self.pending.clear();
+                    self.written = 0;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Reads what stdout has now (until the pipe is empty or closed).
+    fn read_stdout(&mut self) {
+        if self.out_pos > 0 && self.out_pos == self.out.len() {
+            self.out.clear();
+            self.out_pos = 0;
+        }
+        let mut chunk = [0u8; 1 << 14];
+        loop {
+            match self.stdout.read(&mut chunk) {
+                Ok(0) => {
+                    self.out_eof = true;
+                    return;
+                }
+                Ok(n) => {
+                    self.out.extend_from_slice(&chunk[..n]);
+                    if n < chunk.len() {
+                        // A pipe read returns what is there: the pipe is empty now, and
+                        // another read would only say so (one syscall per wake-up).
+                        return;
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
+                Err(_) => {
+                    self.out_eof = true;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Reads what stderr has now, keeping at most [`STDERR_CAP`] bytes.
+    fn read_stderr(&mut self) {
+        let mut chunk = [0u8; 8192];
+        while let Some(e) = self.stderr.as_mut() {
+            match e.read(&mut chunk) {
+                Ok(0) => self.stderr = None,
+                Ok(n) => {
+                    let room = STDERR_CAP.saturating_sub(self.err.len());
+                    self.err.extend_from_slice(&chunk[..n.min(room)]);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
+                Err(_) => self.stderr = None,
+            }
+        }
+    }
+
+    /// The next stdout line already read (with its newline), or `Eof` when the solver
+    /// closed stdout and everything was returned; `None` until more arrives. A run of more
+    /// than `max_line` bytes without a newline comes back as one line, so the caller's
+    /// output cap sees a flood.
+    fn take_line(&mut self, max_line: usize) -> Option<Line> {
+        let rest = &self.out[self.out_pos..];
+        let n = match memchr::memchr(b'\n', rest) {
+            Some(i) => i + 1,
+            None if rest.len() > max_line || (self.out_eof && !rest.is_empty()) => rest.len(),
+            None if self.out_eof => return Some(Line::Eof),
+            None => return None,
+        };
+        let line = String::from_utf8_lossy(&rest[..n]).into_owned();
+        self.out_pos += n;
+        Some(Line::Text(line))
+    }
+
+    /// Adds the descriptors to wait on: stdout, stderr while open, stdin while input is
+    /// pending.
+    fn poll_fds(&self, fds: &mut Vec<libc::pollfd>) {
+        fds.push(libc::pollfd { fd: self.stdout.as_raw_fd(), events: libc::POLLIN, revents: 0 });
+        if let Some(e) = &self.stderr {
+            fds.push(libc::pollfd { fd: e.as_raw_fd(), events: libc::POLLIN, revents: 0 });
+        }
+        if let (Some(w), true) = (&self.stdin, self.written < self.pending.len()) {
+            fds.push(libc::pollfd { fd: w.as_raw_fd(), events: libc::POLLOUT, revents: 0 });
+        }
+    }
+
+    /// Services descriptor `fd`, which poll reported ready.
+    fn ready(&mut self, fd: libc::c_int) {
+        if fd == self.stdout.as_raw_fd() {
+            self.read_stdout();
+        } else if self.stderr.as_ref().is_some_and(|e| e.as_raw_fd() == fd) {
+            self.read_stderr();
+        } else if self.stdin.as_ref().is_some_and(|w| w.as_raw_fd() == fd) {
+            self.write_some();
+        }
+    }
+}
+
 struct Proc {
     child: Child,
     pid: u32,
-    to_stdin: Sender<Vec<u8>>,
-    lines: Receiver<Line>,
-    stderr: Arc<Mutex<Vec<u8>>>,
+    pipes: Pipes,
     stat: Option<std::fs::File>,
     queries: u32,
 }
@@ -135,47 +311,29 @@ impl Proc {
         let argv = spec.session_argv(limits.time);
         let mut child = spawn(&argv, limits.memory, Stdio::piped())?;
         let pid = child.id();
-        let mut stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let stderr = collect(child.stderr.take().unwrap(), 1 << 20);
-        // Writer thread: a solver that stops reading cannot block the caller.
-        let (to_stdin, rx) = channel::<Vec<u8>>();
-        std::thread::spawn(move || {
-            for msg in rx {
-                if stdin.write_all(&msg).and_then(|_| stdin.flush()).is_err() {
-                    break;
-                }
-            }
-        });
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::with_capacity(1 << 16, stdout);
-            loop {
-                let mut l = String::new();
-                match r.read_line(&mut l) {
-                    Ok(0) | Err(_) => {
-                        let _ = tx.send(Line::Eof);
-                        break;
-                    }
-                    Ok(_) => {
-                        if tx.send(Line::Text(l)).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
+        let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let pipes = Pipes::new(stdin.unwrap(), stdout.unwrap(), stderr.unwrap());
         let stat = std::fs::File::open(format!("/proc/{pid}/stat")).ok();
-        Ok(Proc { child, pid, to_stdin, lines, stderr, stat, queries: 0 })
+        Ok(Proc { child, pid, pipes, stat, queries: 0 })
     }
 
+    /// Kills the process group and reaps the process.
     fn kill(mut self) -> Option<ExitStatus> {
         kill_group(self.pid);
         self.child.wait().ok()
     }
 
+    /// Kills and reaps the process, then returns its exit status and everything it wrote
+    /// to stderr: once it is dead, its last words are all in the pipe.
+    fn end(mut self) -> (Option<ExitStatus>, String) {
+        kill_group(self.pid);
+        let status = self.child.wait().ok();
+        self.pipes.read_stderr();
+        (status, self.stderr_text())
+    }
+
     fn stderr_text(&self) -> String {
-        String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
+        String::from_utf8_lossy(&self.pipes.err).into_owned()
     }
 }
 
@@ -261,18 +419,13 @@ impl Session {
     /// finished, and its own outcome. After a timeout, crash or flood the process is
     /// killed and the queries it had not answered run again in a fresh process.
     pub fn query_batch(&mut self, queries: &[(&str, usize)]) -> Vec<QueryResult> {
-        let mut results = Vec::with_capacity(queries.len());
-        while results.len() < queries.len() {
-            let rest = &queries[results.len()..];
-            let done = self.run_pipelined(rest);
-            results.extend(done);
-        }
-        results
+        query_batches(&mut [(self, queries)]).pop().unwrap_or_default()
     }
 
-    /// Sends `queries` to one process and reads until the first query that ends the
-    /// process (included) or the end; returns at least one result.
-    fn run_pipelined(&mut self, queries: &[(&str, usize)]) -> Vec<QueryResult> {
+    /// Starts a run of `queries` (restarting the process if it is due, starting one if
+    /// there is none) and sends as many as this process may answer. `Err` when no
+    /// process could be started: that is the first query's result.
+    fn launch(&mut self, queries: &[(&str, usize)]) -> Result<Run, Box<QueryResult>> {
         let t_start = Instant::now();
         let restart = self.spec.restart_every() as usize;
         if self.proc.as_ref().is_some_and(|p| restart > 0 && p.queries as usize >= restart) {
@@ -286,7 +439,7 @@ impl Session {
                 }
                 Err(e) => {
                     let message = format!("cannot start {}: {e}", self.spec.command[0]);
-                    return vec![failed(vec![Outcome::Error { message }; queries[0].1.max(1)], t_start)];
+                    return Err(Box::new(failed(vec![Outcome::Error { message }; queries[0].1.max(1)], t_start)));
                 }
             }
         }
@@ -321,86 +474,185 @@ impl Session {
             msg.push_str(&format!("\n(echo \"{marker}\")\n"));
             markers.push(marker);
         }
-        let _ = p.to_stdin.send(msg.into_bytes());
+        p.pipes.send(msg.as_bytes());
+        let checks = queries.iter().map(|q| q.1).collect();
+        let mut run = Run { markers, checks, done: 0, t0: t_start, out: String::new(), cpu_prev: None };
+        self.begin_query(&mut run);
+        Ok(run)
+    }
 
-        let mut results = Vec::with_capacity(queries.len());
-        let mut t0 = t_start;
-        for ((_, checks), marker) in queries.iter().zip(&markers) {
-            let checks = *checks;
-            let p = self.proc.as_mut().unwrap();
-            p.queries += 1;
-            let cpu0 = p.stat.as_ref().and_then(proc_cpu);
-            let deadline = t0 + self.limits.time + self.limits.grace;
-            let mut out = String::new();
-            let end = loop {
-                let now = Instant::now();
-                if now >= deadline {
-                    break End::Timeout;
+    fn begin_query(&mut self, run: &mut Run) {
+        let p = self.proc.as_mut().unwrap();
+        p.queries += 1;
+        // One /proc read per query: a query's end reading is the next one's start.
+        if run.cpu_prev.is_none() {
+            run.cpu_prev = p.stat.as_ref().and_then(proc_cpu);
+        }
+    }
+
+    /// The current query's deadline.
+    fn deadline(&self, run: &Run) -> Instant {
+        run.t0 + self.limits.time + self.limits.grace
+    }
+
+    /// Feeds one event (a line, end of file, or the deadline) to the current query of
+    /// `run`. When the query ends, its result goes to `results`; returns whether the run
+    /// is over (all its queries answered, or the process ended).
+    fn step(&mut self, run: &mut Run, ev: Result<Line, TimedOut>, results: &mut Vec<QueryResult>) -> bool {
+        let marker = &run.markers[run.done];
+        let end = match ev {
+            Ok(Line::Text(l)) => {
+                let t = l.trim();
+                // cvc5 prints the echo quoted, z3 and yices bare.
+                if t == marker || t.strip_prefix('"').and_then(|x| x.strip_suffix('"')) == Some(marker.as_str()) {
+                    End::Marker
+                } else {
+                    run.out.push_str(&l);
+                    if run.out.len() <= self.limits.max_output {
+                        return false;
+                    }
+                    End::Flood
                 }
-                match p.lines.recv_timeout(deadline - now) {
-                    Ok(Line::Text(l)) => {
-                        let t = l.trim();
-                        // cvc5 prints the echo quoted, z3 and yices bare.
-                        if t == marker || t.strip_prefix('"').and_then(|x| x.strip_suffix('"')) == Some(marker.as_str())
-                        {
-                            break End::Marker;
-                        }
-                        out.push_str(&l);
-                        if out.len() > self.limits.max_output {
-                            break End::Flood;
+            }
+            Ok(Line::Eof) => End::Eof,
+            Err(TimedOut) => End::Timeout,
+        };
+        let checks = run.checks[run.done];
+        let p = self.proc.as_mut().unwrap();
+        let cpu1 = p.stat.as_ref().and_then(proc_cpu);
+        let cpu = match (run.cpu_prev, cpu1) {
+            (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+            _ => None,
+        };
+        run.cpu_prev = cpu1;
+        let out = std::mem::take(&mut run.out);
+        let responses = split_responses(&out);
+        let mut crash = None;
+        let alive = matches!(end, End::Marker);
+        let (outcomes, stderr) = match end {
+            End::Marker => (classify_reply(&responses, checks).0, p.stderr_text()),
+            End::Timeout => {
+                let (_, stderr) = self.proc.take().unwrap().end();
+                (partial(&responses, checks, Outcome::Timeout), stderr)
+            }
+            End::Flood => {
+                let (_, stderr) = self.proc.take().unwrap().end();
+                let message = format!("output exceeds {} bytes", self.limits.max_output);
+                (vec![Outcome::Error { message }; checks.max(1)], stderr)
+            }
+            End::Eof => {
+                // Died before the marker: a crash, unless it exited 0 after answering
+                // everything (a script with `(exit)`) or printed an error (yices exits 0).
+                let (status, stderr) = self.proc.take().unwrap().end();
+                let (o, c) = crash_or_reply(&responses, checks, status, &stderr, &out);
+                crash = c;
+                (o, stderr)
+            }
+        };
+        let now = Instant::now();
+        results.push(QueryResult {
+            data: classify_reply(&responses, checks).1,
+            outcomes,
+            crash,
+            stdout_excerpt: excerpt(&out),
+            stderr_excerpt: excerpt(&stderr),
+            wall: now - run.t0,
+            cpu,
+        });
+        run.t0 = now;
+        run.done += 1;
+        if !alive || run.done == run.markers.len() {
+            return true;
+        }
+        self.begin_query(run);
+        false
+    }
+}
+
+/// One process's share of a batch in flight: the queries sent to it and how far it got.
+struct Run {
+    markers: Vec<String>,
+    checks: Vec<usize>,
+    /// Queries answered so far; `markers[done]` is the one being read.
+    done: usize,
+    /// When the current query's time started (the previous one's end).
+    t0: Instant,
+    out: String,
+    cpu_prev: Option<Duration>,
+}
+
+/// Runs a batch on each of several sessions at the same time, from the calling thread:
+/// one poll(2) waits on every process, so a batch costs the slowest solver, not the sum,
+/// and no thread is started per batch (two thread starts per batch were a measurable
+/// part of smtstorm's own CPU in a campaign). Each session behaves exactly as
+/// [`Session::query_batch`]: per-query limits, restarts after a timeout, crash or flood,
+/// and the unanswered rest re-sent to a fresh process.
+pub fn query_batches(jobs: &mut [(&mut Session, &[(&str, usize)])]) -> Vec<Vec<QueryResult>> {
+    let mut results: Vec<Vec<QueryResult>> = jobs.iter().map(|j| Vec::with_capacity(j.1.len())).collect();
+    let mut runs: Vec<Option<Run>> = jobs.iter().map(|_| None).collect();
+    let mut fds: Vec<libc::pollfd> = Vec::new();
+    let mut owner: Vec<usize> = Vec::new();
+    loop {
+        // Start a run wherever one is due; feed every buffered line and expired deadline.
+        let mut next_deadline: Option<Instant> = None;
+        for (k, (sess, queries)) in jobs.iter_mut().enumerate() {
+            loop {
+                if runs[k].is_none() {
+                    if results[k].len() == queries.len() {
+                        break;
+                    }
+                    match sess.launch(&queries[results[k].len()..]) {
+                        Ok(r) => runs[k] = Some(r),
+                        Err(r) => {
+                            results[k].push(*r);
+                            continue;
                         }
                     }
-                    Ok(Line::Eof) | Err(RecvTimeoutError::Disconnected) => break End::Eof,
-                    Err(RecvTimeoutError::Timeout) => break End::Timeout,
                 }
-            };
-            let cpu = match (cpu0, p.stat.as_ref().and_then(proc_cpu)) {
-                (Some(a), Some(b)) => Some(b.saturating_sub(a)),
-                _ => None,
-            };
-            let responses = split_responses(&out);
-            let mut crash = None;
-            let alive = matches!(end, End::Marker);
-            let outcomes = match end {
-                End::Marker => classify_reply(&responses, checks).0,
-                End::Timeout => {
-                    self.proc.take().map(Proc::kill);
-                    partial(&responses, checks, Outcome::Timeout)
+                let run = runs[k].as_mut().unwrap();
+                let ev = if Instant::now() >= sess.deadline(run) {
+                    Err(TimedOut)
+                } else {
+                    match sess.proc.as_mut().unwrap().pipes.take_line(sess.limits.max_output) {
+                        Some(line) => Ok(line),
+                        None => break,
+                    }
+                };
+                if sess.step(run, ev, &mut results[k]) {
+                    runs[k] = None;
                 }
-                End::Flood => {
-                    self.proc.take().map(Proc::kill);
-                    let message = format!("output exceeds {} bytes", self.limits.max_output);
-                    vec![Outcome::Error { message }; checks.max(1)]
-                }
-                End::Eof => {
-                    // Died before the marker: a crash, unless it exited 0 after answering
-                    // everything (a script with `(exit)`) or printed an error (yices exits 0).
-                    let p = self.proc.take().unwrap();
-                    let stderr = p.stderr_text();
-                    let status = p.kill();
-                    let (o, c) = crash_or_reply(&responses, checks, status, &stderr, &out);
-                    crash = c;
-                    o
-                }
-            };
-            let stderr = self.proc.as_ref().map(|p| p.stderr_text()).unwrap_or_default();
-            let now = Instant::now();
-            results.push(QueryResult {
-                data: classify_reply(&responses, checks).1,
-                outcomes,
-                crash,
-                stdout_excerpt: excerpt(&out),
-                stderr_excerpt: excerpt(&stderr),
-                wall: now - t0,
-                cpu,
-            });
-            t0 = now;
-            if !alive {
-                break;
+            }
+            if let Some(run) = &runs[k] {
+                let d = sess.deadline(run);
+                next_deadline = Some(next_deadline.map_or(d, |n| n.min(d)));
             }
         }
-        results
+        let Some(deadline) = next_deadline else { break };
+        fds.clear();
+        owner.clear();
+        for (k, (sess, _)) in jobs.iter().enumerate() {
+            if runs[k].is_some() {
+                let n = fds.len();
+                sess.proc.as_ref().unwrap().pipes.poll_fds(&mut fds);
+                owner.extend(std::iter::repeat_n(k, fds.len() - n));
+            }
+        }
+        let now = Instant::now();
+        let ms = deadline.saturating_duration_since(now).as_micros().div_ceil(1000).min(i32::MAX as u128);
+        // SAFETY: `fds` is a live vector of pollfd; negative fds are ignored.
+        let r = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms as libc::c_int) };
+        if r <= 0 {
+            continue; // a deadline (handled above) or EINTR
+        }
+        for (f, &k) in fds.iter().zip(&owner) {
+            if f.revents != 0 {
+                if let Some(p) = jobs[k].0.proc.as_mut() {
+                    p.pipes.ready(f.fd);
+                }
+            }
+        }
     }
+    results
 }
 
 enum End {
