@@ -333,8 +333,14 @@ fn pipelined_batches_survive_a_hang_in_the_middle() {
     let single: Vec<Outcome> = qs.iter().map(|q| one.query(q, 1).outcome().clone()).collect();
     let mut many = Session::new(z3, Limits::default());
     let batch: Vec<(&str, usize)> = qs.iter().map(|q| (q.as_str(), 1)).collect();
-    let piped: Vec<Outcome> = many.query_batch(&batch).into_iter().map(|r| r.outcome().clone()).collect();
+    let results = many.query_batch(&batch);
+    let piped: Vec<Outcome> = results.iter().map(|r| r.outcome().clone()).collect();
     assert_eq!(single, piped);
+    // Each query's CPU time is the solver's own, in nanoseconds: these take about a
+    // millisecond, which a clock-tick count (10 ms) would mostly report as zero.
+    let measured = results.iter().filter(|r| r.cpu.is_some_and(|c| c > Duration::ZERO)).count();
+    assert!(measured >= results.len() * 9 / 10, "{measured} of {} queries have a CPU time", results.len());
+    assert!(results.iter().all(|r| r.cpu.unwrap() <= r.wall + Duration::from_millis(5)));
     assert!(piped.iter().all(|o| o.is_definite()));
 }
 
