@@ -863,19 +863,18 @@ fn fuzz_batch<'s>(
     let mut results: Vec<Vec<Option<QueryResult>>> = vec![vec![None; sh.solvers.len()]; mutants.len()];
     // The solvers are separate processes: each gets its batch at the same time (one poll
     // over all of them), so a batch costs the slowest solver, not their sum.
-    let ks: Vec<usize> = (0..sessions.len()).filter(|k| solvers.contains(k)).collect();
     let texts: Vec<Vec<(&str, usize)>> =
-        ks.iter().map(|&k| mutants.iter().map(|m| (m.3[k].as_str(), m.4)).collect()).collect();
-    let mut jobs: Vec<(&mut Session, &[(&str, usize)])> = sessions
+        (0..sessions.len()).map(|k| mutants.iter().map(|m| (m.3[k].as_str(), m.4)).collect()).collect();
+    let (ks, mut jobs): (Vec<usize>, Vec<crate::solver::BatchJob>) = sessions
         .iter_mut()
+        .zip(&texts)
         .enumerate()
         .filter(|(k, _)| solvers.contains(k))
-        .zip(&texts)
-        .map(|((_, sess), t)| {
+        .map(|(k, (sess, t))| {
             sess.set_time_limit(limit);
-            (sess, &t[..])
+            (k, (sess, &t[..]))
         })
-        .collect();
+        .unzip();
     let per_solver: Vec<(usize, Vec<QueryResult>)> =
         ks.into_iter().zip(crate::solver::query_batches(&mut jobs)).collect();
     for (k, rs) in per_solver {

@@ -323,7 +323,7 @@ impl Harness {
         // the processes through one poll on this thread (no thread per execution), an
         // in-process z3 on a thread of its own beside them.
         std::thread::scope(|scope| {
-            let mut jobs: Vec<(&mut Session, &[(&str, usize)])> = vec![];
+            let mut jobs: Vec<crate::solver::BatchJob> = vec![];
             let mut ks = vec![];
             #[cfg_attr(not(feature = "z3-inprocess"), allow(unused_mut))]
             let mut inproc: Vec<(usize, std::thread::ScopedJoinHandle<'_, QueryResult>)> = vec![];

@@ -94,10 +94,10 @@ fn cpu_clock(pid: u32) -> Option<libc::clockid_t> {
 /// which cost the kernel a text rendering of 52 fields (a visible share of smtstorm's own
 /// CPU in a campaign, issue 5) and counted in 10 ms ticks, coarser than most queries;
 /// the clock counts nanoseconds.
-fn proc_cpu(clk: &libc::clockid_t) -> Option<Duration> {
+fn cpu_time(clk: libc::clockid_t) -> Option<Duration> {
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: plain syscall writing one timespec we own.
-    (unsafe { libc::clock_gettime(*clk, &mut t) } == 0).then(|| Duration::new(t.tv_sec as u64, t.tv_nsec as u32))
+    (unsafe { libc::clock_gettime(clk, &mut t) } == 0).then(|| Duration::new(t.tv_sec as u64, t.tv_nsec as u32))
 }
 
 /// Collects a pipe on a thread, keeping at most `cap` bytes.
@@ -340,11 +340,7 @@ impl Proc {
         kill_group(self.pid);
         let status = self.child.wait().ok();
         self.pipes.read_stderr();
-        (status, self.stderr_text())
-    }
-
-    fn stderr_text(&self) -> String {
-        String::from_utf8_lossy(&self.pipes.err).into_owned()
+        (status, String::from_utf8_lossy(&self.pipes.err).into_owned())
     }
 }
 
@@ -495,9 +491,9 @@ impl Session {
     fn begin_query(&mut self, run: &mut Run) {
         let p = self.proc.as_mut().unwrap();
         p.queries += 1;
-        // One /proc read per query: a query's end reading is the next one's start.
+        // One clock read per query: a query's end reading is the next one's start.
         if run.cpu_prev.is_none() {
-            run.cpu_prev = p.clock.as_ref().and_then(proc_cpu);
+            run.cpu_prev = p.clock.and_then(cpu_time);
         }
     }
 
@@ -530,7 +526,7 @@ impl Session {
         };
         let checks = run.checks[run.done];
         let p = self.proc.as_mut().unwrap();
-        let cpu1 = p.clock.as_ref().and_then(proc_cpu);
+        let cpu1 = p.clock.and_then(cpu_time);
         let cpu = match (run.cpu_prev, cpu1) {
             (Some(a), Some(b)) => Some(b.saturating_sub(a)),
             _ => None,
@@ -538,18 +534,21 @@ impl Session {
         run.cpu_prev = cpu1;
         let out = std::mem::take(&mut run.out);
         let responses = split_responses(&out);
+        let (answers, data) = classify_reply(&responses, checks);
         let mut crash = None;
         let alive = matches!(end, End::Marker);
-        let (outcomes, stderr) = match end {
-            End::Marker => (classify_reply(&responses, checks).0, p.stderr_text()),
+        // The stderr excerpt: a live process's stderr is excerpted in place (it grows up
+        // to 1 MB over a process's life and was copied whole for every query before).
+        let (outcomes, stderr_excerpt) = match end {
+            End::Marker => (answers, excerpt(&String::from_utf8_lossy(&p.pipes.err))),
             End::Timeout => {
                 let (_, stderr) = self.proc.take().unwrap().end();
-                (partial(&responses, checks, Outcome::Timeout), stderr)
+                (partial(&responses, checks, Outcome::Timeout), excerpt(&stderr))
             }
             End::Flood => {
                 let (_, stderr) = self.proc.take().unwrap().end();
                 let message = format!("output exceeds {} bytes", self.limits.max_output);
-                (vec![Outcome::Error { message }; checks.max(1)], stderr)
+                (vec![Outcome::Error { message }; checks.max(1)], excerpt(&stderr))
             }
             End::Eof => {
                 // Died before the marker: a crash, unless it exited 0 after answering
@@ -557,16 +556,16 @@ impl Session {
                 let (status, stderr) = self.proc.take().unwrap().end();
                 let (o, c) = crash_or_reply(&responses, checks, status, &stderr, &out);
                 crash = c;
-                (o, stderr)
+                (o, excerpt(&stderr))
             }
         };
         let now = Instant::now();
         results.push(QueryResult {
-            data: classify_reply(&responses, checks).1,
+            data,
             outcomes,
             crash,
             stdout_excerpt: excerpt(&out),
-            stderr_excerpt: excerpt(&stderr),
+            stderr_excerpt,
             wall: now - run.t0,
             cpu,
         });
@@ -592,13 +591,16 @@ struct Run {
     cpu_prev: Option<Duration>,
 }
 
+/// A session and the batch of `(script, check-sat count)` queries it is to answer.
+pub type BatchJob<'a> = (&'a mut Session, &'a [(&'a str, usize)]);
+
 /// Runs a batch on each of several sessions at the same time, from the calling thread:
 /// one poll(2) waits on every process, so a batch costs the slowest solver, not the sum,
 /// and no thread is started per batch (two thread starts per batch were a measurable
 /// part of smtstorm's own CPU in a campaign). Each session behaves exactly as
 /// [`Session::query_batch`]: per-query limits, restarts after a timeout, crash or flood,
 /// and the unanswered rest re-sent to a fresh process.
-pub fn query_batches(jobs: &mut [(&mut Session, &[(&str, usize)])]) -> Vec<Vec<QueryResult>> {
+pub fn query_batches(jobs: &mut [BatchJob<'_>]) -> Vec<Vec<QueryResult>> {
     let mut results: Vec<Vec<QueryResult>> = jobs.iter().map(|j| Vec::with_capacity(j.1.len())).collect();
     let mut runs: Vec<Option<Run>> = jobs.iter().map(|_| None).collect();
     let mut fds: Vec<libc::pollfd> = Vec::new();
@@ -650,7 +652,7 @@ pub fn query_batches(jobs: &mut [(&mut Session, &[(&str, usize)])]) -> Vec<Vec<Q
         }
         let now = Instant::now();
         let ms = deadline.saturating_duration_since(now).as_micros().div_ceil(1000).min(i32::MAX as u128);
-        // SAFETY: `fds` is a live vector of pollfd; negative fds are ignored.
+        // SAFETY: `fds` is a live vector of pollfd.
         let r = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms as libc::c_int) };
         if r <= 0 {
             continue; // a deadline (handled above) or EINTR
