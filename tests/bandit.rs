@@ -115,8 +115,17 @@ fn a_target_crash_is_a_finding_with_the_script_that_crashed() {
     let dir = tempdir("bandit-crash");
     let proxy = dir.join("fault_proxy.py");
     std::fs::copy(repo().join("tests/fixtures/fault_proxy.py"), &proxy).unwrap();
-    let target =
-        format!("faulty=python3 {} crash-if:bvudiv {} -smt2", proxy.display(), solver_bin("z3-5.4.0/bin/z3").display());
+    // The generator's choices follow measured CPU times, which vary with the machine's
+    // load: one operator alone was missing from all 25 scripts of a loaded CI run. Any of
+    // these crashes the target, with one message each time: still one bug.
+    let needles = ["bvudiv", "bvurem", "bvsdiv", "bvsrem", "bvsmod", "bvshl", "bvlshr", "bvashr"];
+    let faults: Vec<String> = needles.iter().map(|n| format!("crash-if:{n}")).collect();
+    let target = format!(
+        "faulty=python3 {} {} {} -smt2",
+        proxy.display(),
+        faults.join(","),
+        solver_bin("z3-5.4.0/bin/z3").display()
+    );
     let out = dir.join("out");
     let o = out.display().to_string();
     let (code, stdout, err) = smtstorm(&[
@@ -147,7 +156,7 @@ fn a_target_crash_is_a_finding_with_the_script_that_crashed() {
     assert_eq!((meta.kind.as_str(), meta.blamed.as_str()), ("crash", "faulty"));
     assert!(meta.engine.starts_with("bandit"));
     let trigger = std::fs::read_to_string(meta_path.parent().unwrap().join("trigger.smt2")).unwrap();
-    assert!(trigger.contains("bvudiv"), "the stored trigger is the script that crashed:\n{trigger}");
+    assert!(needles.iter().any(|n| trigger.contains(n)), "the stored trigger is the script that crashed:\n{trigger}");
     let s: Summary = summary(&out);
     assert_eq!(s.findings, 1);
 }
