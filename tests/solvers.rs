@@ -116,6 +116,27 @@ fn errors_invalidate_the_query_even_when_answers_follow() {
 }
 
 #[test]
+fn a_seeds_status_does_not_outlive_its_query() {
+    // z3 keeps `(set-info :status unsat)` across `(reset)` and `(pop)`: sent as is, one
+    // unsat seed made every later sat query of the session an error.
+    let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    let unsat =
+        smtlib::parse("(set-info :status unsat)\n(declare-const x Int)\n(assert (> x x))\n(check-sat)\n").unwrap();
+    let sat = smtlib::parse("(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n").unwrap();
+    let mut reset = Session::new(z3.clone(), Limits::default());
+    let mut inc = Session::incremental(z3, Limits::default(), "");
+    for (s, text) in [
+        (&mut reset, solver::session_text as fn(&smtlib::Script) -> (String, usize)),
+        (&mut inc, solver::incremental_text),
+    ] {
+        assert!(!text(&unsat).0.contains(":status"));
+        assert_eq!(s.query(&text(&unsat).0, 1).outcomes, vec![Outcome::Unsat]);
+        assert_eq!(s.query(&text(&sat).0, 1).outcomes, vec![Outcome::Sat]);
+        assert_eq!(s.starts, 1);
+    }
+}
+
+#[test]
 fn z3_own_time_limit_answers_unknown_and_the_watchdog_backs_it() {
     let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
     let limits = Limits { time: Duration::from_millis(300), grace: Duration::from_secs(3), ..Limits::default() };

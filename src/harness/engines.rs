@@ -36,7 +36,19 @@ pub fn mutate_in(h: &mut Harness, engine: Engine, data: &[u8], seed: u32, max_si
         return mutate(engine, data, seed, max_size);
     }
     let t0 = std::time::Instant::now();
-    let r = storm_mutant(h, data, seed, max_size);
+    // A seed without a model (unsat, unknown, beyond the reference) has no STORM
+    // instances; an operator mutant of it still tests the solvers differentially, where
+    // libFuzzer's byte fallback would give an input that never reaches one (measured: with
+    // `-max_len=1024`, half of all executions were such rejects).
+    let r = storm_mutant(h, data, seed, max_size).or_else(|| {
+        let s = smtlib::parse_bytes(data).ok()?;
+        // An ill-sorted input is no STORM seed; the target rejects its mutants too.
+        if !crate::smtlib::check::check(&s).diagnostics.is_empty() {
+            return None;
+        }
+        h.stats.storm_fallbacks += 1;
+        mutate(Engine::OpFuzz, data, seed, max_size)
+    });
     h.stats.mutate_wall += t0.elapsed();
     r
 }
@@ -61,11 +73,21 @@ fn storm_mutant(h: &mut Harness, data: &[u8], seed: u32, max_size: usize) -> Opt
         }
         None => h.pools(&s, &bounds)?,
     };
-    let a = pools.instance(&bounds, &mut rng)?;
+    let mut a = pools.instance(&bounds, &mut rng)?;
     let line = pools.witness_line();
-    let inst = storm::instance_script(&s, a).ok()?;
-    let text = format!("{line}\n{}", smtlib::print(&inst));
-    (text.len() <= max_size).then(|| text.into_bytes())
+    let text = |a: Vec<String>| Some(format!("{line}\n{}", smtlib::print(&storm::instance_script(&s, a).ok()?)));
+    let mut t = text(a.clone())?;
+    if t.len() > max_size {
+        // Too long for libFuzzer's current length limit: keep a prefix of the assertions
+        // that fits (each one is satisfied by the witness on its own).
+        let mut excess = t.len() - max_size;
+        while excess > 0 && a.len() > 1 {
+            let last = a.pop().expect("len > 1");
+            excess = excess.saturating_sub(last.len() + "(assert )\n".len());
+        }
+        t = text(a)?;
+    }
+    (t.len() <= max_size).then(|| t.into_bytes())
 }
 
 /// Commands a crossover keeps from its inputs: everything but queries and `exit`.

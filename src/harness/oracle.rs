@@ -6,8 +6,14 @@
 //!   `.solvers/solvers.toml` (found from the current directory upwards, or
 //!   `$SMTSTORM_SOLVERS_DIR`). Default: the newest installed z3 and yices.
 //! * `SMTSTORM_REFERENCE`: the solver STORM takes models from (default: newest z3).
-//! * `SMTSTORM_TIMEOUT_MS`: per-query limit (default 2000; keep it below libFuzzer's
+//! * `SMTSTORM_TIMEOUT_MS`: per-query limit (default 100; keep it below libFuzzer's
 //!   `-timeout`, so a slow solver is a timeout here, not a libFuzzer timeout artifact).
+//!   A fuzzer lives on executions per second: from the small seeds of `corpus/`, 2000 ms
+//!   gave 55 exec/s and 100 ms 105-160, the slowest 1 % of executions (z3 overrunning its
+//!   own `-t` on floating point) then still taking a quarter of the time. Bugs that need
+//!   long solving are the campaign's (`smtstorm fuzz --timeout`).
+//! * `SMTSTORM_SLOW_DIR=DIR` writes every execution whose queries took ≥ 100 ms to `DIR`
+//!   (the slowest solver's text, its outcome and wall time), to see where the time goes.
 //! * `SMTSTORM_SHIM=0` switches the behaviour shim off (for comparisons).
 //! * `SMTSTORM_FRAMING=pushpop` frames queries as `(push 1)` ... `(pop 1)` instead of
 //!   `(reset)` (z3: ~3× the executions per second, but z3 then runs its incremental
@@ -26,7 +32,7 @@
 use crate::campaign::oracle::{checks, judge, Verdict};
 use crate::mutate::storm::{self, Pools};
 use crate::smtlib::{self, Script};
-use crate::solver::{model, run_file, Limits, Outcome, QueryResult, Registry, Session, SolverSpec};
+use crate::solver::{run_file, Limits, Outcome, QueryResult, Registry, Session, SolverSpec};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
@@ -71,6 +77,9 @@ pub struct Harness {
     /// Where the time went (`SMTSTORM_STATS=N` prints it every N executions).
     pub stats: Stats,
     stats_every: u64,
+    /// `SMTSTORM_SLOW_DIR`: where executions with a query of ≥ 100 ms are written, with
+    /// the solver, its wall time and outcome (to see what the tail of the time goes on).
+    slow_dir: Option<std::path::PathBuf>,
 }
 
 /// Where a fuzz target's time goes: the figures behind its executions per second.
@@ -91,6 +100,8 @@ pub struct Stats {
     pub pools_cached: u64,
     /// Pools of instances, valued by their witness ([`Pools::from_instance`]).
     pub pools_from_witness: u64,
+    /// STORM mutations that fell back to an operator mutant (no model, or no instance).
+    pub storm_fallbacks: u64,
     /// Time in the target bodies (everything of an execution) and in STORM's mutator
     /// (pools included).
     pub target_wall: Duration,
@@ -104,7 +115,7 @@ impl Stats {
     /// One line for stderr.
     pub fn line(&self, execs: u64) -> String {
         format!(
-            "#smtstorm execs {execs} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s, from witnesses {} confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s",
+            "#smtstorm execs {execs} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s, from witnesses {}, opfuzz fallbacks {}, confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s",
             self.query_wall.as_secs_f64(),
             self.by_time[0],
             self.by_time[1],
@@ -116,6 +127,7 @@ impl Stats {
             self.pools_failed,
             self.pools_wall.as_secs_f64(),
             self.pools_from_witness,
+            self.storm_fallbacks,
             self.confirmations,
             self.confirm_wall.as_secs_f64(),
             self.target_wall.as_secs_f64(),
@@ -149,7 +161,7 @@ fn setup() -> Result<Harness, String> {
     }
     let reference = crate::campaign::reference_index(&specs, std::env::var("SMTSTORM_REFERENCE").ok().as_deref())
         .ok_or("SMTSTORM_REFERENCE is not one of SMTSTORM_SOLVERS")?;
-    let ms = std::env::var("SMTSTORM_TIMEOUT_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000u64);
+    let ms = std::env::var("SMTSTORM_TIMEOUT_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(100u64);
     let shim = std::env::var("SMTSTORM_SHIM").map_or(true, |v| v != "0");
     if in_process.is_some_and(|k| k == reference) {
         return Err(format!("the STORM reference cannot be {IN_PROCESS_Z3}: set SMTSTORM_REFERENCE"));
@@ -212,6 +224,7 @@ impl Harness {
             execs: 0,
             stats: Stats::default(),
             stats_every: std::env::var("SMTSTORM_STATS").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
+            slow_dir: std::env::var_os("SMTSTORM_SLOW_DIR").map(Into::into),
         })
     }
 
@@ -353,6 +366,18 @@ impl Harness {
         if results.iter().flatten().any(|r| r.outcomes.contains(&Outcome::Timeout)) {
             self.stats.timeouts += 1;
         }
+        if let Some(dir) = self.slow_dir.as_ref().filter(|_| took >= Duration::from_millis(100)) {
+            let slowest = (0..results.len())
+                .filter(|&k| results[k].is_some())
+                .max_by_key(|&k| results[k].as_ref().map(|r| r.wall));
+            if let Some(k) = slowest {
+                let r = results[k].as_ref().expect("filtered");
+                let name = format!("{:06}ms-{}-{}.smt2", r.wall.as_millis(), self.specs[k].name, self.execs);
+                let head = format!("; {} {:?} in {:?}\n", self.specs[k].name, r.outcomes, r.wall);
+                let _ = std::fs::create_dir_all(dir)
+                    .and_then(|_| std::fs::write(dir.join(name), head + texts[k].as_deref().unwrap_or_default()));
+            }
+        }
         // An execution that ran into the time limit earns no behaviour features: otherwise
         // slow inputs look new (their statistics are unlike any finished run's), enter the
         // corpus, and their mutants are slow too — measured: 13 % of executions took
@@ -362,9 +387,8 @@ impl Harness {
             r.outcomes.iter().any(|o| matches!(o, Outcome::Timeout)) || r.wall >= self.limits.time.mul_f32(0.9)
         });
         for (k, r) in results.iter().enumerate().filter(|_| !ran_out) {
-            if let Some(st) = r.as_ref().and_then(|r| r.data.iter().rev().find_map(|d| model::parse_statistics(d).ok()))
-            {
-                super::shim::record(k, &st);
+            if let Some(r) = r {
+                r.data.iter().rev().find_map(|d| super::shim::record(k, d));
             }
         }
         results

@@ -9,7 +9,6 @@
 //! makes the solver do something new — a statistic it never reported, or a count in a new
 //! magnitude — is thereby "new coverage" and kept in the corpus.
 
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// Number of counters (bytes) in the section.
@@ -28,31 +27,62 @@ pub fn is_behaviour(key: &str) -> bool {
     !["time", "memory", "mem", "rss", "seconds", "sec", "clock", "rlimit", "max-alloc"].iter().any(|w| k.contains(w))
 }
 
+/// FNV-1a (64 bit), continued from `h`.
+fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// FNV-1a of the solver and the statistic's name: the part of [`index`] that does not
+/// depend on the value.
+fn key_hash(solver: usize, key: &str) -> u64 {
+    fnv(fnv(0xcbf2_9ce4_8422_2325, &(solver as u64).to_le_bytes()), key.as_bytes())
+}
+
+fn bucketed(key_hash: u64, v: f64) -> usize {
+    let bucket = if v <= 0.0 { 0 } else { 1 + (v.max(1.0).log2() as u64).min(62) };
+    (fnv(key_hash, &bucket.to_le_bytes()) % COUNTERS as u64) as usize
+}
+
 /// The counter index for statistic `key` of solver `solver` with value `v`: FNV-1a of the
 /// solver and key, combined with the value's order of magnitude (0, 1, 2-3, 4-7, ...).
 pub fn index(solver: usize, key: &str, v: f64) -> usize {
-    let bucket = if v <= 0.0 { 0 } else { 1 + (v.max(1.0).log2() as u64).min(62) };
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in (solver as u64).to_le_bytes().iter().chain(key.as_bytes()).chain(&bucket.to_le_bytes()) {
-        h ^= *b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    (h % COUNTERS as u64) as usize
+    bucketed(key_hash(solver, key), v)
 }
 
-/// Records a solver's statistics as features; returns how many counters it set.
-pub fn record(solver: usize, stats: &BTreeMap<String, f64>) -> usize {
-    let mut n = 0;
-    for (k, &v) in stats {
-        if is_behaviour(k) {
-            let i = index(solver, k, v);
-            if EXTRA[i].fetch_add(1, Relaxed) == 0 {
-                n += 1;
-            }
-        }
-    }
-    n
+thread_local! {
+    /// [`is_behaviour`] by [`key_hash`]: a solver reports the same few hundred names after
+    /// every query, and in a fuzz build each substring test of `is_behaviour` is an
+    /// instrumented comparison (measured: 18 % of the harness's CPU before this cache).
+    static BEHAVIOUR: std::cell::RefCell<std::collections::HashMap<u64, bool>> = Default::default();
 }
+
+/// Records the statistics reply `reply` of solver `solver` as features; returns how many
+/// counters it set, or `None` if `reply` is not a statistics list
+/// ([`crate::solver::model::for_each_statistic`]).
+pub fn record(solver: usize, reply: &str) -> Option<usize> {
+    let mut n = 0;
+    BEHAVIOUR
+        .with_borrow_mut(|known| {
+            crate::solver::model::for_each_statistic(reply, |k, v| {
+                let h = key_hash(solver, k);
+                if *known.entry(h).or_insert_with(|| is_behaviour(k))
+                    && EXTRA[bucketed(h, v)].fetch_add(1, Relaxed) == 0
+                {
+                    n += 1;
+                }
+            })
+        })
+        .ok()?;
+    Some(n)
+}
+
+/// Serialises the unit tests that clear the counters and count them.
+#[cfg(test)]
+pub static TEST_COUNTERS: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// How many counters are set now (for tests and statistics).
 pub fn counters_set() -> usize {
@@ -84,5 +114,20 @@ mod tests {
         assert_eq!(index(0, "conflicts", 5.0), index(0, "conflicts", 6.0));
         assert_ne!(index(0, "conflicts", 5.0), index(0, "conflicts", 500.0));
         assert_ne!(index(0, "conflicts", 5.0), index(1, "conflicts", 5.0));
+    }
+
+    #[test]
+    fn a_reply_sets_the_counters_of_its_behaviour_statistics() {
+        let _only = TEST_COUNTERS.lock().unwrap_or_else(|e| e.into_inner());
+        clear();
+        let reply = "(:conflicts 5 :decisions 0 :time 0.02 :max-memory 19.5 :reason-unknown \"x\")";
+        assert_eq!(record(3, reply), Some(2));
+        assert!(
+            EXTRA[index(3, "conflicts", 5.0)].load(Relaxed) > 0 && EXTRA[index(3, "decisions", 0.0)].load(Relaxed) > 0
+        );
+        // Same magnitudes again: nothing new; a reply that is not statistics: None.
+        assert_eq!(record(3, "(:conflicts 6 :decisions 0)"), Some(0));
+        assert_eq!(record(3, "unsat"), None);
+        clear();
     }
 }

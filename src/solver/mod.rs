@@ -21,8 +21,8 @@ pub fn session_text(s: &Script) -> (String, usize) {
 }
 
 /// The text of a script for a push/pop session ([`Framing::PushPop`]): without
-/// `set-logic`, `set-option` and `(exit)`, which belong to the session's prelude, and
-/// without `:status`, which would outlive the query.
+/// `set-logic`, `set-option` and `(exit)`, which belong to the session's prelude. Neither
+/// this nor [`session_text`] sends `:status`, which would outlive the query.
 pub fn incremental_text(s: &Script) -> (String, usize) {
     script_text(s, true)
 }
@@ -49,9 +49,10 @@ fn print_script(p: &mut crate::smtlib::printer::Printer, s: &Script, incremental
         match c.kind {
             CommandKind::Nullary(Nullary::Exit) => continue,
             CommandKind::SetLogic(_) | CommandKind::SetOption(_) if incremental => continue,
-            // z3 keeps `(set-info :status ...)` across `(pop)`: a stale `unsat` status
-            // turns every later `sat` into "check annotation that says unsat".
-            ref k if incremental && s.is_status(k) => continue,
+            // z3 keeps `(set-info :status ...)` across `(pop)` and `(reset)` (4.15.4 and
+            // 5.4.0 alike): one stale `unsat` status turns every later `sat` of the session
+            // into "check annotation that says unsat", until the process restarts.
+            ref k if s.is_status(k) => continue,
             ref k if s.is_check(k) => checks += 1,
             _ => {}
         }
