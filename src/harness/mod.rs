@@ -261,8 +261,13 @@ mod tests {
         let named = b"(set-logic QF_LIA)\n(declare-const x Int)\n(assert (! (> x 0) :named a))\n(check-sat)\n";
         let m = engines::mutate_in(&mut h, Engine::Storm, named, 1, 1 << 16).expect("an operator mutant");
         assert!(read_witness(std::str::from_utf8(&m).unwrap()).is_none());
-        assert_eq!((h.stats.pools_failed, h.stats.storm_fallbacks), (1, 1));
+        assert_eq!((h.stats.pools_built, h.stats.pools_failed, h.stats.storm_fallbacks), (1, 1, 1));
         assert_ne!(oracle::storm_input(&mut h, &m), oracle::Found::Rejected);
+        // Its mutants say so, and their mutants are operator mutants with no model query.
+        assert!(m.starts_with(engines::NO_MODEL.as_bytes()));
+        let m2 = engines::mutate_in(&mut h, Engine::Storm, &m, 2, 1 << 16).expect("an operator mutant");
+        assert!(m2.starts_with(engines::NO_MODEL.as_bytes()) && !m2[engines::NO_MODEL.len()..].starts_with(b";"));
+        assert_eq!((h.stats.pools_built, h.stats.storm_fallbacks), (1, 2));
         let lia = seed("lia_bounds.smt2");
         let asserts = |m: &[u8]| std::str::from_utf8(m).unwrap().matches("(assert ").count();
         let (i, full) = (0..64u32)
@@ -276,7 +281,7 @@ mod tests {
         assert!(cut.len() < full.len() && asserts(&cut) < asserts(&full) && asserts(&cut) >= 1);
         assert!(full.starts_with(&cut[..cut.iter().position(|&b| b == b'\n').unwrap()]), "same witness line");
         assert_eq!(oracle::storm_input(&mut h, &cut), oracle::Found::Nothing);
-        assert_eq!(h.stats.storm_fallbacks, 1);
+        assert_eq!(h.stats.storm_fallbacks, 2);
     }
 
     /// Inputs that cannot reach a solver are rejected (libFuzzer does not keep them) and
