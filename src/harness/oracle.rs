@@ -394,6 +394,14 @@ impl Harness {
         results
     }
 
+    /// Limits of a confirmation: ten times the query limit, at least 2 s. A fresh process
+    /// pays its start-up and solves without the session's incremental state, so a finding
+    /// made within the fuzzing limit (100 ms by default) must not be lost to it; it is
+    /// rare, so the time is cheap.
+    pub fn confirm_limits(&self) -> Limits {
+        Limits { time: (self.limits.time * 10).max(Duration::from_secs(2)), ..self.limits }
+    }
+
     /// Re-runs `s` on every solver in a fresh process.
     fn run_fresh(&mut self, s: &Script) -> Vec<Option<QueryResult>> {
         let t0 = std::time::Instant::now();
@@ -409,14 +417,14 @@ impl Harness {
                 if matches!(self.sessions[k], Backend::InProcess(_)) {
                     // A fresh z3 context stands for a fresh process.
                     let opts = spec.family.dialect().model_validation;
-                    let mut z = crate::solver::inprocess::InProcessZ3::new(opts, self.limits.time);
+                    let mut z = crate::solver::inprocess::InProcessZ3::new(opts, self.confirm_limits().time);
                     return Some(z.query(&crate::solver::session_text(own.as_ref().unwrap_or(s)).0, n));
                 }
                 let text =
                     format!("{}{}", spec.family.dialect().model_validation, smtlib::print(own.as_ref().unwrap_or(s)));
                 let f = self.scratch.join(format!("confirm-{k}.smt2"));
                 std::fs::write(&f, text).ok()?;
-                Some(run_file(spec, &f, n, &self.limits))
+                Some(run_file(spec, &f, n, &self.confirm_limits()))
             })
             .collect();
         self.stats.confirmations += 1;
@@ -479,7 +487,7 @@ impl Harness {
             if std::fs::write(&f, smtlib::print(own.as_ref().unwrap_or(&p))).is_err() {
                 continue;
             }
-            let pr = run_file(&self.specs[r], &f, checks(&p).max(1), &self.limits);
+            let pr = run_file(&self.specs[r], &f, checks(&p).max(1), &self.confirm_limits());
             if !pr.outcomes.is_empty() && pr.outcomes.iter().all(|o| *o == Outcome::Sat) {
                 found = Found::Finding {
                     kind: "soundness".into(),
