@@ -618,6 +618,7 @@ impl<'a> Bandit<'a> {
                 duplicates: 0,
                 seed_finding: false,
                 reduction: None,
+                merged_keys: vec![],
             };
             match self.store.record(meta, text) {
                 Ok(Recorded::New(_)) => self.summary.findings += 1,

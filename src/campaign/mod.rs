@@ -585,6 +585,14 @@ fn reduce_findings(sh: &Shared, out: &Path, quiet: bool) {
         }
         sh.events.emit(ev);
     }
+    let merged = sh.store.lock().unwrap_or_else(|e| e.into_inner()).merge_same_reductions();
+    for (kept, gone) in merged {
+        let id = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if !quiet {
+            eprintln!("merged {} into {}: their reductions are identical", id(&gone), id(&kept));
+        }
+        sh.events.emit(serde_json::json!({"event": "merged", "id": id(&kept), "merged": id(&gone)}));
+    }
 }
 
 fn mix(parts: &[u64]) -> u64 {
@@ -1255,6 +1263,7 @@ fn confirm_and_store(
         duplicates: 0,
         seed_finding,
         reduction: None,
+        merged_keys: vec![],
     };
     // A STORM trigger carries its witness as a comment line (solvers never see it).
     let stored = match witness {

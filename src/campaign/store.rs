@@ -66,6 +66,10 @@ pub struct Meta {
     /// What `smtstorm reduce` made of the trigger (`reduced.smt2` beside it), if run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reduction: Option<crate::reduce::Report>,
+    /// Dedup keys of findings merged into this one because their reductions came out
+    /// identical ([`Store::merge_same_reductions`]); they stay in the index.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_keys: Vec<String>,
 }
 
 /// Writes `data` to `path` atomically (temporary file in the same directory + rename).
@@ -126,6 +130,9 @@ impl Store {
         for meta in Store::list_in(out) {
             if let Some(dir) = meta.0.parent() {
                 index.insert(dedup_key(&meta.1), dir.to_path_buf());
+                for k in &meta.1.merged_keys {
+                    index.insert(k.clone(), dir.to_path_buf());
+                }
             }
         }
         Ok(Store { out: out.to_path_buf(), index })
@@ -152,8 +159,10 @@ impl Store {
 
     /// Number of distinct findings stored (fuzzing, seed).
     pub fn counts(&self) -> (usize, usize) {
-        let seeds = self.index.values().filter(|p| p.starts_with(self.out.join("seed-findings"))).count();
-        (self.index.len() - seeds, seeds)
+        // Distinct directories: merged findings leave their keys pointing at the survivor.
+        let dirs: std::collections::BTreeSet<&PathBuf> = self.index.values().collect();
+        let seeds = dirs.iter().filter(|p| p.starts_with(self.out.join("seed-findings"))).count();
+        (dirs.len() - seeds, seeds)
     }
 
     /// Stores a confirmed finding, or counts it as a duplicate of a stored one.
@@ -169,7 +178,17 @@ impl Store {
                 write_atomic(&dir.join("trigger.smt2"), trigger.as_bytes())?;
                 let dups = old.duplicates;
                 let (id, found_at, found_unix, run) = (old.id.clone(), old.found_at, old.found_unix, old.run);
-                old = Meta { id, found_at, found_unix, run, duplicates: dups, trigger_bytes: trigger.len(), ..meta };
+                let merged_keys = std::mem::take(&mut old.merged_keys);
+                old = Meta {
+                    id,
+                    found_at,
+                    found_unix,
+                    run,
+                    duplicates: dups,
+                    trigger_bytes: trigger.len(),
+                    merged_keys,
+                    ..meta
+                };
             }
             write_atomic(&path, &serde_json::to_vec_pretty(&old).unwrap_or_default())?;
             return Ok(Recorded::Duplicate(dir));
@@ -187,6 +206,59 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Merges findings whose reductions came out identical: same kind, blamed solver,
+    /// signature and fixed-in release, and the same `reduced.smt2` (a STORM witness line
+    /// aside). The dedup key also holds the trigger's declared logic, so the same bug
+    /// reached from a `QF_SLIA` seed and from an `ALL` seed was stored twice until
+    /// reduction showed it (measured: `(assert (str.<= s s))` twice in one triage). The
+    /// earliest finding stays, counting the other and its duplicates; the other's key
+    /// keeps pointing at it. Returns (kept, merged) directory pairs.
+    pub fn merge_same_reductions(&mut self) -> Vec<(PathBuf, PathBuf)> {
+        let mut kept: Vec<(PathBuf, Meta, String)> = vec![];
+        let mut merged = vec![];
+        for (path, meta) in Store::list_in(&self.out) {
+            let Some(dir) = path.parent().map(Path::to_path_buf) else { continue };
+            let Ok(text) = std::fs::read_to_string(dir.join("reduced.smt2")) else { continue };
+            let body: String = text
+                .lines()
+                .filter(|l| !l.starts_with(crate::mutate::storm::WITNESS_PREFIX))
+                .flat_map(|l| [l, "\n"])
+                .collect();
+            let same = kept.iter_mut().find(|(d, m, b)| {
+                *b == body
+                    && d.parent() == dir.parent()
+                    && m.seed_finding == meta.seed_finding
+                    && (&m.blamed, &m.signature, &m.fixed_in) == (&meta.blamed, &meta.signature, &meta.fixed_in)
+            });
+            let Some((kdir, kmeta, _)) = same else {
+                kept.push((dir, meta, body));
+                continue;
+            };
+            let key = dedup_key(&meta);
+            // Idempotent: a merge interrupted after the survivor was written is not
+            // counted twice when it is finished later.
+            if !kmeta.merged_keys.contains(&key) {
+                kmeta.duplicates += 1 + meta.duplicates;
+                kmeta.merged_keys.push(key.clone());
+                kmeta.merged_keys.extend(meta.merged_keys.iter().cloned());
+                let data = serde_json::to_vec_pretty(&*kmeta).unwrap_or_default();
+                if write_atomic(&kdir.join("meta.json"), &data).is_err() {
+                    continue;
+                }
+            }
+            // meta.json first: a directory without it is no finding, whatever remains.
+            let _ = std::fs::remove_file(&path);
+            let _ = std::fs::remove_dir_all(&dir);
+            for k in std::iter::once(key).chain(meta.merged_keys) {
+                self.index.insert(k, kdir.clone());
+            }
+            merged.push((kdir.clone(), dir));
+        }
+        merged
+    }
+}
+
 /// What makes two findings the same bug: kind, blamed solver, and — for crashes — the
 /// normalised message; for soundness and invalid models the logic, the answer pattern
 /// and, when the ladder was bisected, the release that fixed it.
@@ -195,5 +267,74 @@ pub fn dedup_key(m: &Meta) -> String {
     match m.kind.as_str() {
         "crash" => format!("{top}|crash|{}|{}", m.blamed, m.signature),
         k => format!("{top}|{k}|{}|{}|{}|{}", m.blamed, m.logic, m.signature, m.fixed_in.as_deref().unwrap_or("-")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(logic: &str, fixed_in: &str, found_at: f64) -> Meta {
+        Meta {
+            id: String::new(),
+            kind: "invalid-model".into(),
+            blamed: "z3-4.8.7".into(),
+            blamed_version: None,
+            blame_by: "validation".into(),
+            logic: logic.into(),
+            signature: "an invalid model was generated".into(),
+            fixed_in: Some(fixed_in.into()),
+            bisection: vec![],
+            answers: vec![],
+            seed: String::new(),
+            seed_hash: String::new(),
+            engine: "triage".into(),
+            edits: serde_json::Value::Null,
+            rng_seed: 0,
+            found_at,
+            found_unix: 0,
+            run: 1,
+            trigger_bytes: 0,
+            duplicates: 0,
+            seed_finding: false,
+            reduction: None,
+            merged_keys: vec![],
+        }
+    }
+
+    #[test]
+    fn findings_whose_reductions_are_identical_are_merged_once_and_stay_merged() {
+        let out = std::env::temp_dir().join(format!("smtstorm-store-merge-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let mut st = Store::open(&out).unwrap();
+        let dir = |r: Recorded| match r {
+            Recorded::New(d) => d,
+            Recorded::Duplicate(d) => panic!("stored as a duplicate of {}", d.display()),
+        };
+        // The same bug from a QF_SLIA and an ALL seed (declared logics differ), another
+        // bug with the same signature, and a different reduction.
+        let a = dir(st.record(meta("QF_SLIA", "4.8.9", 1.0), "(set-logic QF_SLIA)").unwrap());
+        let b = dir(st.record(meta("ALL", "4.8.9", 2.0), "(set-logic ALL)").unwrap());
+        let c = dir(st.record(meta("QF_S", "4.8.8", 3.0), "(set-logic QF_S)").unwrap());
+        let d = dir(st.record(meta("QF_LIA", "4.8.9", 4.0), "(set-logic QF_LIA)").unwrap());
+        let same = "(declare-const s String)\n(assert (str.<= s s))\n(check-sat)\n";
+        std::fs::write(a.join("reduced.smt2"), format!("; smtstorm-witness: ((s \"a\"))\n{same}")).unwrap();
+        std::fs::write(b.join("reduced.smt2"), same).unwrap();
+        std::fs::write(c.join("reduced.smt2"), same).unwrap();
+        std::fs::write(d.join("reduced.smt2"), "(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n").unwrap();
+        assert_eq!(st.merge_same_reductions(), vec![(a.clone(), b.clone())]);
+        assert_eq!(st.counts(), (3, 0));
+        assert!(!b.exists());
+        let kept: Meta = serde_json::from_slice(&std::fs::read(a.join("meta.json")).unwrap()).unwrap();
+        assert_eq!((kept.duplicates, kept.merged_keys.len()), (1, 1));
+        // Nothing left to merge; the merged bug found again is a duplicate of the survivor,
+        // also after the store is reopened.
+        assert!(st.merge_same_reductions().is_empty());
+        assert_eq!(st.record(meta("ALL", "4.8.9", 5.0), "x").unwrap(), Recorded::Duplicate(a.clone()));
+        let mut again = Store::open(&out).unwrap();
+        assert_eq!(again.record(meta("ALL", "4.8.9", 6.0), "x").unwrap(), Recorded::Duplicate(a.clone()));
+        let kept: Meta = serde_json::from_slice(&std::fs::read(a.join("meta.json")).unwrap()).unwrap();
+        assert_eq!((kept.duplicates, kept.merged_keys.len()), (3, 1));
+        let _ = std::fs::remove_dir_all(&out);
     }
 }
