@@ -98,9 +98,19 @@ struct Masks {
 }
 
 impl Masks {
+    #[cfg(test)]
     fn new(src: &[u8]) -> Masks {
+        Masks::new_in(src, vec![], vec![])
+    }
+
+    /// The masks of `src`, in the given buffers (reused from an earlier input).
+    fn new_in(src: &[u8], mut ws: Vec<u64>, mut delim: Vec<u64>) -> Masks {
         let words = src.len() / 64 + 1;
-        let mut m = Masks { ws: vec![0; words], delim: vec![0; words] };
+        ws.clear();
+        ws.resize(words, 0);
+        delim.clear();
+        delim.resize(words, 0);
+        let mut m = Masks { ws, delim };
         let chunks = src.len() / 16;
         for c in 0..chunks {
             let (w, d) = classify16(&src[c * 16..c * 16 + 16]);
@@ -183,15 +193,38 @@ pub struct Lexer<'a> {
     masks: Masks,
 }
 
+/// A lexer's buffers, kept between inputs by the parser ([`Lexer::new_in`],
+/// [`Lexer::tape_into`], [`Lexer::into_buffers`]): most seeds are small, and allocating
+/// them afresh was a fixed cost per file.
+#[derive(Default)]
+pub(crate) struct LexBuffers {
+    pub(crate) ws: Vec<u64>,
+    pub(crate) delim: Vec<u64>,
+    pub(crate) toks: Vec<Token>,
+}
+
 impl<'a> Lexer<'a> {
     pub fn new(src: &'a [u8]) -> Self {
-        Lexer { src, pos: 0, error: "", legacy_escapes: false, masks: Masks::new(src) }
+        Lexer { src, pos: 0, error: "", legacy_escapes: false, masks: Masks::new_in(src, vec![], vec![]) }
     }
 
     /// SMT-LIB 2.0 string escapes: `\"` does not end a string. Only for files that do
     /// not parse under the 2.6 rules (in 2.6, `"\"` is a complete string).
     pub fn with_legacy_escapes(src: &'a [u8]) -> Self {
-        Lexer { src, pos: 0, error: "", legacy_escapes: true, masks: Masks::new(src) }
+        Lexer { src, pos: 0, error: "", legacy_escapes: true, masks: Masks::new_in(src, vec![], vec![]) }
+    }
+
+    /// [`Lexer::new`] (or, with `legacy`, [`Lexer::with_legacy_escapes`]) in the mask
+    /// buffers of `b`.
+    pub(crate) fn new_in(src: &'a [u8], b: &mut LexBuffers, legacy: bool) -> Self {
+        let masks = Masks::new_in(src, std::mem::take(&mut b.ws), std::mem::take(&mut b.delim));
+        Lexer { src, pos: 0, error: "", legacy_escapes: legacy, masks }
+    }
+
+    /// Gives the mask buffers back.
+    pub(crate) fn into_buffers(self, b: &mut LexBuffers) {
+        b.ws = self.masks.ws;
+        b.delim = self.masks.delim;
     }
 
     /// The message of the last [`Tok::Error`] token.
@@ -234,7 +267,13 @@ impl<'a> Lexer<'a> {
     /// Tokenizes the rest of the input into a tape that ends with one `Eof` or `Error`
     /// token (the lexer's message is then in [`Lexer::error`]).
     pub fn tape(&mut self) -> Vec<Token> {
-        let mut v = Vec::with_capacity(self.src.len() / 3 + 4);
+        self.tape_into(Vec::new())
+    }
+
+    /// [`Lexer::tape`] in `v`'s buffer (its contents are dropped).
+    pub(crate) fn tape_into(&mut self, mut v: Vec<Token>) -> Vec<Token> {
+        v.clear();
+        v.reserve(self.src.len() / 3 + 4);
         loop {
             let t = self.token();
             v.push(t);

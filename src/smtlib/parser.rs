@@ -6,7 +6,7 @@
 //! expected; an unknown command is kept verbatim as [`CommandKind::Other`].
 
 use super::ast::*;
-use super::lexer::{line_col, Lexer, Tok, Token};
+use super::lexer::{line_col, LexBuffers, Lexer, Tok, Token};
 
 /// A syntax error: byte offset in the source and a message saying what was expected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,23 +25,57 @@ impl std::fmt::Display for SyntaxError {
 
 /// Parses a whole script.
 pub fn parse(src: &str) -> Result<Script, SyntaxError> {
-    let mut p = Parser::new(src);
+    // The tape, masks and stacks of the previous parse on this thread, if any (`take`:
+    // a parse in progress on the same thread, were there one, would just get fresh ones).
+    let mut scratch = SCRATCH.with(|c| c.take()).unwrap_or_default();
+    let r = parse_in(src, &mut scratch);
+    // Buffers of a huge input are not kept for the small ones that follow.
+    if scratch.lex.toks.capacity() <= 1 << 20 {
+        SCRATCH.with(|c| c.set(Some(scratch)));
+    }
+    r
+}
+
+fn parse_in(src: &str, scratch: &mut Scratch) -> Result<Script, SyntaxError> {
+    let mut p = Parser::new(src, scratch, false);
     match p.script() {
-        Ok(()) => Ok(p.s),
+        Ok(()) => Ok(p.finish(scratch)),
         Err(e) if src.contains("\\\"") => {
+            p.finish(scratch);
             // SMT-LIB 2.0 files escape quotes in strings as `\"`; cvc5 still reads them.
-            let mut p = Parser::new(src);
-            let mut lex = Lexer::with_legacy_escapes(src.as_bytes());
-            p.toks = lex.tape();
-            p.lex_error = lex.error();
-            p.legacy_escapes = true;
+            let mut p = Parser::new(src, scratch, true);
             match p.script() {
-                Ok(()) => Ok(p.s),
-                Err(_) => Err(e.into_syntax(src)),
+                Ok(()) => Ok(p.finish(scratch)),
+                Err(_) => {
+                    p.finish(scratch);
+                    Err(e.into_syntax(src))
+                }
             }
         }
-        Err(e) => Err(e.into_syntax(src)),
+        Err(e) => {
+            p.finish(scratch);
+            Err(e.into_syntax(src))
+        }
     }
+}
+
+/// A parser's buffers between inputs: the lexer's, and the explicit stacks.
+#[derive(Default)]
+struct Scratch {
+    lex: LexBuffers,
+    frames: Vec<Frame>,
+    term_stack: Vec<TermId>,
+    bind_stack: Vec<Binding>,
+    attr_stack: Vec<Attribute>,
+    case_stack: Vec<MatchCase>,
+    sort_frames: Vec<(Ident, usize)>,
+    sort_stack: Vec<SortId>,
+    sexp_frames: Vec<usize>,
+    sexp_stack: Vec<SexpId>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
 }
 
 impl PErr {
@@ -172,7 +206,8 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn new(src: &'a str) -> Self {
+    /// A parser of `src` in `scratch`'s buffers (given back by [`Parser::finish`]).
+    fn new(src: &'a str, scratch: &mut Scratch, legacy: bool) -> Self {
         // Pre-size the arenas from the source length (measured on cvc5's regressions:
         // about one string per 5 bytes and one term per 7), so parsing rarely regrows.
         let n = src.len();
@@ -185,25 +220,47 @@ impl<'a> Parser<'a> {
             command_offsets: Vec::with_capacity(n / 40 + 4),
             ..Script::default()
         };
-        let mut lex = Lexer::new(src.as_bytes());
-        let toks = lex.tape();
+        let mut lex = Lexer::new_in(src.as_bytes(), &mut scratch.lex, legacy);
+        let toks = lex.tape_into(std::mem::take(&mut scratch.lex.toks));
+        let lex_error = lex.error();
+        lex.into_buffers(&mut scratch.lex);
+        fn take<T>(v: &mut Vec<T>) -> Vec<T> {
+            let mut v = std::mem::take(v);
+            v.clear();
+            v
+        }
         Parser {
             src,
             toks,
             i: 0,
-            lex_error: lex.error(),
-            legacy_escapes: false,
+            lex_error,
+            legacy_escapes: legacy,
             s,
-            frames: vec![],
-            term_stack: vec![],
-            bind_stack: vec![],
-            attr_stack: vec![],
-            case_stack: vec![],
-            sort_frames: vec![],
-            sort_stack: vec![],
-            sexp_frames: vec![],
-            sexp_stack: vec![],
+            frames: take(&mut scratch.frames),
+            term_stack: take(&mut scratch.term_stack),
+            bind_stack: take(&mut scratch.bind_stack),
+            attr_stack: take(&mut scratch.attr_stack),
+            case_stack: take(&mut scratch.case_stack),
+            sort_frames: take(&mut scratch.sort_frames),
+            sort_stack: take(&mut scratch.sort_stack),
+            sexp_frames: take(&mut scratch.sexp_frames),
+            sexp_stack: take(&mut scratch.sexp_stack),
         }
+    }
+
+    /// The script, with the buffers given back to `scratch`.
+    fn finish(self, scratch: &mut Scratch) -> Script {
+        scratch.lex.toks = self.toks;
+        scratch.frames = self.frames;
+        scratch.term_stack = self.term_stack;
+        scratch.bind_stack = self.bind_stack;
+        scratch.attr_stack = self.attr_stack;
+        scratch.case_stack = self.case_stack;
+        scratch.sort_frames = self.sort_frames;
+        scratch.sort_stack = self.sort_stack;
+        scratch.sexp_frames = self.sexp_frames;
+        scratch.sexp_stack = self.sexp_stack;
+        self.s
     }
 
     // ---- tokens -------------------------------------------------------------------------
@@ -1082,6 +1139,38 @@ impl<'a> Parser<'a> {
                     self.attr_stack.push(Attribute { key, value });
                 }
                 _ => return self.err(t, "a keyword or ')'"),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The buffers a thread keeps between parses carry nothing over: after any input —
+    /// one that fails mid-term with the stacks full, one that needs the SMT-LIB 2.0
+    /// escapes retry — every input parses exactly as on a fresh thread.
+    #[test]
+    fn a_parse_is_independent_of_the_previous_one_on_the_thread() {
+        let inputs = [
+            "(assert (and (or a (let ((x (f (g",
+            "(assert (= s \"a\\\"b\"))",
+            "(declare-const x Int)(assert (let ((y x)) (> y 0)))",
+            "(assert (! (forall ((x Int)) (=> (p x) (q x))) :pattern ((p x)) :named a1))",
+            "(check-sat",
+            "(declare-datatypes ((L 0)) (((nil) (cons (h Int) (t L)))))(assert (match l ((nil false) ((cons h t) true))))",
+            "(set-info :source |multi\nline|)(get-value ((_ bv3 8) (as const (Array Int Int))))",
+            "",
+        ];
+        let fresh = |t: &str| {
+            let t = t.to_string();
+            std::thread::spawn(move || parse(&t)).join().unwrap()
+        };
+        for a in inputs {
+            for b in inputs {
+                let _ = parse(a);
+                assert_eq!(parse(b), fresh(b), "{b:?} after {a:?}");
             }
         }
     }
