@@ -22,8 +22,12 @@ pub fn mutate(engine: Engine, data: &[u8], seed: u32, max_size: usize) -> Option
     if engine == Engine::Storm {
         return mutate_in(&mut super::oracle::harness(), engine, data, seed, max_size);
     }
-    let s = smtlib::parse_bytes(data).ok()?;
-    let p = Prepared::new(engine, &s);
+    mutant_of(engine, &smtlib::parse_bytes(data).ok()?, seed, max_size)
+}
+
+/// [`mutate`] by a non-STORM engine, of the parsed input.
+fn mutant_of(engine: Engine, s: &Script, seed: u32, max_size: usize) -> Option<Vec<u8>> {
+    let p = Prepared::new(engine, s);
     let (_, mut m) = p.mutate(&mut Rng::new(seed as u64))?;
     edit::strip_status(&mut m);
     let text = smtlib::print(&m);
@@ -42,27 +46,28 @@ pub fn mutate_in(h: &mut Harness, engine: Engine, data: &[u8], seed: u32, max_si
     // A seed without a model (unsat, unknown, beyond the reference) has no STORM
     // instances; an operator mutant of it still tests the solvers differentially, where
     // libFuzzer's byte fallback would give an input that never reaches one (measured: with
-    // `-max_len=1024`, half of all executions were such rejects).
-    // Its mutants carry a first line saying so: an operator mutant of such a seed rarely
-    // has a model either, and asking for one per mutant cost a time limit each (measured:
-    // 45 % of model queries failed, 9-17 s a minute).
+    // `-max_len=1024`, half of all executions were such rejects). The operator mutant
+    // carries a first line saying so: its own mutants rarely have a model either, and
+    // asking for one each cost a time limit (measured: 45 % of model queries failed,
+    // 9-17 s a minute).
     let known_without = data.starts_with(NO_MODEL.as_bytes());
-    let r = (!known_without).then(|| storm_mutant(h, data, seed, max_size)).flatten().or_else(|| {
-        let s = smtlib::parse_bytes(data).ok()?;
-        // An ill-sorted input is no STORM seed; the target rejects its mutants too.
-        if !crate::smtlib::check::check(&s).diagnostics.is_empty() {
-            return None;
-        }
-        h.stats.storm_fallbacks += 1;
-        let m = mutate(Engine::OpFuzz, data, seed, max_size.saturating_sub(NO_MODEL.len()))?;
-        Some([NO_MODEL.as_bytes(), &m].concat())
+    let r = smtlib::parse_bytes(data).ok().and_then(|s| {
+        (!known_without).then(|| storm_mutant(h, &s, data, seed, max_size)).flatten().or_else(|| {
+            // An ill-sorted input is no STORM seed; the target rejects its mutants too.
+            if !crate::smtlib::check::check(&s).diagnostics.is_empty() {
+                return None;
+            }
+            h.stats.storm_fallbacks += 1;
+            let m = mutant_of(Engine::OpFuzz, &s, seed, max_size.saturating_sub(NO_MODEL.len()))?;
+            Some([NO_MODEL.as_bytes(), &m].concat())
+        })
     });
     h.stats.mutate_wall += t0.elapsed();
     r
 }
 
-fn storm_mutant(h: &mut Harness, data: &[u8], seed: u32, max_size: usize) -> Option<Vec<u8>> {
-    let s = smtlib::parse_bytes(data).ok()?;
+/// A STORM instance of `s` (whose text is `data`).
+fn storm_mutant(h: &mut Harness, s: &Script, data: &[u8], seed: u32, max_size: usize) -> Option<Vec<u8>> {
     let mut rng = Rng::new(seed as u64);
     // Small instances: libFuzzer needs many fast executions, and each corpus instance is
     // mutated by re-fragmenting *it*, so formulas of up to 8 KB (the campaign's bound)
@@ -75,15 +80,15 @@ fn storm_mutant(h: &mut Harness, data: &[u8], seed: u32, max_size: usize) -> Opt
     let pools = match witness_of(data) {
         Some(w) => {
             let key = data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3));
-            own = storm::Pools::from_instance(&s, w, &bounds, &mut Rng::new(key))?;
+            own = storm::Pools::from_instance(s, w, &bounds, &mut Rng::new(key))?;
             h.stats.pools_from_witness += 1;
             &own
         }
-        None => h.pools(&s, &bounds)?,
+        None => h.pools(s, &bounds)?,
     };
     let mut a = pools.instance(&bounds, &mut rng)?;
     let line = pools.witness_line();
-    let text = |a: Vec<String>| Some(format!("{line}\n{}", smtlib::print(&storm::instance_script(&s, a).ok()?)));
+    let text = |a: Vec<String>| Some(format!("{line}\n{}", smtlib::print(&storm::instance_script(s, a).ok()?)));
     let mut t = text(a.clone())?;
     if t.len() > max_size {
         // Too long for libFuzzer's current length limit: keep a prefix of the assertions

@@ -63,6 +63,13 @@ fn parse_in(src: &str, scratch: &mut Scratch) -> Result<Script, SyntaxError> {
 #[derive(Default)]
 struct Scratch {
     lex: LexBuffers,
+    stacks: Stacks,
+}
+
+/// The explicit stacks that stand in for recursion (a list's items wait on them until
+/// its closing parenthesis).
+#[derive(Default)]
+struct Stacks {
     frames: Vec<Frame>,
     term_stack: Vec<TermId>,
     bind_stack: Vec<Binding>,
@@ -72,6 +79,23 @@ struct Scratch {
     sort_stack: Vec<SortId>,
     sexp_frames: Vec<usize>,
     sexp_stack: Vec<SexpId>,
+}
+
+impl Stacks {
+    /// Empty stacks in the buffers of `self` (a failed parse leaves items behind).
+    fn take(&mut self) -> Stacks {
+        let mut st = std::mem::take(self);
+        st.frames.clear();
+        st.term_stack.clear();
+        st.bind_stack.clear();
+        st.attr_stack.clear();
+        st.case_stack.clear();
+        st.sort_frames.clear();
+        st.sort_stack.clear();
+        st.sexp_frames.clear();
+        st.sexp_stack.clear();
+        st
+    }
 }
 
 thread_local! {
@@ -194,15 +218,7 @@ struct Parser<'a> {
     lex_error: &'static str,
     legacy_escapes: bool,
     s: Script,
-    frames: Vec<Frame>,
-    term_stack: Vec<TermId>,
-    bind_stack: Vec<Binding>,
-    attr_stack: Vec<Attribute>,
-    case_stack: Vec<MatchCase>,
-    sort_frames: Vec<(Ident, usize)>,
-    sort_stack: Vec<SortId>,
-    sexp_frames: Vec<usize>,
-    sexp_stack: Vec<SexpId>,
+    st: Stacks,
 }
 
 impl<'a> Parser<'a> {
@@ -224,42 +240,13 @@ impl<'a> Parser<'a> {
         let toks = lex.tape_into(std::mem::take(&mut scratch.lex.toks));
         let lex_error = lex.error();
         lex.into_buffers(&mut scratch.lex);
-        fn take<T>(v: &mut Vec<T>) -> Vec<T> {
-            let mut v = std::mem::take(v);
-            v.clear();
-            v
-        }
-        Parser {
-            src,
-            toks,
-            i: 0,
-            lex_error,
-            legacy_escapes: legacy,
-            s,
-            frames: take(&mut scratch.frames),
-            term_stack: take(&mut scratch.term_stack),
-            bind_stack: take(&mut scratch.bind_stack),
-            attr_stack: take(&mut scratch.attr_stack),
-            case_stack: take(&mut scratch.case_stack),
-            sort_frames: take(&mut scratch.sort_frames),
-            sort_stack: take(&mut scratch.sort_stack),
-            sexp_frames: take(&mut scratch.sexp_frames),
-            sexp_stack: take(&mut scratch.sexp_stack),
-        }
+        Parser { src, toks, i: 0, lex_error, legacy_escapes: legacy, s, st: scratch.stacks.take() }
     }
 
     /// The script, with the buffers given back to `scratch`.
     fn finish(self, scratch: &mut Scratch) -> Script {
         scratch.lex.toks = self.toks;
-        scratch.frames = self.frames;
-        scratch.term_stack = self.term_stack;
-        scratch.bind_stack = self.bind_stack;
-        scratch.attr_stack = self.attr_stack;
-        scratch.case_stack = self.case_stack;
-        scratch.sort_frames = self.sort_frames;
-        scratch.sort_stack = self.sort_stack;
-        scratch.sexp_frames = self.sexp_frames;
-        scratch.sexp_stack = self.sexp_stack;
+        scratch.stacks = self.st;
         self.s
     }
 
@@ -463,13 +450,13 @@ impl<'a> Parser<'a> {
                 self.next();
                 let decls = Self::list_of(&mut self.s.fun_decls, &decls);
                 self.lparen()?;
-                let base = self.term_stack.len();
+                let base = self.st.term_stack.len();
                 while !self.is_rparen_next() {
                     let t = self.term()?;
-                    self.term_stack.push(t);
+                    self.st.term_stack.push(t);
                 }
                 self.next();
-                let bodies = Self::push_list(&mut self.s.term_lists, &mut self.term_stack, base);
+                let bodies = Self::push_list(&mut self.s.term_lists, &mut self.st.term_stack, base);
                 CommandKind::DefineFunsRec(decls, bodies)
             }
             "define-const" => {
@@ -509,13 +496,13 @@ impl<'a> Parser<'a> {
             }
             "check-sat-assuming" | "get-value" => {
                 self.lparen()?;
-                let base = self.term_stack.len();
+                let base = self.st.term_stack.len();
                 while !self.is_rparen_next() {
                     let t = self.term()?;
-                    self.term_stack.push(t);
+                    self.st.term_stack.push(t);
                 }
                 self.next();
-                let l = Self::push_list(&mut self.s.term_lists, &mut self.term_stack, base);
+                let l = Self::push_list(&mut self.s.term_lists, &mut self.st.term_stack, base);
                 if name == "get-value" {
                     CommandKind::GetValue(l)
                 } else {
@@ -534,12 +521,12 @@ impl<'a> Parser<'a> {
                 } else if TERM_COMMANDS.contains(&name) {
                     let name = self.mk_str(nt);
                     let term = self.term()?;
-                    let base = self.attr_stack.len();
+                    let base = self.st.attr_stack.len();
                     while !self.is_rparen_next() {
                         let a = self.attribute()?;
-                        self.attr_stack.push(a);
+                        self.st.attr_stack.push(a);
                     }
-                    let attrs = Self::push_list(&mut self.s.attrs, &mut self.attr_stack, base);
+                    let attrs = Self::push_list(&mut self.s.attrs, &mut self.st.attr_stack, base);
                     CommandKind::TermCmd { name, term, attrs }
                 } else {
                     let name = self.mk_str(nt);
@@ -757,7 +744,7 @@ impl<'a> Parser<'a> {
     }
 
     fn sort(&mut self) -> R<SortId> {
-        let base = self.sort_frames.len();
+        let base = self.st.sort_frames.len();
         loop {
             let t = self.next();
             let mut done = match t.kind {
@@ -786,7 +773,7 @@ impl<'a> Parser<'a> {
                     match head {
                         Err(id) => self.add_sort(id, List::EMPTY),
                         Ok(id) => {
-                            self.sort_frames.push((id, self.sort_stack.len()));
+                            self.st.sort_frames.push((id, self.st.sort_stack.len()));
                             continue;
                         }
                     }
@@ -794,14 +781,14 @@ impl<'a> Parser<'a> {
                 _ => return self.err(t, "a sort"),
             };
             loop {
-                if self.sort_frames.len() == base {
+                if self.st.sort_frames.len() == base {
                     return Ok(done);
                 }
-                self.sort_stack.push(done);
+                self.st.sort_stack.push(done);
                 if self.is_rparen_next() {
                     self.next();
-                    let (id, b) = self.sort_frames.pop().unwrap();
-                    let args = Self::push_list(&mut self.s.sort_lists, &mut self.sort_stack, b);
+                    let (id, b) = self.st.sort_frames.pop().unwrap();
+                    let args = Self::push_list(&mut self.s.sort_lists, &mut self.st.sort_stack, b);
                     done = self.add_sort(id, args);
                 } else {
                     break;
@@ -818,12 +805,12 @@ impl<'a> Parser<'a> {
     // ---- S-expressions ------------------------------------------------------------------
 
     fn sexp(&mut self) -> R<SexpId> {
-        let base = self.sexp_frames.len();
+        let base = self.st.sexp_frames.len();
         loop {
             let t = self.next();
             let mut done = match t.kind {
                 Tok::LParen => {
-                    self.sexp_frames.push(self.sexp_stack.len());
+                    self.st.sexp_frames.push(self.st.sexp_stack.len());
                     if self.is_rparen_next() {
                         None
                     } else {
@@ -838,17 +825,17 @@ impl<'a> Parser<'a> {
             };
             loop {
                 if let Some(d) = done {
-                    if self.sexp_frames.len() == base {
+                    if self.st.sexp_frames.len() == base {
                         return Ok(d);
                     }
-                    self.sexp_stack.push(d);
+                    self.st.sexp_stack.push(d);
                 }
                 let n = self.peek();
                 match n.kind {
                     Tok::RParen => {
                         self.next();
-                        let b = self.sexp_frames.pop().unwrap();
-                        let l = Self::push_list(&mut self.s.sexp_lists, &mut self.sexp_stack, b);
+                        let b = self.st.sexp_frames.pop().unwrap();
+                        let l = Self::push_list(&mut self.s.sexp_lists, &mut self.st.sexp_stack, b);
                         done = Some(self.add_sexp(Sexp::List(l)));
                     }
                     Tok::Eof | Tok::Error => return self.err(n, "')'"),
@@ -866,7 +853,7 @@ impl<'a> Parser<'a> {
     // ---- terms --------------------------------------------------------------------------
 
     fn term(&mut self) -> R<TermId> {
-        let base = self.frames.len();
+        let base = self.st.frames.len();
         'start: loop {
             // Begin a term.
             let t = self.next();
@@ -891,7 +878,7 @@ impl<'a> Parser<'a> {
                                     self.lparen()?;
                                     self.lparen()?;
                                     let name = self.symbol("a variable name")?;
-                                    self.frames.push(Frame::LetValue { name, base: self.bind_stack.len() });
+                                    self.st.frames.push(Frame::LetValue { name, base: self.st.bind_stack.len() });
                                     continue 'start;
                                 }
                                 "forall" | "exists" | "lambda" => {
@@ -905,15 +892,15 @@ impl<'a> Parser<'a> {
                                         let n = self.peek();
                                         return self.err(n, "at least one bound variable");
                                     }
-                                    self.frames.push(Frame::Quant { binder, vars });
+                                    self.st.frames.push(Frame::Quant { binder, vars });
                                     continue 'start;
                                 }
                                 "!" => {
-                                    self.frames.push(Frame::AnnotBody);
+                                    self.st.frames.push(Frame::AnnotBody);
                                     continue 'start;
                                 }
                                 "match" => {
-                                    self.frames.push(Frame::MatchScrutinee);
+                                    self.st.frames.push(Frame::MatchScrutinee);
                                     continue 'start;
                                 }
                                 "_" => {
@@ -927,7 +914,11 @@ impl<'a> Parser<'a> {
                                 name if EXT_BINDERS.contains(&name) && self.peek().kind == Tok::LParen => {
                                     let name = self.mk_str(h);
                                     let vars = self.sorted_vars()?;
-                                    self.frames.push(Frame::ExtBinder { name, vars, base: self.term_stack.len() });
+                                    self.st.frames.push(Frame::ExtBinder {
+                                        name,
+                                        vars,
+                                        base: self.st.term_stack.len(),
+                                    });
                                     continue 'start;
                                 }
                                 _ => {
@@ -938,7 +929,7 @@ impl<'a> Parser<'a> {
                                         self.next();
                                         self.add_term(Term::App(head, List::EMPTY))
                                     } else {
-                                        self.frames.push(Frame::App { head, base: self.term_stack.len() });
+                                        self.st.frames.push(Frame::App { head, base: self.st.term_stack.len() });
                                         continue 'start;
                                     }
                                 }
@@ -955,7 +946,7 @@ impl<'a> Parser<'a> {
                                 let n = self.peek();
                                 return self.err(n, "an argument");
                             }
-                            self.frames.push(Frame::App { head, base: self.term_stack.len() });
+                            self.st.frames.push(Frame::App { head, base: self.st.term_stack.len() });
                             continue 'start;
                         }
                         _ => return self.err(h, "a function symbol or binder after '('"),
@@ -965,27 +956,29 @@ impl<'a> Parser<'a> {
             };
             // Deliver the finished term to the enclosing frames until one wants another term.
             loop {
-                if self.frames.len() == base {
+                if self.st.frames.len() == base {
                     return Ok(done);
                 }
-                match self.frames.last_mut().unwrap() {
+                match self.st.frames.last_mut().unwrap() {
                     Frame::App { .. } => {
-                        self.term_stack.push(done);
+                        self.st.term_stack.push(done);
                         if self.is_rparen_next() {
                             self.next();
-                            let Some(Frame::App { head, base }) = self.frames.pop() else { unreachable!() };
-                            let args = Self::push_list(&mut self.s.term_lists, &mut self.term_stack, base);
+                            let Some(Frame::App { head, base }) = self.st.frames.pop() else { unreachable!() };
+                            let args = Self::push_list(&mut self.s.term_lists, &mut self.st.term_stack, base);
                             done = self.add_term(Term::App(head, args));
                         } else {
                             continue 'start;
                         }
                     }
                     Frame::ExtBinder { .. } => {
-                        self.term_stack.push(done);
+                        self.st.term_stack.push(done);
                         if self.is_rparen_next() {
                             self.next();
-                            let Some(Frame::ExtBinder { name, vars, base }) = self.frames.pop() else { unreachable!() };
-                            let bodies = Self::push_list(&mut self.s.term_lists, &mut self.term_stack, base);
+                            let Some(Frame::ExtBinder { name, vars, base }) = self.st.frames.pop() else {
+                                unreachable!()
+                            };
+                            let bodies = Self::push_list(&mut self.s.term_lists, &mut self.st.term_stack, base);
                             done = self.add_term(Term::ExtBinder(name, vars, bodies));
                         } else {
                             continue 'start;
@@ -993,15 +986,15 @@ impl<'a> Parser<'a> {
                     }
                     Frame::LetValue { name, base } => {
                         let (name, b) = (*name, *base);
-                        self.bind_stack.push(Binding { name, value: done });
+                        self.st.bind_stack.push(Binding { name, value: done });
                         self.rparen()?;
                         let n = self.next();
                         match n.kind {
                             Tok::LParen => {
                                 let name = self.symbol("a variable name")?;
-                                *self.frames.last_mut().unwrap() = Frame::LetValue { name, base: b };
+                                *self.st.frames.last_mut().unwrap() = Frame::LetValue { name, base: b };
                             }
-                            Tok::RParen => *self.frames.last_mut().unwrap() = Frame::LetBody { base: b },
+                            Tok::RParen => *self.st.frames.last_mut().unwrap() = Frame::LetBody { base: b },
                             _ => return self.err(n, "'(' of a binding or ')'"),
                         }
                         continue 'start;
@@ -1009,23 +1002,23 @@ impl<'a> Parser<'a> {
                     Frame::LetBody { base } => {
                         let b = *base;
                         self.rparen()?;
-                        self.frames.pop();
-                        let binds = Self::push_list(&mut self.s.bindings, &mut self.bind_stack, b);
+                        self.st.frames.pop();
+                        let binds = Self::push_list(&mut self.s.bindings, &mut self.st.bind_stack, b);
                         done = self.add_term(Term::Let(binds, done));
                     }
                     Frame::Quant { binder, vars } => {
                         let (binder, vars) = (*binder, *vars);
                         self.rparen()?;
-                        self.frames.pop();
+                        self.st.frames.pop();
                         done = self.add_term(Term::Quant(binder, vars, done));
                     }
                     Frame::AnnotBody => {
-                        self.frames.pop();
+                        self.st.frames.pop();
                         if self.is_rparen_next() {
                             let n = self.peek();
                             return self.err(n, "an attribute");
                         }
-                        let attr_base = self.attr_stack.len();
+                        let attr_base = self.st.attr_stack.len();
                         match self.annot_attrs(done, attr_base)? {
                             Some(t) => done = t,
                             None => continue 'start,
@@ -1033,36 +1026,36 @@ impl<'a> Parser<'a> {
                     }
                     Frame::PatternTerms { body, attr_base, key, base, single } => {
                         let (body, attr_base, key, b, single) = (*body, *attr_base, *key, *base, *single);
-                        self.term_stack.push(done);
+                        self.st.term_stack.push(done);
                         if !single && !self.is_rparen_next() {
                             continue 'start;
                         }
                         if !single {
                             self.next();
                         }
-                        self.frames.pop();
-                        let terms = Self::push_list(&mut self.s.term_lists, &mut self.term_stack, b);
-                        self.attr_stack.push(Attribute { key, value: AttrValue::Terms(terms) });
+                        self.st.frames.pop();
+                        let terms = Self::push_list(&mut self.s.term_lists, &mut self.st.term_stack, b);
+                        self.st.attr_stack.push(Attribute { key, value: AttrValue::Terms(terms) });
                         match self.annot_attrs(body, attr_base)? {
                             Some(t) => done = t,
                             None => continue 'start,
                         }
                     }
                     Frame::MatchScrutinee => {
-                        self.frames.pop();
+                        self.st.frames.pop();
                         self.lparen()?;
-                        self.match_case_start(done, self.case_stack.len())?;
+                        self.match_case_start(done, self.st.case_stack.len())?;
                         continue 'start;
                     }
                     Frame::MatchCase { scrutinee, base, ctor, vars } => {
                         let (scrutinee, b, ctor, vars) = (*scrutinee, *base, *ctor, *vars);
-                        self.frames.pop();
+                        self.st.frames.pop();
                         self.rparen()?;
-                        self.case_stack.push(MatchCase { ctor, vars, body: done });
+                        self.st.case_stack.push(MatchCase { ctor, vars, body: done });
                         if self.is_rparen_next() {
                             self.next();
                             self.rparen()?;
-                            let cases = Self::push_list(&mut self.s.cases, &mut self.case_stack, b);
+                            let cases = Self::push_list(&mut self.s.cases, &mut self.st.case_stack, b);
                             done = self.add_term(Term::Match(scrutinee, cases));
                         } else {
                             self.match_case_start(scrutinee, b)?;
@@ -1096,7 +1089,7 @@ impl<'a> Parser<'a> {
             }
             _ => return self.err(t, "a pattern"),
         };
-        self.frames.push(Frame::MatchCase { scrutinee, base, ctor, vars });
+        self.st.frames.push(Frame::MatchCase { scrutinee, base, ctor, vars });
         Ok(())
     }
 
@@ -1107,7 +1100,7 @@ impl<'a> Parser<'a> {
             let t = self.next();
             match t.kind {
                 Tok::RParen => {
-                    let attrs = Self::push_list(&mut self.s.attrs, &mut self.attr_stack, attr_base);
+                    let attrs = Self::push_list(&mut self.s.attrs, &mut self.st.attr_stack, attr_base);
                     return Ok(Some(self.add_term(Term::Annot(body, attrs))));
                 }
                 Tok::Keyword => {
@@ -1120,23 +1113,23 @@ impl<'a> Parser<'a> {
                             // `:pattern ()`: accepted by cvc5 (regress0/parser/empty-pat.smt2).
                             self.next();
                             let terms = List::new(self.s.term_lists.len() as u32, 0);
-                            self.attr_stack.push(Attribute { key, value: AttrValue::Terms(terms) });
+                            self.st.attr_stack.push(Attribute { key, value: AttrValue::Terms(terms) });
                             continue;
                         }
-                        let base = self.term_stack.len();
-                        self.frames.push(Frame::PatternTerms { body, attr_base, key, base, single: false });
+                        let base = self.st.term_stack.len();
+                        self.st.frames.push(Frame::PatternTerms { body, attr_base, key, base, single: false });
                         return Ok(None);
                     }
                     if kt == ":no-pattern" && !matches!(n.kind, Tok::RParen | Tok::Keyword) {
-                        let base = self.term_stack.len();
-                        self.frames.push(Frame::PatternTerms { body, attr_base, key, base, single: true });
+                        let base = self.st.term_stack.len();
+                        self.st.frames.push(Frame::PatternTerms { body, attr_base, key, base, single: true });
                         return Ok(None);
                     }
                     let value = match n.kind {
                         Tok::RParen | Tok::Keyword => AttrValue::None,
                         _ => AttrValue::Sexp(self.sexp()?),
                     };
-                    self.attr_stack.push(Attribute { key, value });
+                    self.st.attr_stack.push(Attribute { key, value });
                 }
                 _ => return self.err(t, "a keyword or ')'"),
             }
