@@ -31,6 +31,18 @@ fn main() {
     let texts: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
     let mb = texts.iter().map(|t| t.len()).sum::<usize>() as f64 / 1e6;
     println!("{} files, {:.2} MB from {dir}, median of {n} rounds", texts.len(), mb);
+    // Absolute MB/s depend on the machine (the same code measured 90-100 MB/s on one and
+    // 215-227 on another): every record says which CPU and how loaded it was.
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".into());
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!("cpu: {cpu}; load average before: {}", load.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
 
     let parse = rounds(n, || texts.iter().map(|t| smtstorm::smtlib::parse_bytes(t)).collect::<Vec<_>>());
     if std::env::var("SMTSTORM_BENCH_ONLY").is_ok_and(|v| v == "parse") {

@@ -366,14 +366,14 @@ pub struct Script {
 
 impl Script {
     /// The text of a string id, exactly as written.
-    #[inline]
+    #[inline(always)]
     pub fn str(&self, s: Str) -> &str {
         let (a, b) = self.strs[s.0 as usize];
         &self.text[a as usize..b as usize]
     }
 
     /// The symbol a [`Str`] denotes: `|x|` and `x` are the same symbol (SMT-LIB 2.6 §3.1).
-    #[inline]
+    #[inline(always)]
     pub fn sym(&self, s: Str) -> &str {
         unquote(self.str(s))
     }
@@ -511,7 +511,7 @@ impl PartialEq for Script {
 }
 
 /// Strips the bars of a quoted symbol; other text is returned unchanged.
-#[inline]
+#[inline(always)]
 pub fn unquote(s: &str) -> &str {
     if s.len() >= 2 && s.starts_with('|') && s.ends_with('|') {
         &s[1..s.len() - 1]

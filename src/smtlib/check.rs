@@ -273,7 +273,7 @@ pub fn theory_app_sort(
         return None;
     }
     let cands = theory::table().lookup(name);
-    let mut c = Checker::new(s);
+    let mut c = Checker::new(s, &mut CheckScratch::default());
     std::mem::swap(&mut c.sorts, sorts);
     c.args.clear();
     c.args.extend_from_slice(args);
@@ -284,9 +284,39 @@ pub fn theory_app_sort(
 
 /// Checks a script.
 pub fn check(s: &Script) -> Checked {
-    let mut c = Checker::new(s);
+    let mut scratch = CHECK_SCRATCH.with(|c| c.take()).unwrap_or_default();
+    let mut c = Checker::new(s, &mut scratch);
     c.run();
+    scratch.give_back(&mut c);
+    // Buffers grown by a huge script are not kept for the small ones that follow.
+    if scratch.bound.capacity() <= 1 << 16 && scratch.work.capacity() <= 1 << 16 {
+        CHECK_SCRATCH.with(|cell| cell.set(Some(scratch)));
+    }
     Checked { sorts: c.sorts, term_sorts: c.term_sorts, diagnostics: c.diags, unknown_symbols: c.unknown_list }
+}
+
+/// A checker's buffers between scripts on one thread: most seeds are small, and
+/// allocating and regrowing these per script showed in the checker's profile. They hold
+/// only sorts and term ids, never names, and are emptied before each script.
+#[derive(Default)]
+struct CheckScratch {
+    work: Vec<Work>,
+    args: Vec<SortRef>,
+    bound: Vec<(SortRef, u32)>,
+    scopes: Vec<usize>,
+}
+
+impl CheckScratch {
+    fn give_back(&mut self, c: &mut Checker<'_>) {
+        self.work = std::mem::take(&mut c.work);
+        self.args = std::mem::take(&mut c.args);
+        self.bound = std::mem::take(&mut c.bound);
+        self.scopes = std::mem::take(&mut c.scopes);
+    }
+}
+
+thread_local! {
+    static CHECK_SCRATCH: std::cell::Cell<Option<Box<CheckScratch>>> = const { std::cell::Cell::new(None) };
 }
 
 #[derive(Clone, Debug)]
@@ -378,26 +408,33 @@ fn parse_num(s: &str) -> Option<u64> {
 }
 
 impl<'s> Checker<'s> {
-    fn new(s: &'s Script) -> Self {
+    /// A checker of `s` in the (emptied) buffers of `scratch`.
+    fn new(s: &'s Script, scratch: &mut CheckScratch) -> Self {
+        fn empty<T>(v: &mut Vec<T>) -> Vec<T> {
+            v.clear();
+            std::mem::take(v)
+        }
+        let (work, args, bound, scopes) =
+            (empty(&mut scratch.work), empty(&mut scratch.args), empty(&mut scratch.bound), empty(&mut scratch.scopes));
         Checker {
             s,
             sorts: Sorts::default(),
             term_sorts: vec![SortRef::UNKNOWN; s.terms.len()],
             // Sized for a typical seed's distinct names (avoids regrowing in every file).
             syms: FxHashMap::with_capacity_and_hasher(64, Default::default()),
-            bound: vec![],
+            bound,
             sort_defs: FxHashMap::default(),
             ctors: FxHashMap::default(),
             sort_params: vec![],
             undo: vec![],
-            scopes: vec![],
+            scopes,
             global_decls: false,
             diags: vec![],
             unknown: FxHashSet::default(),
             unknown_list: vec![],
             cmd: 0,
-            work: vec![],
-            args: vec![],
+            work,
+            args,
         }
     }
 
@@ -1494,8 +1531,15 @@ impl<'s> Checker<'s> {
                 unify_width(e, a, w) && unify_width(s, b, w)
             }
             (SortPat::Con(name, ps), SortKind::Con(n2, args)) if same_con(n2, name) && ps.len() == args.len() => {
-                let args = args.clone();
-                ps.iter().zip(args).all(|(p, a)| self.unify_pat(p, a, w, se))
+                // By index, not over a clone of the argument list, which allocated per
+                // `select` and `store` (the borrow must end: unifying may intern sorts).
+                (0..ps.len()).all(|i| {
+                    let a = match self.sorts.kind(a) {
+                        SortKind::Con(_, args) => args[i],
+                        _ => return false,
+                    };
+                    self.unify_pat(&ps[i], a, w, se)
+                })
             }
             (SortPat::Param(i), _) => {
                 let i = *i as usize;

@@ -79,6 +79,9 @@ struct Stacks {
     sort_stack: Vec<SortId>,
     sexp_frames: Vec<usize>,
     sexp_stack: Vec<SexpId>,
+    /// Items of `((x S)...)`, `(S...)` and `(s...)` lists (a `vec![]` per list before).
+    var_stack: Vec<SortedVar>,
+    str_stack: Vec<Str>,
 }
 
 impl Stacks {
@@ -94,6 +97,8 @@ impl Stacks {
         st.sort_stack.clear();
         st.sexp_frames.clear();
         st.sexp_stack.clear();
+        st.var_stack.clear();
+        st.str_stack.clear();
         st
     }
 }
@@ -562,36 +567,39 @@ impl<'a> Parser<'a> {
 
     fn sorted_vars(&mut self) -> R<List<SortedVar>> {
         self.lparen()?;
-        let mut vars = vec![];
+        let base = self.st.var_stack.len();
         while !self.is_rparen_next() {
             self.lparen()?;
             let name = self.symbol("a variable name")?;
             let sort = self.sort()?;
             self.rparen()?;
-            vars.push(SortedVar { name, sort });
+            self.st.var_stack.push(SortedVar { name, sort });
         }
         self.next();
-        Ok(Self::list_of(&mut self.s.sorted_vars, &vars))
+        Ok(Self::push_list(&mut self.s.sorted_vars, &mut self.st.var_stack, base))
     }
 
     fn symbol_list(&mut self, what: &str) -> R<List<Str>> {
         self.lparen()?;
-        let mut v = vec![];
+        let base = self.st.str_stack.len();
         while !self.is_rparen_next() {
-            v.push(self.symbol(what)?);
+            let sym = self.symbol(what)?;
+            self.st.str_stack.push(sym);
         }
         self.next();
-        Ok(Self::list_of(&mut self.s.str_lists, &v))
+        Ok(Self::push_list(&mut self.s.str_lists, &mut self.st.str_stack, base))
     }
 
     fn sort_list(&mut self) -> R<List<SortId>> {
         self.lparen()?;
-        let mut v = vec![];
+        // `sort` leaves the stack as it found it, so the items stay above `base`.
+        let base = self.st.sort_stack.len();
         while !self.is_rparen_next() {
-            v.push(self.sort()?);
+            let so = self.sort()?;
+            self.st.sort_stack.push(so);
         }
         self.next();
-        Ok(Self::list_of(&mut self.s.sort_lists, &v))
+        Ok(Self::push_list(&mut self.s.sort_lists, &mut self.st.sort_stack, base))
     }
 
     fn declare_datatypes(&mut self, co: bool) -> R<CommandKind> {
