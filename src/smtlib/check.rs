@@ -1624,3 +1624,47 @@ fn pop_entry<K: std::hash::Hash + Eq + Copy, V>(m: &mut FxHashMap<K, Vec<V>>, k:
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Everything a user reads off a check, as text (sort ids are per check).
+    fn observed(s: &Script) -> (Vec<String>, Vec<String>, Vec<String>) {
+        let c = check(s);
+        let sorts = c.term_sorts.iter().map(|&r| c.sorts.display(r)).collect();
+        (sorts, c.diagnostics.iter().map(|d| d.to_string()).collect(), c.unknown_symbols)
+    }
+
+    /// The checker keeps its stacks with the thread ([`CheckScratch`]); a check after any
+    /// other — one that leaves a scope open, one with binders, one ill-sorted — reads
+    /// exactly as on a fresh thread. (An open scope that leaked would hide the second
+    /// script's "pop without matching push".)
+    #[test]
+    fn a_check_is_independent_of_the_previous_one_on_the_thread() {
+        let inputs = [
+            "(push 1)(push 1)(declare-const x Int)",
+            "(pop 1)(declare-const y Int)(assert (> y 0))",
+            "(declare-fun f (Int) Int)(assert (forall ((x Int)) (let ((y (f x))) (> y x))))",
+            "(declare-datatypes ((L 0)) (((nil) (cons (h Int) (t L)))))(declare-const l L)(assert (match l ((nil false) ((cons h t) (> h 0)))))",
+            "(declare-const a (Array Int Bool))(assert (select (store a 1 true) 2))",
+            "(assert (and 1 (bvadd #x1 #b1)))(assert (unknown_thing 3))",
+            "",
+        ];
+        let scripts: Vec<Script> = inputs.iter().map(|t| crate::smtlib::parse(t).unwrap()).collect();
+        let fresh: Vec<_> = scripts
+            .iter()
+            .map(|s| {
+                let s = s.clone();
+                std::thread::spawn(move || observed(&s)).join().unwrap()
+            })
+            .collect();
+        assert!(fresh[1].1.iter().any(|d| d.contains("pop without matching push")), "{:?}", fresh[1]);
+        for a in &scripts {
+            for (b, want) in scripts.iter().zip(&fresh) {
+                check(a);
+                assert_eq!(&observed(b), want);
+            }
+        }
+    }
+}
