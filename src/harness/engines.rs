@@ -52,7 +52,8 @@ pub fn mutate_in(h: &mut Harness, engine: Engine, data: &[u8], seed: u32, max_si
     // 9-17 s a minute).
     let known_without = data.starts_with(NO_MODEL.as_bytes());
     let r = smtlib::parse_bytes(data).ok().and_then(|s| {
-        (!known_without).then(|| storm_mutant(h, &s, data, seed, max_size)).flatten().or_else(|| {
+        let storm = if known_without { None } else { storm_mutant(h, &s, data, seed, max_size) };
+        storm.or_else(|| {
             // An ill-sorted input is no STORM seed; the target rejects its mutants too.
             if !crate::smtlib::check::check(&s).diagnostics.is_empty() {
                 return None;

@@ -284,15 +284,13 @@ pub fn theory_app_sort(
 
 /// Checks a script.
 pub fn check(s: &Script) -> Checked {
-    let mut scratch = CHECK_SCRATCH.with(|c| c.take()).unwrap_or_default();
-    let mut c = Checker::new(s, &mut scratch);
-    c.run();
-    scratch.give_back(&mut c);
-    // Buffers grown by a huge script are not kept for the small ones that follow.
-    if scratch.bound.capacity() <= 1 << 16 && scratch.work.capacity() <= 1 << 16 {
-        CHECK_SCRATCH.with(|cell| cell.set(Some(scratch)));
-    }
-    Checked { sorts: c.sorts, term_sorts: c.term_sorts, diagnostics: c.diags, unknown_symbols: c.unknown_list }
+    let too_big = |b: &CheckScratch| b.bound.capacity() > 1 << 16 || b.work.capacity() > 1 << 16;
+    super::with_thread_buffers(&CHECK_SCRATCH, too_big, |scratch| {
+        let mut c = Checker::new(s, scratch);
+        c.run();
+        scratch.give_back(&mut c);
+        Checked { sorts: c.sorts, term_sorts: c.term_sorts, diagnostics: c.diags, unknown_symbols: c.unknown_list }
+    })
 }
 
 /// A checker's buffers between scripts on one thread: most seeds are small, and

@@ -98,11 +98,6 @@ struct Masks {
 }
 
 impl Masks {
-    #[cfg(test)]
-    fn new(src: &[u8]) -> Masks {
-        Masks::new_in(src, vec![], vec![])
-    }
-
     /// The masks of `src`, in the given buffers (reused from an earlier input).
     fn new_in(src: &[u8], mut ws: Vec<u64>, mut delim: Vec<u64>) -> Masks {
         let words = src.len() / 64 + 1;
@@ -205,13 +200,13 @@ pub(crate) struct LexBuffers {
 
 impl<'a> Lexer<'a> {
     pub fn new(src: &'a [u8]) -> Self {
-        Lexer { src, pos: 0, error: "", legacy_escapes: false, masks: Masks::new_in(src, vec![], vec![]) }
+        Lexer::new_in(src, &mut LexBuffers::default(), false)
     }
 
     /// SMT-LIB 2.0 string escapes: `\"` does not end a string. Only for files that do
     /// not parse under the 2.6 rules (in 2.6, `"\"` is a complete string).
     pub fn with_legacy_escapes(src: &'a [u8]) -> Self {
-        Lexer { src, pos: 0, error: "", legacy_escapes: true, masks: Masks::new_in(src, vec![], vec![]) }
+        Lexer::new_in(src, &mut LexBuffers::default(), true)
     }
 
     /// [`Lexer::new`] (or, with `legacy`, [`Lexer::with_legacy_escapes`]) in the mask
@@ -457,7 +452,7 @@ mod tests {
     #[test]
     fn masks_agree_with_the_class_table_on_every_byte() {
         let src: Vec<u8> = (0..=255u8).chain(b"(ab |c| \"d\";e\n)".iter().copied()).cycle().take(1000).collect();
-        let m = Masks::new(&src);
+        let m = Masks::new_in(&src, vec![], vec![]);
         for (i, &b) in src.iter().enumerate() {
             let bit = |v: &Vec<u64>| v[i / 64] >> (i % 64) & 1 == 1;
             assert_eq!(bit(&m.ws), CLASS[b as usize] & WS != 0, "ws bit of byte {b:#x}");

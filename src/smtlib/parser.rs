@@ -25,15 +25,8 @@ impl std::fmt::Display for SyntaxError {
 
 /// Parses a whole script.
 pub fn parse(src: &str) -> Result<Script, SyntaxError> {
-    // The tape, masks and stacks of the previous parse on this thread, if any (`take`:
-    // a parse in progress on the same thread, were there one, would just get fresh ones).
-    let mut scratch = SCRATCH.with(|c| c.take()).unwrap_or_default();
-    let r = parse_in(src, &mut scratch);
-    // Buffers of a huge input are not kept for the small ones that follow.
-    if scratch.lex.toks.capacity() <= 1 << 20 {
-        SCRATCH.with(|c| c.set(Some(scratch)));
-    }
-    r
+    // The tape, masks and stacks of the previous parse on this thread.
+    super::with_thread_buffers(&SCRATCH, |b| b.lex.toks.capacity() > 1 << 20, |b| parse_in(src, b))
 }
 
 fn parse_in(src: &str, scratch: &mut Scratch) -> Result<Script, SyntaxError> {
