@@ -27,7 +27,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let dir = args.first().cloned().unwrap_or_else(|| "../shared/seeds/cvc5-regress".into());
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(15);
-    let files = smtstorm::tools::files::collect_smt2(&[dir.clone().into()]).expect("seed directory");
+    let files = smtstorm::util::files::collect_smt2(&[dir.clone().into()]).expect("seed directory");
     let texts: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
     let mb = texts.iter().map(|t| t.len()).sum::<usize>() as f64 / 1e6;
     println!("{} files, {:.2} MB from {dir}, median of {n} rounds", texts.len(), mb);

@@ -59,7 +59,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     let dir = args.first().cloned().unwrap_or_else(|| "../shared/seeds/cvc5-regress".into());
     let every: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(8);
-    let files = smtstorm::tools::files::collect_smt2(&[dir.clone().into()]).expect("seed directory");
+    let files = smtstorm::util::files::collect_smt2(&[dir.clone().into()]).expect("seed directory");
     let scripts: Vec<Script> =
         files.iter().filter_map(|f| smtstorm::smtlib::parse_bytes(&std::fs::read(f).unwrap()).ok()).collect();
     let checked: Vec<&Script> = scripts.iter().filter(|s| check::check(s).unknown_symbols.is_empty()).collect();
@@ -188,14 +188,14 @@ fn main() {
         };
         let rounds = 20;
         let mut seen_true_false = 0;
-        let bec = valfuzz::bec(&p, &plan, rounds, &mut rng, &mut |q| smtstorm::tools::mutate::bec_answer(&mut zs, q));
+        let bec = valfuzz::bec(&p, &plan, rounds, &mut rng, &mut |q| smtstorm::mutate::file::bec_answer(&mut zs, q));
         let bec_vecs: BTreeSet<Vec<String>> = bec.iter().map(|(_, m)| vector(m)).collect();
         // Coverage: ask once more for each monitor's value under each BEC mutant is costly;
         // count monitors whose both polarities were forced successfully instead.
         for (mi, _) in plan.monitors.iter().enumerate() {
             let both = [true, false].iter().all(|&pol| {
                 matches!(
-                    smtstorm::tools::mutate::bec_answer(&mut zs, &plan.query(&p, &[(mi, pol)])),
+                    smtstorm::mutate::file::bec_answer(&mut zs, &plan.query(&p, &[(mi, pol)])),
                     valfuzz::BecAnswer::Values(_)
                 )
             });

@@ -7,13 +7,14 @@
 
 pub mod bandit;
 pub mod campaign;
-pub mod error;
 pub mod generate;
 pub mod harness;
 pub mod mutate;
+pub mod oracle;
 pub mod reduce;
 pub mod smtlib;
 pub mod solver;
-pub mod tools;
+pub mod store;
+pub mod util;
 
-pub use error::{Error, Result};
+pub use util::error::{Error, Result};

@@ -143,10 +143,10 @@ impl GenerateCmd {
     fn run(&self) -> Result<i32> {
         use smtstorm::generate::{acceptance, scripts, Grammar};
         if let Some(n) = self.accept {
-            let reg = smtstorm::tools::check::default_registry()?;
+            let reg = smtstorm::solver::check::default_registry()?;
             let names =
                 if self.solver.is_empty() { vec!["z3-5.4.0".into(), "cvc5".into()] } else { self.solver.clone() };
-            let specs = smtstorm::tools::check::resolve(&reg, &names)?;
+            let specs = smtstorm::solver::check::resolve(&reg, &names)?;
             let rows = acceptance::run(
                 &acceptance::combinations(),
                 &specs,
@@ -163,9 +163,7 @@ impl GenerateCmd {
         }
         for (seed, text) in scripts(&g, self.seed, self.count) {
             match &self.out {
-                Some(dir) => {
-                    smtstorm::campaign::store::write_atomic(&dir.join(format!("gen-{seed}.smt2")), text.as_bytes())?
-                }
+                Some(dir) => smtstorm::util::fs::write_atomic(&dir.join(format!("gen-{seed}.smt2")), text.as_bytes())?,
                 None => out!("{text}"),
             }
         }
@@ -228,9 +226,9 @@ struct BanditCmd {
 impl BanditCmd {
     fn run(&self) -> Result<()> {
         use smtstorm::bandit::{Bandit, Config, Live, Replay, Runner, Strategy};
-        let reg = smtstorm::tools::check::default_registry()?;
-        let targets = smtstorm::tools::check::resolve(&reg, &self.target)?;
-        let references = smtstorm::tools::check::resolve(&reg, &self.reference)?;
+        let reg = smtstorm::solver::check::default_registry()?;
+        let targets = smtstorm::solver::check::resolve(&reg, &self.target)?;
+        let references = smtstorm::solver::check::resolve(&reg, &self.reference)?;
         let strategy = Strategy::from_name(&self.strategy)
             .ok_or_else(|| anyhow::anyhow!("unknown strategy {:?}: bandit, single or random", self.strategy))?;
         if !(0.0..=1.0).contains(&self.decay) {
@@ -251,7 +249,7 @@ impl BanditCmd {
             Some(p) => Box::new(Replay::load(p)?),
             None => Box::new(Live::new(&self.out, cfg.memory)?),
         };
-        smtstorm::campaign::install_signal_handlers();
+        smtstorm::util::stop::install_signal_handlers();
         let mut b = Bandit::new(cfg, &self.out, runner.as_mut())?;
         let s = b.run()?;
         if self.json {
@@ -287,10 +285,10 @@ struct CactusCmd {
 
 impl CactusCmd {
     fn run(&self) -> Result<()> {
-        let perf: Vec<_> = self.dirs.iter().flat_map(|d| smtstorm::bandit::perf_in(d)).collect();
+        let perf: Vec<_> = self.dirs.iter().flat_map(|d| smtstorm::store::perf::perf_in(d)).collect();
         let timeout = perf.iter().map(|m| m.timeout).fold(0.0, f64::max);
         let svg = smtstorm::bandit::plot::cactus(&smtstorm::bandit::plot::series(&perf), timeout);
-        smtstorm::campaign::store::write_atomic(&self.out, svg.as_bytes())?;
+        smtstorm::util::fs::write_atomic(&self.out, svg.as_bytes())?;
         outln!("{} benchmarks from {} runs -> {}", perf.len(), self.dirs.len(), self.out.display());
         Ok(())
     }
@@ -365,15 +363,15 @@ struct TriageCmd {
 
 impl TriageCmd {
     fn run(&self) -> Result<i32> {
-        let reg = smtstorm::tools::check::default_registry()?;
+        let reg = smtstorm::solver::check::default_registry()?;
         let mut solvers = self.solvers.clone();
         if solvers.is_empty() {
             if let Ok(v) = std::env::var("SMTSTORM_SOLVERS") {
                 solvers = v.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect();
             }
         }
-        smtstorm::campaign::install_signal_handlers();
-        let r = smtstorm::tools::triage::triage(
+        smtstorm::util::stop::install_signal_handlers();
+        let r = smtstorm::campaign::triage::triage(
             &self.paths,
             &solvers,
             &reg,
@@ -457,16 +455,16 @@ impl ReduceCmd {
             time: self.time.map(std::time::Duration::from_secs_f64),
             verbose: self.verbose,
             passes: self.passes.clone(),
-            stop: Some(smtstorm::campaign::stop_flag()),
+            stop: Some(smtstorm::util::stop::stop_flag()),
         };
         // Ctrl-C ends the reduction cleanly: the best result so far is already on disk.
-        smtstorm::campaign::install_signal_handlers();
+        smtstorm::util::stop::install_signal_handlers();
         let timeout = self.timeout.map(std::time::Duration::from_secs_f64);
         let (report, out) = if self.input.join("meta.json").is_file() {
             let mut solvers = reduce::finding_solvers(&self.input);
             if !self.solvers.is_empty() {
-                let reg = smtstorm::tools::check::default_registry()?;
-                for s in smtstorm::tools::check::resolve(&reg, &self.solvers)? {
+                let reg = smtstorm::solver::check::default_registry()?;
+                for s in smtstorm::solver::check::resolve(&reg, &self.solvers)? {
                     solvers.retain(|o| o.name != s.name);
                     solvers.insert(0, s);
                 }
@@ -664,22 +662,22 @@ struct StormCheckCmd {
 
 impl StormCheckCmd {
     fn run(&self) -> Result<i32> {
-        let reg = smtstorm::tools::check::default_registry()?;
-        let reference = smtstorm::tools::check::resolve(&reg, std::slice::from_ref(&self.reference))?.remove(0);
+        let reg = smtstorm::solver::check::default_registry()?;
+        let reference = smtstorm::solver::check::resolve(&reg, std::slice::from_ref(&self.reference))?.remove(0);
         let names = if self.checkers.is_empty() {
             vec!["z3-5.4.0".to_string(), "cvc5".to_string()]
         } else {
             self.checkers.clone()
         };
-        let checkers = smtstorm::tools::check::resolve(&reg, &names)?;
-        let mut files = smtstorm::tools::files::collect_smt2(&self.seeds)?;
+        let checkers = smtstorm::solver::check::resolve(&reg, &names)?;
+        let mut files = smtstorm::util::files::collect_smt2(&self.seeds)?;
         if let Some(n) = self.limit {
             files.truncate(n);
         }
         let bounds = smtstorm::mutate::storm::Bounds { amax: self.amax, ..Default::default() };
         let limits =
             smtstorm::solver::Limits { time: std::time::Duration::from_secs_f64(self.timeout), ..Default::default() };
-        let reps = smtstorm::tools::storm_check::check(&files, &reference, &checkers, &bounds, self.instances, limits);
+        let reps = smtstorm::oracle::witness::check(&files, &reference, &checkers, &bounds, self.instances, limits);
         let violations: usize = reps.iter().map(|r| r.violations.len()).sum();
         if self.json {
             outln!("{}", serde_json::to_string_pretty(&reps)?);
@@ -760,8 +758,8 @@ impl FuzzCmd {
 /// Runs (or resumes) a campaign, writes its report and returns the exit status: 10 when
 /// findings are stored, 0 otherwise.
 fn run_campaign(cfg: smtstorm::campaign::Config, out: &std::path::Path, quiet: bool, json: bool) -> Result<i32> {
-    let reg = smtstorm::tools::check::default_registry()?;
-    smtstorm::campaign::install_signal_handlers();
+    let reg = smtstorm::solver::check::default_registry()?;
+    smtstorm::util::stop::install_signal_handlers();
     let sum = smtstorm::campaign::run(cfg, &reg, out, quiet, json)?;
     let (md, _) = smtstorm::campaign::report::write(out)?;
     if !json {
@@ -818,7 +816,7 @@ struct MutateCmd {
 
 impl MutateCmd {
     fn run(&self) -> Result<()> {
-        use smtstorm::tools::mutate as m;
+        use smtstorm::mutate::file as m;
         // STORM needs a model from a solver: `smtstorm fuzz --engine storm`.
         let Some(engine) =
             smtstorm::mutate::Engine::from_name(&self.engine).filter(|e| *e != smtstorm::mutate::Engine::Storm)
@@ -830,8 +828,8 @@ impl MutateCmd {
                 if engine != smtstorm::mutate::Engine::ValFuzz {
                     anyhow::bail!("--bec belongs to --engine valfuzz");
                 }
-                let reg = smtstorm::tools::check::default_registry()?;
-                let spec = smtstorm::tools::check::resolve(&reg, std::slice::from_ref(solver))?.remove(0);
+                let reg = smtstorm::solver::check::default_registry()?;
+                let spec = smtstorm::solver::check::resolve(&reg, std::slice::from_ref(solver))?.remove(0);
                 m::bec_mutants(&self.file, &spec, self.seed, self.count)?
             }
             None => m::mutants(&self.file, engine, self.seed, self.count)?,
@@ -875,8 +873,8 @@ struct SolverOpts {
 
 impl SolverOpts {
     fn specs(&self) -> Result<Vec<smtstorm::solver::SolverSpec>> {
-        let reg = smtstorm::tools::check::default_registry()?;
-        Ok(smtstorm::tools::check::resolve(&reg, &self.solvers)?)
+        let reg = smtstorm::solver::check::default_registry()?;
+        Ok(smtstorm::solver::check::resolve(&reg, &self.solvers)?)
     }
     fn limits(&self) -> smtstorm::solver::Limits {
         smtstorm::solver::Limits {
@@ -896,8 +894,8 @@ struct SolversCmd {
 
 impl SolversCmd {
     fn run(&self) -> Result<()> {
-        let reg = smtstorm::tools::check::default_registry()?;
-        let found = smtstorm::tools::check::list(&reg);
+        let reg = smtstorm::solver::check::default_registry()?;
+        let found = smtstorm::solver::check::list(&reg);
         if self.json {
             outln!("{}", serde_json::to_string_pretty(&found)?);
         } else if found.is_empty() {
@@ -933,11 +931,11 @@ struct CheckCmd {
 impl CheckCmd {
     fn run(&self) -> Result<()> {
         let rows =
-            smtstorm::tools::check::run(&self.files, &self.solver.specs()?, &self.solver.limits(), self.oneshot)?;
+            smtstorm::solver::check::run(&self.files, &self.solver.specs()?, &self.solver.limits(), self.oneshot)?;
         if self.json {
             outln!("{}", serde_json::to_string_pretty(&rows)?);
         } else {
-            out!("{}", smtstorm::tools::check::table(&rows));
+            out!("{}", smtstorm::solver::check::table(&rows));
         }
         Ok(())
     }
@@ -961,7 +959,7 @@ impl BenchSolversCmd {
     fn run(&self) -> Result<()> {
         let mut all = vec![];
         for spec in self.solver.specs()? {
-            let b = smtstorm::tools::bench_solvers::bench(&spec, self.queries, self.seed, &self.solver.limits())?;
+            let b = smtstorm::solver::bench::bench(&spec, self.queries, self.seed, &self.solver.limits())?;
             if !self.json {
                 outln!(
                     "{:<14} fresh {:7.1} q/s  session {:7.1} q/s  x{:.2}  mismatches {}  own CPU {:.2}% of wall  answers {:?}",
@@ -996,8 +994,8 @@ struct ParseCmd {
 
 impl ParseCmd {
     fn run(&self) -> Result<()> {
-        let opts = smtstorm::tools::parse_stats::ParseOptions { check: self.check, repeat: self.repeat };
-        let report = smtstorm::tools::parse_stats::run(&self.paths, &opts)?;
+        let opts = smtstorm::smtlib::stats::ParseOptions { check: self.check, repeat: self.repeat };
+        let report = smtstorm::smtlib::stats::run(&self.paths, &opts)?;
         if self.json {
             outln!("{}", serde_json::to_string_pretty(&report)?);
         } else {

@@ -67,7 +67,7 @@ fn a_run_keeps_improving_benchmarks_and_replays_its_decisions() {
     for w in improved.windows(2) {
         assert!(w[1].margin.unwrap() > w[0].margin.unwrap(), "{w:?}");
     }
-    let perf = smtstorm::bandit::perf_in(&live);
+    let perf = smtstorm::store::perf::perf_in(&live);
     assert_eq!(perf.len(), improved.len());
     for m in &perf {
         let text = std::fs::read_to_string(live.join("perf").join(&m.id).join("bench.smt2")).unwrap();
@@ -150,7 +150,7 @@ fn a_target_crash_is_a_finding_with_the_script_that_crashed() {
         "1",
     ]);
     assert_eq!(code, 0, "{stdout}{err}");
-    let findings = smtstorm::campaign::store::Store::list_in(&out);
+    let findings = smtstorm::store::Store::list_in(&out);
     assert_eq!(findings.len(), 1, "one crash bug however often it crashed: {stdout}");
     let (meta_path, meta) = &findings[0];
     assert_eq!((meta.kind.as_str(), meta.blamed.as_str()), ("crash", "faulty"));

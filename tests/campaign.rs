@@ -6,7 +6,7 @@ mod common;
 
 use common::{repo, smtstorm, solver_bin, tempdir};
 use serde_json::Value;
-use smtstorm::campaign::store::{dedup_key, Meta, Store};
+use smtstorm::store::{dedup_key, Meta, Store};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

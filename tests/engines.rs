@@ -119,7 +119,7 @@ fn bec_values_come_from_z3_and_force_the_monitors() {
     let mut asked = 0;
     let out = bec(&p, &plan, 12, &mut Rng::new(3), &mut |q| {
         asked += 1;
-        smtstorm::tools::mutate::bec_answer(&mut sess, q)
+        smtstorm::mutate::file::bec_answer(&mut sess, q)
     });
     assert_eq!(asked, 12);
     assert!(out.len() >= 6, "most coercions are satisfiable: {}", out.len());
@@ -131,7 +131,7 @@ fn bec_values_come_from_z3_and_force_the_monitors() {
     }
     // A forced polarity really holds in the solver's values: force the first monitor false.
     let q = plan.query(&p, &[(0, false)]);
-    match smtstorm::tools::mutate::bec_answer(&mut sess, &q) {
+    match smtstorm::mutate::file::bec_answer(&mut sess, &q) {
         BecAnswer::Values(v) => assert_eq!(v[plan.holes.len()].1, "false", "{q}"),
         _ => panic!("coercion should be satisfiable: {q}"),
     }

@@ -299,7 +299,7 @@ fn syntax_errors_name_line_column_and_expectation() {
     }
     let e = smtlib::parse_bytes(b"(assert \xff)").unwrap_err();
     assert_eq!((e.line, e.column, e.message.as_str()), (1, 9, "invalid UTF-8"));
-    let err = smtstorm::Error::syntax(std::path::Path::new("a/b.smt2"), smtlib::parse("(assert").unwrap_err());
+    let err = smtlib::parse("(assert").unwrap_err().in_file(std::path::Path::new("a/b.smt2"));
     assert_eq!(err.to_string(), "a/b.smt2:1:8: expected a term, found end of input");
 }
 

@@ -56,7 +56,7 @@ fn crash_finding(root: &Path, spec: &SolverSpec) -> PathBuf {
         "found_unix": 0, "run": 1, "trigger_bytes": TRIGGER.len(), "duplicates": 0, "seed_finding": false
     });
     // It must be a valid meta.json as the store reads it.
-    let _: smtstorm::campaign::store::Meta = serde_json::from_value(meta.clone()).unwrap();
+    let _: smtstorm::store::Meta = serde_json::from_value(meta.clone()).unwrap();
     std::fs::write(dir.join("meta.json"), serde_json::to_vec_pretty(&meta).unwrap()).unwrap();
     let camp = serde_json::json!({"config": {}, "solvers": [spec], "runs": 1, "first_start_unix": 0,
                                   "elapsed_before": 0.0});
@@ -88,8 +88,7 @@ fn crash_reduction_keeps_the_normalised_crash_message() {
     // The reduced trigger crashes the solver with the original message.
     let f = dir.join("reduced.smt2");
     let r = smtstorm::solver::run_file(&spec, &f, 1, &Limits::default());
-    let meta: smtstorm::campaign::store::Meta =
-        serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
+    let meta: smtstorm::store::Meta = serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
     match r.crash {
         Some(smtstorm::solver::Outcome::Crash { message, .. }) => assert_eq!(message, meta.signature),
         other => panic!("no crash: {other:?}"),
@@ -188,7 +187,7 @@ fn triage_turns_artifacts_into_findings() {
             && printed.contains("1 not SMT-LIB"),
         "{printed}"
     );
-    let found = smtstorm::campaign::store::Store::list_in(&out);
+    let found = smtstorm::store::Store::list_in(&out);
     assert_eq!(found.len(), 1, "the two artifacts are one bug");
     let (path, m) = &found[0];
     assert_eq!((m.kind.as_str(), m.blamed.as_str(), m.blame_by.as_str()), ("soundness", "z3-4.8.7", "witness"));

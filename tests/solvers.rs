@@ -349,7 +349,7 @@ fn pipelined_batches_survive_a_hang_in_the_middle() {
     assert!(!alive(&tag));
     // Real solver: a batch gives the same answers as one query at a time.
     let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
-    let qs: Vec<String> = (0..40).map(|i| smtstorm::tools::bench_solvers::query(3, i)).collect();
+    let qs: Vec<String> = (0..40).map(|i| smtstorm::solver::bench::query(3, i)).collect();
     let mut one = Session::new(z3.clone(), Limits::default());
     let single: Vec<Outcome> = qs.iter().map(|q| one.query(q, 1).outcome().clone()).collect();
     let mut many = Session::new(z3, Limits::default());
@@ -393,7 +393,7 @@ fn batches_on_several_sessions_run_side_by_side_in_one_poll() {
     // Real solvers: two z3 sessions in one poll answer like one session each.
     let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
     let old = real("z3-4.8.7/bin/z3", Family::Z3, &["-smt2"]);
-    let qs: Vec<String> = (0..30).map(|i| smtstorm::tools::bench_solvers::query(3, i)).collect();
+    let qs: Vec<String> = (0..30).map(|i| smtstorm::solver::bench::query(3, i)).collect();
     let batch: Vec<(&str, usize)> = qs.iter().map(|q| (q.as_str(), 1)).collect();
     let alone: Vec<Outcome> =
         Session::new(z3.clone(), Limits::default()).query_batch(&batch).iter().map(|r| r.outcome().clone()).collect();
@@ -445,7 +445,7 @@ fn push_pop_sessions_are_a_separate_configuration_with_the_same_answers() {
     // The QF_LIA half of the benchmark queries: every one redeclares x, y, z, which only
     // works if each query's declarations were popped.
     let qs: Vec<smtlib::Script> =
-        (0..60).step_by(2).map(|i| smtlib::parse(&smtstorm::tools::bench_solvers::query(5, i)).unwrap()).collect();
+        (0..60).step_by(2).map(|i| smtlib::parse(&smtstorm::solver::bench::query(5, i)).unwrap()).collect();
     let mut reset = Session::new(z3.clone(), Limits::default());
     let mut inc = Session::incremental(z3.clone(), Limits::default(), "(set-logic QF_LIA)");
     for s in &qs {

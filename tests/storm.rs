@@ -20,8 +20,7 @@ fn every_corpus_instance_is_satisfied_by_its_witness_in_z3_and_cvc5() {
     let cvc5 = spec("cvc5", Family::Cvc5, vec![cvc5.display().to_string()]);
     let bounds = Bounds { amax: 16, ..Bounds::default() };
     let limits = Limits { time: Duration::from_secs(10), ..Limits::default() };
-    let reps =
-        smtstorm::tools::storm_check::check(&common::corpus_files(), &z3, &[z3.clone(), cvc5], &bounds, 3, limits);
+    let reps = smtstorm::oracle::witness::check(&common::corpus_files(), &z3, &[z3.clone(), cvc5], &bounds, 3, limits);
     let violations: Vec<&String> = reps.iter().flat_map(|r| &r.violations).collect();
     assert!(violations.is_empty(), "{violations:#?}");
     let with = reps.iter().filter(|r| r.instances > 0).count();
@@ -44,7 +43,7 @@ fn incremental_instances_have_blocks_and_z3_answers_each_block() {
         smtstorm::smtlib::parse(&std::fs::read_to_string(common::repo().join("corpus/lia_bounds.smt2")).unwrap())
             .unwrap();
     let bounds = Bounds { amax: 12, incremental: true, ..Bounds::default() };
-    let pools = smtstorm::tools::storm_check::pools_for(&seed, &mut sess, &bounds, 1, &mut 0).unwrap();
+    let pools = smtstorm::oracle::witness::pools_for(&seed, &mut sess, &bounds, 1, &mut 0).unwrap();
     let mut blocky = 0;
     for r in 0..20 {
         let mut rng = Rng::new(r);
@@ -100,7 +99,7 @@ fn tactic_instances_reach_z3_as_check_sat_using_and_other_solvers_as_check_sat()
         if cvc5.cannot_read(&seed).is_some() {
             continue;
         }
-        let Ok(pools) = smtstorm::tools::storm_check::pools_for(&seed, &mut zs, &bounds, 1, &mut 0) else { continue };
+        let Ok(pools) = smtstorm::oracle::witness::pools_for(&seed, &mut zs, &bounds, 1, &mut 0) else { continue };
         for r in 0..4 {
             // Per seed and instance: the same RNG seed would draw the same sizes everywhere.
             let mut rng = Rng::new(fi as u64 * 1000 + r);
@@ -188,7 +187,7 @@ fn storm_finding_is_bound_minimised_then_reduced() {
         .output()
         .unwrap();
     assert_eq!(st.status.code(), Some(10), "{}", String::from_utf8_lossy(&st.stderr));
-    let found = smtstorm::campaign::store::Store::list_in(&out);
+    let found = smtstorm::store::Store::list_in(&out);
     let (path, m) = found.iter().find(|f| !f.1.seed_finding).expect("a STORM finding");
     assert_eq!((m.kind.as_str(), m.blamed.as_str(), m.blame_by.as_str()), ("soundness", "z3-4.8.7", "witness"));
     let r = m.reduction.as_ref().expect("reduced after the campaign");
@@ -240,7 +239,7 @@ fn instances_of_instances_valued_by_the_witness_stay_satisfied() {
     let mut bad = vec![];
     for path in common::corpus_files() {
         let Ok(seed) = smtstorm::smtlib::parse_bytes(&std::fs::read(&path).unwrap()) else { continue };
-        let Ok(pools) = smtstorm::tools::storm_check::pools_for(&seed, &mut sess, &bounds, 1, &mut 0) else {
+        let Ok(pools) = smtstorm::oracle::witness::pools_for(&seed, &mut sess, &bounds, 1, &mut 0) else {
             continue;
         };
         let mut rng = Rng::new(7);

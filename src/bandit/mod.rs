@@ -25,17 +25,18 @@
 pub mod plot;
 pub mod thompson;
 
-use crate::campaign::oracle;
-use crate::campaign::store::{self, Meta, Recorded, SolverAnswer, Store};
 use crate::generate::{self, Grammar};
 use crate::mutate::choice::{Choices, Rng};
 use crate::mutate::edit::{self, Edit, Path as EditPath};
+use crate::oracle;
 use crate::smtlib::ast::{CommandKind, Term};
 use crate::smtlib::check::{self, SortRef};
 use crate::smtlib::{parse, print};
 use crate::solver::outcome::{Outcome, QueryResult};
 use crate::solver::process::{run_file, Limits};
 use crate::solver::registry::SolverSpec;
+pub use crate::store::perf::{perf_in, PerfMeta, Strategy, Timing};
+use crate::store::{Meta, Recorded, SolverAnswer, Store};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, VecDeque};
@@ -43,36 +44,6 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use thompson::Agent;
-
-/// How the next input is chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Strategy {
-    /// Both agents (BanditFuzz).
-    Bandit,
-    /// The construct agent only; mutate or sample with equal probability.
-    Single,
-    /// The generator in a loop.
-    Random,
-}
-
-impl Strategy {
-    pub fn from_name(s: &str) -> Option<Strategy> {
-        Some(match s {
-            "bandit" | "banditfuzz" => Strategy::Bandit,
-            "single" | "single-agent" => Strategy::Single,
-            "random" => Strategy::Random,
-            _ => return None,
-        })
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Bandit => "bandit",
-            Strategy::Single => "single",
-            Strategy::Random => "random",
-        }
-    }
-}
 
 /// A run's settings (`bandit.json` records them).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -111,29 +82,6 @@ impl Config {
             decay: 0.99,
             keep: 10,
             repeats: 3,
-        }
-    }
-}
-
-/// One solver run as BanditFuzz sees it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Timing {
-    pub sha: String,
-    pub solver: String,
-    /// The limit it ran under (seconds).
-    pub limit: f64,
-    /// CPU seconds of the process.
-    pub cpu: f64,
-    pub outcome: Outcome,
-}
-
-impl Timing {
-    /// PAR-2: the CPU time of a definite answer within `timeout`, else twice the timeout.
-    pub fn par2(&self, timeout: f64) -> f64 {
-        if self.outcome.is_definite() && self.cpu <= timeout {
-            self.cpu
-        } else {
-            2.0 * timeout
         }
     }
 }
@@ -233,30 +181,6 @@ pub struct Score {
     /// `None` when the references were cut at the dynamic limit (or not run): the margin
     /// is then known not to beat the best.
     pub margin: Option<f64>,
-}
-
-/// A benchmark kept in `perf/<id>/`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct PerfMeta {
-    pub id: String,
-    pub iteration: u64,
-    pub found_at: f64,
-    pub strategy: Strategy,
-    pub logic: String,
-    pub bytes: usize,
-    /// The margin when found (one run per solver).
-    pub margin: f64,
-    pub timings: Vec<Timing>,
-    /// Median CPU seconds per solver over the final repetitions, and the margin from them.
-    #[serde(default)]
-    pub final_cpu: Vec<(String, f64)>,
-    #[serde(default)]
-    pub final_par2: Vec<(String, f64)>,
-    #[serde(default)]
-    pub final_margin: Option<f64>,
-    pub timeout: f64,
-    /// How it was made: `sample`, or the construct inserted into the previous best.
-    pub made_by: String,
 }
 
 /// One decision, as `decisions.jsonl` records it.
@@ -389,7 +313,7 @@ impl<'a> Bandit<'a> {
         }
         let grammar = Grammar::new(cfg.grammar.clone())?;
         std::fs::create_dir_all(out.join("perf"))?;
-        store::write_atomic(&out.join("bandit.json"), &serde_json::to_vec_pretty(&cfg).unwrap_or_default())?;
+        crate::util::fs::write_atomic(&out.join("bandit.json"), &serde_json::to_vec_pretty(&cfg).unwrap_or_default())?;
         let decisions = std::fs::File::create(out.join("decisions.jsonl"))?;
         let constructs = Agent::new(grammar.ops.clone(), cfg.decay);
         let actions = Agent::new(vec!["mutate".into(), "sample".into()], cfg.decay);
@@ -457,7 +381,7 @@ impl<'a> Bandit<'a> {
     fn out_of_budget(&self, it: u64) -> bool {
         self.cfg.iterations.is_some_and(|n| it >= n)
             || self.cfg.time.is_some_and(|s| self.t0.elapsed().as_secs_f64() >= s)
-            || crate::campaign::stop_flag().load(std::sync::atomic::Ordering::Relaxed)
+            || crate::util::stop::stop_flag().load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Runs until the budget (or the replay) ends, then re-scores the kept benchmarks and
@@ -561,8 +485,8 @@ impl<'a> Bandit<'a> {
             timeout: self.cfg.timeout,
             made_by,
         };
-        store::write_atomic(&dir.join("bench.smt2"), text.as_bytes())?;
-        store::write_atomic(&dir.join("meta.json"), &serde_json::to_vec_pretty(&meta).unwrap_or_default())?;
+        crate::util::fs::write_atomic(&dir.join("bench.smt2"), text.as_bytes())?;
+        crate::util::fs::write_atomic(&dir.join("meta.json"), &serde_json::to_vec_pretty(&meta).unwrap_or_default())?;
         self.kept.push(meta);
         Ok(())
     }
@@ -665,7 +589,7 @@ impl<'a> Bandit<'a> {
             m.final_par2 = par2;
             m.final_margin = Some(tmin - rmax);
             let dir = self.out.join("perf").join(&m.id);
-            store::write_atomic(&dir.join("meta.json"), &serde_json::to_vec_pretty(&*m).unwrap_or_default())?;
+            crate::util::fs::write_atomic(&dir.join("meta.json"), &serde_json::to_vec_pretty(&*m).unwrap_or_default())?;
         }
         let finals: Vec<f64> = self.kept.iter().filter_map(|m| m.final_margin).collect();
         self.summary.best_margin =
@@ -673,7 +597,7 @@ impl<'a> Bandit<'a> {
         self.summary.cumulative_margin = finals.iter().filter(|&&x| x > 0.0).fold(0.0, |a, x| a + x);
         self.summary.kept = self.kept.len();
         self.summary.seconds = self.t0.elapsed().as_secs_f64();
-        store::write_atomic(
+        crate::util::fs::write_atomic(
             &self.out.join("agents.json"),
             &serde_json::to_vec_pretty(&serde_json::json!({
                 "constructs": agent_json(&self.constructs),
@@ -681,12 +605,12 @@ impl<'a> Bandit<'a> {
             }))
             .unwrap_or_default(),
         )?;
-        store::write_atomic(
+        crate::util::fs::write_atomic(
             &self.out.join("summary.json"),
             &serde_json::to_vec_pretty(&self.summary).unwrap_or_default(),
         )?;
         let svg = plot::cactus(&plot::series_from_perf(&self.out), t);
-        store::write_atomic(&self.out.join("cactus.svg"), svg.as_bytes())?;
+        crate::util::fs::write_atomic(&self.out.join("cactus.svg"), svg.as_bytes())?;
         let _ = std::fs::remove_dir_all(self.out.join("tmp"));
         Ok(self.summary.clone())
     }
@@ -701,18 +625,6 @@ fn agent_json(a: &Agent) -> serde_json::Value {
             })
             .collect(),
     )
-}
-
-/// Every `perf/<id>/meta.json` under `out`.
-pub fn perf_in(out: &Path) -> Vec<PerfMeta> {
-    let Ok(rd) = std::fs::read_dir(out.join("perf")) else { return vec![] };
-    let mut v: Vec<PerfMeta> = rd
-        .flatten()
-        .filter_map(|e| std::fs::read(e.path().join("meta.json")).ok())
-        .filter_map(|b| serde_json::from_slice(&b).ok())
-        .collect();
-    v.sort_by_key(|m| m.iteration);
-    v
 }
 
 #[cfg(test)]

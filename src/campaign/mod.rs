@@ -10,14 +10,19 @@
 //! ([`oracle`]), bisected over the installed releases of the blamed solver, and
 //! deduplicated ([`store`]).
 
-pub mod oracle;
 pub mod report;
-pub mod store;
+pub mod triage;
 
-use crate::error::{Error, Result};
+use crate::oracle;
+use crate::store;
+pub use crate::store::campaign::{CampaignFile, Config};
+use crate::util::hash::mix;
+use crate::util::stop::stop_flag;
+
 use crate::mutate::{choice::Rng, edit::strip_status, opfuzz, storm::instance_body, Engine, Prepared};
 use crate::smtlib::{self, Script};
 use crate::solver::{session_text, Limits, Outcome, QueryResult, Registry, Session, SolverSpec};
+use crate::util::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -25,93 +30,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use store::{Meta, Recorded, SolverAnswer, Store};
-
-/// A campaign definition: flags and the TOML campaign file fill the same struct.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Config {
-    /// Seed files or directories (searched for `.smt2`).
-    pub seeds: Vec<PathBuf>,
-    /// Solver names from the registry, or `NAME=command args`. Empty: every installed one.
-    pub solvers: Vec<String>,
-    pub engines: Vec<Engine>,
-    /// Worker threads; 0: one per core.
-    pub workers: usize,
-    /// Stop after this many seconds (of this run).
-    pub time: Option<f64>,
-    /// Stop after this many mutants (of this run).
-    pub mutants: Option<u64>,
-    /// RNG seed: the campaign's mutants are a function of it, the run number and the seeds.
-    pub seed: u64,
-    /// Upper limit for one query, in seconds.
-    pub timeout: f64,
-    /// Mutants per (seed, engine) turn.
-    pub batch: usize,
-    /// Bisect confirmed bugs over installed releases of the blamed solver.
-    pub bisect: bool,
-    /// Memory limit per solver process, in MiB.
-    pub memory_mb: u64,
-    /// The solver whose models STORM builds on (default: the newest z3 among the
-    /// campaign's solvers, else the first).
-    pub reference: Option<String>,
-    /// STORM's generator bounds.
-    pub storm: crate::mutate::storm::Bounds,
-    /// After fuzzing, reduce every stored finding not reduced yet, for at most this many
-    /// seconds each (`reduced.smt2` beside `trigger.smt2`); 0 switches reduction off.
-    pub reduce: f64,
-    /// Triage (`smtstorm triage`): the seeds are fuzzer artifacts. Each is only
-    /// pre-screened; what it shows is stored as a fuzzing finding (engine `triage`), and
-    /// an artifact with a STORM witness line is judged against its witness.
-    pub triage: bool,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            seeds: vec![PathBuf::from("corpus")],
-            solvers: vec![],
-            engines: Engine::ALL.to_vec(),
-            workers: 0,
-            time: None,
-            mutants: None,
-            seed: 0,
-            timeout: 10.0,
-            batch: 8,
-            bisect: true,
-            memory_mb: 8192,
-            reference: None,
-            storm: Default::default(),
-            reduce: 60.0,
-            triage: false,
-        }
-    }
-}
-
-impl Config {
-    /// Reads a TOML campaign file.
-    pub fn load(path: &Path) -> Result<Config> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        toml::from_str(&text).map_err(|e| Error::Usage(format!("{}: {e}", path.display())))
-    }
-    pub fn workers(&self) -> usize {
-        if self.workers > 0 {
-            self.workers
-        } else {
-            std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
-        }
-    }
-}
-
-/// `OUT/campaign.json`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct CampaignFile {
-    pub config: Config,
-    pub solvers: Vec<SolverSpec>,
-    pub runs: u32,
-    pub first_start_unix: u64,
-    /// Seconds of campaign time before the current run.
-    pub elapsed_before: f64,
-}
 
 /// Counters, shared by the workers and read by the progress line.
 #[derive(Default, Debug)]
@@ -182,18 +100,9 @@ impl Counters {
             seeds_demoted: self.seeds_demoted.load(Relaxed),
             seeds_rejected: self.seeds_rejected.load(Relaxed),
             inherited: self.inherited.load(Relaxed),
-            own_cpu: own_cpu_seconds(),
+            own_cpu: crate::util::cpu::own_cpu_seconds(),
         }
     }
-}
-
-/// CPU time (user + system) of this process, in seconds.
-pub fn own_cpu_seconds() -> f64 {
-    // SAFETY: getrusage fills a zeroed struct we own.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
-    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    tv(u.ru_utime) + tv(u.ru_stime)
 }
 
 /// Where events go: `OUT/events.jsonl`, and stdout as JSON lines with `--json`.
@@ -207,7 +116,7 @@ impl Events {
     pub fn emit(&self, v: serde_json::Value) {
         let line = v.to_string();
         let _g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = store::append_line(&self.path, &line);
+        let _ = crate::util::fs::append_line(&self.path, &line);
         if self.stdout {
             // A closed stdout must not kill a campaign (the events are in the file too).
             use std::io::Write as _;
@@ -327,45 +236,6 @@ impl Scheduler {
     }
 }
 
-static STOP: AtomicBool = AtomicBool::new(false);
-
-/// The solver STORM takes models from: the configured one, else the newest z3 among
-/// `solvers`, else the first. `None` when the configured name is not among them.
-pub fn reference_index(solvers: &[SolverSpec], configured: Option<&str>) -> Option<usize> {
-    match configured {
-        Some(r) => solvers.iter().position(|s| s.name == r),
-        None => Some(
-            solvers
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.family == crate::solver::Family::Z3)
-                .max_by(|a, b| {
-                    oracle::version_cmp(a.1.version.as_deref().unwrap_or(""), b.1.version.as_deref().unwrap_or(""))
-                })
-                .map_or(0, |(i, _)| i),
-        ),
-    }
-}
-
-/// The flag SIGINT/SIGTERM set once [`install_signal_handlers`] ran.
-pub fn stop_flag() -> &'static AtomicBool {
-    &STOP
-}
-
-extern "C" fn on_signal(_: libc::c_int) {
-    STOP.store(true, Relaxed);
-}
-
-/// Makes SIGINT and SIGTERM end the campaign cleanly (workers finish their batch, stats
-/// are written, solver processes are stopped).
-pub fn install_signal_handlers() {
-    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
-    unsafe {
-        libc::signal(libc::SIGINT, on_signal as *const () as libc::sighandler_t);
-        libc::signal(libc::SIGTERM, on_signal as *const () as libc::sighandler_t);
-    }
-}
-
 /// What a campaign run ended with.
 #[derive(Debug)]
 pub struct Summary {
@@ -401,9 +271,9 @@ struct Shared {
 pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool) -> Result<Summary> {
     let io = |e: std::io::Error| Error::io(out, e);
     std::fs::create_dir_all(out).map_err(io)?;
-    let solvers = crate::tools::check::resolve(registry, &cfg.solvers)?;
+    let solvers = crate::solver::check::resolve(registry, &cfg.solvers)?;
     if solvers.is_empty() {
-        return Err(Error::Usage("no solvers".into()));
+        return Err(Error::NoSolvers { registry: crate::solver::registry::default_toml() });
     }
     let cfile_path = out.join("campaign.json");
     let prev: Option<CampaignFile> = std::fs::read(&cfile_path).ok().and_then(|b| serde_json::from_slice(&b).ok());
@@ -415,14 +285,14 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
         first_start_unix: prev.as_ref().map_or(now_unix, |p| p.first_start_unix),
         elapsed_before: prev.as_ref().map_or(0.0, |p| p.elapsed_before),
     };
-    store::write_atomic(&cfile_path, &serde_json::to_vec_pretty(&cfile).unwrap_or_default()).map_err(io)?;
+    crate::util::fs::write_atomic(&cfile_path, &serde_json::to_vec_pretty(&cfile).unwrap_or_default()).map_err(io)?;
     let store = Store::open(out).map_err(io)?;
     let events = Events { path: out.join("events.jsonl"), stdout: json, lock: Mutex::new(()) };
     events.emit(serde_json::json!({"event": "start", "run": cfile.runs, "solvers": solvers.iter().map(|s| &s.name).collect::<Vec<_>>()}));
 
     // Seeds: every file is read; one that does not parse is reported with its position
     // and skipped, never fatal.
-    let files = crate::tools::files::collect_smt2(&cfg.seeds)?;
+    let files = crate::util::files::collect_smt2(&cfg.seeds)?;
     let mut seeds = vec![];
     let mut rejected = 0;
     for f in files {
@@ -431,11 +301,11 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
             Ok(script) => {
                 let text = String::from_utf8_lossy(&bytes);
                 let witness = crate::mutate::storm::read_witness(&text);
-                seeds.push(Seed { hash: store::short_hash(&text), path: f, script, witness })
+                seeds.push(Seed { hash: crate::util::hash::short_hash(&text), path: f, script, witness })
             }
             Err(e) => {
                 rejected += 1;
-                let err = Error::syntax(&f, e);
+                let err = e.in_file(&f);
                 events.emit(serde_json::json!({"event": "seed-rejected", "seed": f, "error": err.to_string()}));
             }
         }
@@ -451,8 +321,8 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
         engines: if cfg.engines.is_empty() { Engine::ALL.to_vec() } else { cfg.engines.clone() },
         budget,
     };
-    let reference = reference_index(&solvers, cfg.reference.as_deref())
-        .ok_or_else(|| Error::Usage(format!("reference {:?} is not one of the campaign's solvers", cfg.reference)))?;
+    let reference = crate::solver::registry::reference_index(&solvers, cfg.reference.as_deref())
+        .ok_or_else(|| Error::UnknownReference { name: cfg.reference.clone().unwrap_or_default() })?;
     let shared = Arc::new(Shared {
         storm: Mutex::new(Default::default()),
         reference,
@@ -492,12 +362,12 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
         let done_time = shared.cfg.time.is_some_and(|t| el >= t);
         let done_mut = shared.cfg.mutants.is_some_and(|m| c.mutants.load(Relaxed) >= m);
         let finished = workers.iter().all(|w| w.is_finished());
-        if done_time || done_mut || STOP.load(Relaxed) {
+        if done_time || done_mut || stop_flag().load(Relaxed) {
             shared.stop.store(true, Relaxed);
         }
         if last_stats.elapsed() >= Duration::from_secs(10) {
             let s = c.snapshot(shared.run, el, shared.elapsed_before);
-            let _ = store::append_line(&stats_path, &serde_json::to_string(&s).unwrap_or_default());
+            let _ = crate::util::fs::append_line(&stats_path, &serde_json::to_string(&s).unwrap_or_default());
             last_stats = Instant::now();
         }
         if !quiet {
@@ -537,9 +407,9 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
     }
     let el = shared.t0.elapsed().as_secs_f64();
     let stats = shared.counters.snapshot(shared.run, el, shared.elapsed_before);
-    let _ = store::append_line(&stats_path, &serde_json::to_string(&stats).unwrap_or_default());
+    let _ = crate::util::fs::append_line(&stats_path, &serde_json::to_string(&stats).unwrap_or_default());
     let cfile = CampaignFile { elapsed_before: shared.elapsed_before + el, ..cfile };
-    store::write_atomic(&cfile_path, &serde_json::to_vec_pretty(&cfile).unwrap_or_default()).map_err(io)?;
+    crate::util::fs::write_atomic(&cfile_path, &serde_json::to_vec_pretty(&cfile).unwrap_or_default()).map_err(io)?;
     let _ = std::fs::remove_dir_all(&tmp);
     let (bugs, seed_findings) = shared.store.lock().unwrap_or_else(|e| e.into_inner()).counts();
     shared
@@ -556,11 +426,11 @@ fn reduce_findings(sh: &Shared, out: &Path, quiet: bool) {
     let opts = crate::reduce::Options {
         jobs: sh.cfg.workers(),
         time: Some(Duration::from_secs_f64(sh.cfg.reduce)),
-        stop: Some(&STOP),
+        stop: Some(stop_flag()),
         ..Default::default()
     };
     for (meta_path, meta) in Store::list_in(out) {
-        if STOP.load(Relaxed) {
+        if stop_flag().load(Relaxed) {
             break;
         }
         let Some(dir) = meta_path.parent() else { continue };
@@ -593,14 +463,6 @@ fn reduce_findings(sh: &Shared, out: &Path, quiet: bool) {
         }
         sh.events.emit(serde_json::json!({"event": "merged", "id": id(&kept), "merged": id(&gone)}));
     }
-}
-
-fn mix(parts: &[u64]) -> u64 {
-    let mut h = 0x9E37_79B9_7F4A_7C15u64;
-    for &p in parts {
-        h = (h ^ p).wrapping_mul(0xBF58_476D_1CE4_E5B9).rotate_left(31);
-    }
-    h
 }
 
 fn worker(sh: &Shared, w: usize) {
@@ -668,7 +530,7 @@ fn truth(s: &Script) -> Option<Vec<Outcome>> {
 /// ([`crate::solver::Family::without_foreign_options`]). Solvers of one family share a
 /// copy.
 fn per_solver(sh: &Shared, s: &Script) -> Vec<Script> {
-    sh.solvers.iter().map(|spec| spec.family.without_foreign_options(s).unwrap_or_else(|| s.clone())).collect()
+    sh.solvers.iter().map(|spec| spec.own_script(s).into_owned()).collect()
 }
 
 /// The session text each solver gets ([`per_solver`]), printing the script once when no
@@ -689,7 +551,7 @@ fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, t
     let mut script = seed.script.clone();
     strip_status(&mut script);
     let texts = per_solver_texts(sh, &script);
-    let checks = oracle::checks(&script);
+    let checks = smtlib::checks(&script);
     let mut results: Vec<Option<QueryResult>> = vec![None; sh.solvers.len()];
     let mut readers = vec![];
     let mut slowest = Duration::ZERO;
@@ -835,7 +697,7 @@ fn fuzz_batch<'s>(
                 let script_mutant = |edits, mut m: Script| {
                     strip_status(&mut m);
                     let texts: Vec<String> = per_solver_texts(sh, &m);
-                    let checks = oracle::checks(&m);
+                    let checks = smtlib::checks(&m);
                     (edits, Some(m), texts, checks)
                 };
                 match (prepared, seed_text) {
@@ -991,32 +853,25 @@ fn storm_pools(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits)
     }
     let seed = &sh.seeds[i];
     let r = sh.reference;
-    let script = sh.solvers[r].family.without_foreign_options(&seed.script).unwrap_or_else(|| seed.script.clone());
-    let mut pools = None;
-    if sh.solvers[r].cannot_read(&script).is_none() {
-        let sess = &mut sessions[r];
-        sess.set_time_limit(limits.time);
-        let mut calls = 0;
-        let rng_seed = mix(&[sh.cfg.seed, i as u64, 0x5708]);
-        let built = crate::tools::storm_check::pools_for(&script, sess, &sh.cfg.storm, rng_seed, &mut calls);
-        sh.counters.solver_calls.fetch_add(calls, Relaxed);
-        pools = built.ok().map(|p| {
-            let prefixes = sh
-                .solvers
-                .iter()
-                .map(|spec| {
-                    let own = spec.family.without_foreign_options(&seed.script);
-                    crate::mutate::edit::recombine_prefix(own.as_ref().unwrap_or(&seed.script))
-                })
-                .collect();
-            Arc::new(StormSeed {
-                pools: p,
-                prefixes,
-                tactics: sh.solvers.iter().map(|spec| spec.family.reads_check_sat_using()).collect(),
-                seed_diagnostics: crate::smtlib::check::check(&seed.script).diagnostics.len(),
-            })
-        });
-    }
+    let sess = &mut sessions[r];
+    sess.set_time_limit(limits.time);
+    let mut calls = 0;
+    let rng_seed = mix(&[sh.cfg.seed, i as u64, 0x5708]);
+    let built = crate::oracle::witness::pools_for(&seed.script, sess, &sh.cfg.storm, rng_seed, &mut calls);
+    sh.counters.solver_calls.fetch_add(calls, Relaxed);
+    let pools = built.ok().map(|p| {
+        let prefixes = sh
+            .solvers
+            .iter()
+            .map(|spec| crate::mutate::edit::recombine_prefix(&spec.own_script(&seed.script)))
+            .collect();
+        Arc::new(StormSeed {
+            pools: p,
+            prefixes,
+            tactics: sh.solvers.iter().map(|spec| spec.family.reads_check_sat_using()).collect(),
+            seed_diagnostics: crate::smtlib::check::check(&seed.script).diagnostics.len(),
+        })
+    });
     if pools.is_none() {
         sh.events.emit(serde_json::json!({"event": "storm-no-model", "seed": seed.path}));
     }
@@ -1097,7 +952,7 @@ fn confirm_and_store(
     let Candidate { seed: i, trigger, engine, ref edits, rng_seed, truth, seed_finding, witness } = *cand;
     let seed = &sh.seeds[i];
     let text = smtlib::print(trigger);
-    let checks = oracle::checks(trigger);
+    let checks = smtlib::checks(trigger);
     let readers: Vec<usize> =
         (0..sh.solvers.len()).filter(|&k| sh.solvers[k].cannot_read(&seed.script).is_none()).collect();
     // One file per distinct text the solvers get (foreign options removed per family).
@@ -1136,8 +991,7 @@ fn confirm_and_store(
         let unsat =
             readers.iter().copied().find(|&k| all[k].is_some_and(|r| r.outcomes.first() == Some(&Outcome::Unsat)));
         if let (Some(s), Some(u)) = (sat, unsat) {
-            let both =
-                sh.solvers[u].family.without_foreign_options(&variants[s]).unwrap_or_else(|| variants[s].clone());
+            let both = sh.solvers[u].own_script(&variants[s]).into_owned();
             match oracle::resolve_tie(&both, &sh.solvers[s], &sh.solvers[u], tmp, limits) {
                 Some(true) => {
                     verdict.blamed = Some(s);

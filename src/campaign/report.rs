@@ -1,8 +1,8 @@
 //! `smtstorm report DIR`: `report.md` and a self-contained `report.html` from a campaign's
 //! output directory (bug store, stats log, campaign file).
 
-use super::store::{Meta, Store};
 use super::{CampaignFile, Stats};
+use crate::store::{Meta, Store};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -13,7 +13,7 @@ pub struct Data {
     pub stats: Vec<Stats>,
     pub findings: Vec<(PathBuf, Meta)>,
     /// BanditFuzz benchmarks (`perf/<id>/`).
-    pub perf: Vec<crate::bandit::PerfMeta>,
+    pub perf: Vec<crate::store::perf::PerfMeta>,
 }
 
 pub fn load(out: &Path) -> std::io::Result<Data> {
@@ -29,7 +29,7 @@ pub fn load(out: &Path) -> std::io::Result<Data> {
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect();
-    Ok(Data { campaign, stats, findings: Store::list_in(out), perf: crate::bandit::perf_in(out) })
+    Ok(Data { campaign, stats, findings: Store::list_in(out), perf: crate::store::perf::perf_in(out) })
 }
 
 /// Final stats of each run (the last line each run wrote).
@@ -117,7 +117,7 @@ pub fn markdown(out: &Path, d: &Data) -> String {
             "\n## Performance benchmarks (BanditFuzz): {}\n\nMargin: the best target's PAR-2 seconds minus the worst reference's; final = medians of the re-scoring runs. ![cactus plot](cactus.svg)\n\n| benchmark | logic | bytes | made by | margin when found | final margin | final PAR-2 per solver |\n|---|---|---|---|---|---|---|",
             d.perf.len()
         );
-        let mut rows: Vec<&crate::bandit::PerfMeta> = d.perf.iter().collect();
+        let mut rows: Vec<&crate::store::perf::PerfMeta> = d.perf.iter().collect();
         rows.sort_by(|a, b| b.final_margin.unwrap_or(b.margin).total_cmp(&a.final_margin.unwrap_or(a.margin)));
         for m in rows {
             let per: Vec<String> = m.final_par2.iter().map(|(n, p)| format!("{n} {p:.3}")).collect();
@@ -238,7 +238,7 @@ pub fn html(out: &Path, d: &Data) -> String {
 pub fn write(out: &Path) -> std::io::Result<(PathBuf, PathBuf)> {
     let d = load(out)?;
     let (md, html_path) = (out.join("report.md"), out.join("report.html"));
-    super::store::write_atomic(&md, markdown(out, &d).as_bytes())?;
-    super::store::write_atomic(&html_path, html(out, &d).as_bytes())?;
+    crate::util::fs::write_atomic(&md, markdown(out, &d).as_bytes())?;
+    crate::util::fs::write_atomic(&html_path, html(out, &d).as_bytes())?;
     Ok((md, html_path))
 }

@@ -80,7 +80,7 @@ fn storm_mutant(h: &mut Harness, s: &Script, data: &[u8], seed: u32, max_size: u
     let own;
     let pools = match witness_of(data) {
         Some(w) => {
-            let key = data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3));
+            let key = crate::util::hash::fnv1a(data);
             own = storm::Pools::from_instance(s, w, &bounds, &mut Rng::new(key))?;
             h.stats.pools_from_witness += 1;
             &own

@@ -13,8 +13,6 @@ pub mod engines;
 pub mod oracle;
 pub mod shim;
 
-use crate::smtlib::{parse_bytes, print};
-
 /// The body of a libFuzzer custom mutator (`fuzz_mutator!`): a structured mutant by
 /// `engine` written into `data` (returns its size), or — for one seed in 16, and whenever
 /// the input yields no structured mutant — libFuzzer's own byte mutation (`bytes`, i.e.
@@ -48,20 +46,7 @@ pub fn libfuzzer_crossover(a: &[u8], b: &[u8], out: &mut [u8], seed: u32) -> usi
     }
 }
 
-/// `parse_target`: any byte string either fails to parse with a positioned error, or
-/// parses, prints, and parses back to the identical AST, and printing is idempotent.
-///
-/// Panics (so libFuzzer records the input) when the round trip breaks.
-pub fn parse_roundtrip(data: &[u8]) {
-    let Ok(script) = parse_bytes(data) else { return };
-    let printed = print(&script);
-    let again = match crate::smtlib::parse(&printed) {
-        Ok(s) => s,
-        Err(e) => panic!("printed script does not parse: {e}\n{printed}"),
-    };
-    assert!(again == script, "round trip changed the AST:\n{printed}");
-    assert_eq!(print(&again), printed, "printing is not idempotent");
-}
+pub use crate::smtlib::roundtrip as parse_roundtrip;
 
 #[cfg(test)]
 mod tests {
@@ -133,7 +118,7 @@ mod tests {
     fn test_harness() -> oracle::Harness {
         let reg = crate::solver::Registry::load(&crate::solver::registry::default_toml()).unwrap();
         let names = ["z3-4.8.7", "z3-5.4.0", "yices"].map(String::from);
-        let specs = crate::tools::check::resolve(&reg, &names)
+        let specs = crate::solver::check::resolve(&reg, &names)
             .expect("run scripts/setup-solvers.sh --minimal: the harness tests need real solvers");
         oracle::Harness::new(specs, 1, std::time::Duration::from_secs(1), true).unwrap()
     }
@@ -209,7 +194,7 @@ mod tests {
                 kids += 1;
                 let c = String::from_utf8(c).unwrap();
                 let s = crate::smtlib::parse(&c).unwrap_or_else(|e| panic!("{e}\n{c}"));
-                assert_eq!(crate::campaign::oracle::checks(&s), 1);
+                assert_eq!(crate::smtlib::checks(&s), 1);
             }
         }
         assert!(kids >= 20, "{kids} crossovers");
@@ -357,7 +342,7 @@ mod timing {
     fn exec_breakdown() {
         use std::time::Instant;
         let reg = crate::solver::Registry::load(&crate::solver::registry::default_toml()).unwrap();
-        let specs = crate::tools::check::resolve(&reg, &["z3-5.4.0".to_string(), "yices".to_string()]).unwrap();
+        let specs = crate::solver::check::resolve(&reg, &["z3-5.4.0".to_string(), "yices".to_string()]).unwrap();
         for (shim, pp) in [(true, false), (false, false), (true, true)] {
             let mut h =
                 super::oracle::Harness::new(specs.clone(), 0, std::time::Duration::from_millis(2000), shim).unwrap();

@@ -29,8 +29,9 @@
 //! `fuzz/artifacts/` holds real findings, not session artefacts. Errors, unknowns and
 //! timeouts never abort.
 
-use crate::campaign::oracle::{checks, judge, Verdict};
 use crate::mutate::storm::{self, Pools};
+use crate::oracle::{judge, Verdict};
+use crate::smtlib::checks;
 use crate::smtlib::{self, Script};
 use crate::solver::{run_file, Limits, Outcome, QueryResult, Registry, Session, SolverSpec};
 use std::collections::HashMap;
@@ -145,7 +146,8 @@ fn setup() -> Result<Harness, String> {
     let names: Vec<String> = match std::env::var("SMTSTORM_SOLVERS") {
         Ok(v) => v.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect(),
         Err(_) => {
-            let newest_z3 = crate::campaign::reference_index(&reg.solvers, None).map(|i| reg.solvers[i].name.clone());
+            let newest_z3 =
+                crate::solver::registry::reference_index(&reg.solvers, None).map(|i| reg.solvers[i].name.clone());
             let yices = reg.solvers.iter().find(|s| s.family == crate::solver::Family::Yices).map(|s| s.name.clone());
             newest_z3.into_iter().chain(yices).collect()
         }
@@ -155,12 +157,13 @@ fn setup() -> Result<Harness, String> {
     }
     let in_process = names.iter().position(|n| n == IN_PROCESS_Z3);
     let names: Vec<String> = names.into_iter().filter(|n| n != IN_PROCESS_Z3).collect();
-    let mut specs = crate::tools::check::resolve(&reg, &names).map_err(|e| e.to_string())?;
+    let mut specs = crate::solver::check::resolve(&reg, &names).map_err(|e| e.to_string())?;
     if let Some(k) = in_process {
         specs.insert(k.min(specs.len()), in_process_spec()?);
     }
-    let reference = crate::campaign::reference_index(&specs, std::env::var("SMTSTORM_REFERENCE").ok().as_deref())
-        .ok_or("SMTSTORM_REFERENCE is not one of SMTSTORM_SOLVERS")?;
+    let reference =
+        crate::solver::registry::reference_index(&specs, std::env::var("SMTSTORM_REFERENCE").ok().as_deref())
+            .ok_or("SMTSTORM_REFERENCE is not one of SMTSTORM_SOLVERS")?;
     let ms = std::env::var("SMTSTORM_TIMEOUT_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(100u64);
     let shim = std::env::var("SMTSTORM_SHIM").map_or(true, |v| v != "0");
     if in_process.is_some_and(|k| k == reference) {
@@ -525,12 +528,10 @@ impl Harness {
                 self.pools.clear();
             }
             let r = self.reference;
-            let script = self.specs[r].family.without_foreign_options(seed).unwrap_or_else(|| seed.clone());
             let p = match &mut self.sessions[r] {
-                _ if self.specs[r].cannot_read(&script).is_some() => None,
                 // Ill-sorted (byte-mutated) input: the reference could only answer an error.
-                _ if !crate::smtlib::check::check(&script).diagnostics.is_empty() => None,
-                Backend::Process(sess) => crate::tools::storm_check::pools_for(&script, sess, bounds, key, &mut 0).ok(),
+                _ if !crate::smtlib::check::check(seed).diagnostics.is_empty() => None,
+                Backend::Process(sess) => crate::oracle::witness::pools_for(seed, sess, bounds, key, &mut 0).ok(),
                 #[cfg(feature = "z3-inprocess")]
                 Backend::InProcess(_) => None,
             };

@@ -9,6 +9,7 @@
 //! makes the solver do something new — a statistic it never reported, or a count in a new
 //! magnitude — is thereby "new coverage" and kept in the corpus.
 
+use crate::util::hash::{fnv1a, fnv1a_from};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// Number of counters (bytes) in the section.
@@ -27,24 +28,15 @@ pub fn is_behaviour(key: &str) -> bool {
     !["time", "memory", "mem", "rss", "seconds", "sec", "clock", "rlimit", "max-alloc"].iter().any(|w| k.contains(w))
 }
 
-/// FNV-1a (64 bit), continued from `h`.
-fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 /// FNV-1a of the solver and the statistic's name: the part of [`index`] that does not
 /// depend on the value.
 fn key_hash(solver: usize, key: &str) -> u64 {
-    fnv(fnv(0xcbf2_9ce4_8422_2325, &(solver as u64).to_le_bytes()), key.as_bytes())
+    fnv1a_from(fnv1a(&(solver as u64).to_le_bytes()), key.as_bytes())
 }
 
 fn bucketed(key_hash: u64, v: f64) -> usize {
     let bucket = if v <= 0.0 { 0 } else { 1 + (v.max(1.0).log2() as u64).min(62) };
-    (fnv(key_hash, &bucket.to_le_bytes()) % COUNTERS as u64) as usize
+    (fnv1a_from(key_hash, &bucket.to_le_bytes()) % COUNTERS as u64) as usize
 }
 
 /// The counter index for statistic `key` of solver `solver` with value `v`: FNV-1a of the

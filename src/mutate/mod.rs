@@ -3,6 +3,7 @@
 
 pub mod choice;
 pub mod edit;
+pub mod file;
 pub mod opfuzz;
 pub mod scope;
 pub mod storm;

@@ -57,8 +57,7 @@ pub fn minimise(
     limits: Limits,
     deadline: Option<Instant>,
 ) -> Option<Minimised> {
-    let script = reference.family.without_foreign_options(seed).unwrap_or_else(|| seed.clone());
-    if reference.cannot_read(&script).is_some() {
+    if reference.cannot_read(&reference.own_script(seed)).is_some() {
         return None;
     }
     let mut sess = Session::new(reference.clone(), limits);
@@ -66,7 +65,7 @@ pub fn minimise(
     let mut pools_by_d = vec![];
     for d in ladder(original.dmax) {
         let b = Bounds { dmax: d, nc: original.nc.min(8 * d), ..original.clone() };
-        if let Ok(p) = crate::tools::storm_check::pools_for(&script, &mut sess, &b, d as u64, &mut 0) {
+        if let Ok(p) = crate::oracle::witness::pools_for(seed, &mut sess, &b, d as u64, &mut 0) {
             pools_by_d.push((b, p));
         }
     }

@@ -12,9 +12,9 @@
 //!   blamed solver first: most candidates fail there) and confirmed in fresh processes.
 
 use super::{Check, Judge};
-use crate::campaign::store::Meta;
 use crate::smtlib::{self, Script};
 use crate::solver::{run_file, Limits, Outcome, QueryResult, Session, SolverSpec};
+use crate::store::Meta;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -224,7 +224,7 @@ impl FindingJudge {
                 Some(matches!(crash, Some(Outcome::Crash { message, .. }) if &message == signature))
             }
             Symptom::InvalidModel { signature } => Some(results[0].outcomes.iter().any(
-                |o| matches!(o, Outcome::InvalidModel { message } if &crate::campaign::oracle::invalid_model_signature(message) == signature),
+                |o| matches!(o, Outcome::InvalidModel { message } if &crate::oracle::invalid_model_signature(message) == signature),
             )),
             Symptom::Answers { want } => {
                 let k = results.len() - 1;
@@ -249,7 +249,7 @@ impl FindingJudge {
     /// Runs the solvers one after another through `run` until the symptom is decided.
     fn decide(&self, text: &str, mut run: impl FnMut(usize, &Script, usize) -> QueryResult) -> bool {
         let Ok(s) = smtlib::parse(text) else { return false };
-        let checks = crate::campaign::oracle::checks(&s);
+        let checks = crate::smtlib::checks(&s);
         let mut results = vec![];
         let mut cands = vec![];
         for k in 0..self.solvers.len() {
@@ -319,7 +319,7 @@ impl Judge for FindingJudge {
             let f = self.dir.join("witness.smt2");
             let t = self.text_for(k, &p, false);
             std::fs::write(&f, t).is_ok() && {
-                let r = run_file(&self.solvers[k], &f, crate::campaign::oracle::checks(&p).max(1), &self.limits);
+                let r = run_file(&self.solvers[k], &f, crate::smtlib::checks(&p).max(1), &self.limits);
                 r.outcomes.iter().all(|o| *o == Outcome::Sat)
             }
         })

@@ -15,13 +15,14 @@ pub mod bounds;
 pub mod judge;
 pub mod passes;
 
-use crate::campaign::CampaignFile;
 use crate::mutate::scope::Scope;
 use crate::smtlib::{self, check, Script};
 use crate::solver::SolverSpec;
+use crate::store::campaign::CampaignFile;
+pub use crate::store::reduction::{BoundsReport, Report};
 use passes::{materialize, measure, Ctx, PASSES};
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -73,43 +74,6 @@ impl Default for Options {
     }
 }
 
-/// What a reduction did.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Report {
-    pub original_bytes: usize,
-    pub reduced_bytes: usize,
-    /// Candidates given to the judge.
-    pub checks: u64,
-    /// Candidates skipped because an identical text was already found uninteresting.
-    pub cache_hits: u64,
-    /// Candidates refused before any solver saw them (syntax, sorts, not smaller).
-    pub refused: u64,
-    /// Accepted reductions.
-    pub successes: u64,
-    /// Interesting to a worker, but not on confirmation.
-    pub unconfirmed: u64,
-    pub seconds: f64,
-    /// Whether the time limit stopped the reduction before its fixpoint.
-    pub timed_out: bool,
-    /// Successes per pass.
-    pub by_pass: BTreeMap<String, u64>,
-    /// For a STORM finding: what bound minimisation found before the passes ran.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bounds: Option<BoundsReport>,
-}
-
-/// The outcome of STORM's bound minimisation ([`bounds::minimise`]).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct BoundsReport {
-    pub amax: usize,
-    pub dmax: usize,
-    pub nc: usize,
-    /// Trigger size before, and of the regenerated instance.
-    pub from_bytes: usize,
-    pub to_bytes: usize,
-    pub instances: u64,
-}
-
 /// Why a reduction could not start or finish.
 #[derive(Debug, thiserror::Error)]
 pub enum ReduceError {
@@ -157,7 +121,7 @@ pub fn reduce_finding(
     let (mut judge, mut meta) = judge::FindingJudge::for_finding(dir, solvers, max_time, scratch.path())?;
     let trigger_path = dir.join("trigger.smt2");
     let text = std::fs::read_to_string(&trigger_path).map_err(|e| crate::Error::io(&trigger_path, e))?;
-    let mut script = smtlib::parse(&text).map_err(|e| crate::Error::syntax(&trigger_path, e))?;
+    let mut script = smtlib::parse(&text).map_err(|e| e.in_file(&trigger_path))?;
     let mut header =
         text.lines().find(|l| l.starts_with(crate::mutate::storm::WITNESS_PREFIX)).map(|l| format!("{l}\n"));
     // A STORM trigger first goes through bound minimisation (at most half the budget).
@@ -190,7 +154,7 @@ pub fn reduce_finding(
     }
     meta.reduction = Some(report.clone());
     let mp = dir.join("meta.json");
-    crate::campaign::store::write_atomic(&mp, &serde_json::to_vec_pretty(&meta).unwrap_or_default())
+    crate::util::fs::write_atomic(&mp, &serde_json::to_vec_pretty(&meta).unwrap_or_default())
         .map_err(|e| ReduceError::Write { path: mp.display().to_string(), source: e })?;
     Ok(report)
 }
@@ -215,12 +179,12 @@ pub fn storm_minimize_finding(
     }
     let trigger_path = dir.join("trigger.smt2");
     let text = std::fs::read_to_string(&trigger_path).map_err(|e| crate::Error::io(&trigger_path, e))?;
-    let script = smtlib::parse(&text).map_err(|e| crate::Error::syntax(&trigger_path, e))?;
+    let script = smtlib::parse(&text).map_err(|e| e.in_file(&trigger_path))?;
     let from = smtlib::print(&script).len();
     let Some(m) = storm_bounds(dir, &judge, &meta, from, time.map(|t| t0 + t)) else { return Ok(None) };
     let out = dir.join("minimized.smt2");
     let body = format!("{}\n{}", crate::mutate::storm::witness_line(&m.witness), m.text);
-    crate::campaign::store::write_atomic(&out, body.as_bytes())
+    crate::util::fs::write_atomic(&out, body.as_bytes())
         .map_err(|e| ReduceError::Write { path: out.display().to_string(), source: e })?;
     Ok(Some(BoundsReport {
         amax: m.bounds.amax,
@@ -237,7 +201,7 @@ pub fn storm_minimize_finding(
 fn storm_bounds(
     dir: &Path,
     judge: &judge::FindingJudge,
-    meta: &crate::campaign::store::Meta,
+    meta: &crate::store::Meta,
     current: usize,
     deadline: Option<Instant>,
 ) -> Option<bounds::Minimised> {
@@ -245,7 +209,7 @@ fn storm_bounds(
     let cf: CampaignFile =
         std::fs::read(campaign_dir.join("campaign.json")).ok().and_then(|b| serde_json::from_slice(&b).ok())?;
     let seed = smtlib::parse_bytes(&std::fs::read(&meta.seed).ok()?).ok()?;
-    let r = crate::campaign::reference_index(&cf.solvers, cf.config.reference.as_deref())?;
+    let r = crate::solver::registry::reference_index(&cf.solvers, cf.config.reference.as_deref())?;
     let reference = cf.solvers.get(r)?.clone();
     let original = cf.config.storm;
     let edits: Vec<crate::mutate::edit::Edit> = serde_json::from_value(meta.edits.clone()).unwrap_or_default();
@@ -292,7 +256,7 @@ pub fn reduce_external(
     opts: &Options,
 ) -> Result<Report, ReduceError> {
     let text = std::fs::read_to_string(input).map_err(|e| crate::Error::io(input, e))?;
-    let script = smtlib::parse(&text).map_err(|e| crate::Error::syntax(input, e))?;
+    let script = smtlib::parse(&text).map_err(|e| e.in_file(input))?;
     let scratch = tempdir_in(&std::env::temp_dir())?;
     let file_name = input.file_name().map_or("input.smt2".into(), |n| n.to_string_lossy().into_owned());
     let mut judge = judge::External {
@@ -360,7 +324,7 @@ pub fn reduce(
     }
     let write = |text: &str| -> Result<(), ReduceError> {
         if let Some(p) = best_out {
-            crate::campaign::store::write_atomic(p, format!("{header}{text}").as_bytes())
+            crate::util::fs::write_atomic(p, format!("{header}{text}").as_bytes())
                 .map_err(|e| ReduceError::Write { path: p.display().to_string(), source: e })?;
         }
         Ok(())

@@ -6,6 +6,7 @@ use super::*;
 use crate::mutate::choice::Rng;
 use crate::mutate::{Engine, Prepared};
 use crate::smtlib::ast::Term;
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 /// A judge that is a predicate on the parsed candidate, and records what it was shown.
@@ -170,7 +171,7 @@ fn property_seeds() -> Vec<std::path::PathBuf> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let shared = root.join("../shared/seeds/cvc5-regress");
     let dir = if shared.is_dir() { shared } else { root.join("corpus") };
-    let mut files = crate::tools::files::collect_smt2(&[dir]).unwrap_or_default();
+    let mut files = crate::util::files::collect_smt2(&[dir]).unwrap_or_default();
     files.retain(|f| std::fs::metadata(f).is_ok_and(|m| m.len() <= 3000));
     files
 }

@@ -519,3 +519,7 @@ pub fn unquote(s: &str) -> &str {
         s
     }
 }
+/// The check-sat count of a script.
+pub fn checks(s: &Script) -> usize {
+    s.commands.iter().filter(|c| s.is_check(&c.kind)).count()
+}

@@ -6,12 +6,13 @@ pub mod lexer;
 pub mod parser;
 pub mod printer;
 
-pub use ast::Script;
+pub use ast::{checks, Script};
 pub use parser::{parse, parse_bytes, SyntaxError};
 pub use printer::print;
 pub mod check;
 pub mod dict;
 pub mod logic;
+pub mod stats;
 pub mod theory;
 
 /// A thread's kept buffers of one kind (the parser's tape and stacks, the checker's
@@ -33,4 +34,19 @@ pub(crate) fn with_thread_buffers<T: Default, R>(
         key.with(|c| c.set(Some(b)));
     }
     r
+}
+
+/// `parse_target`: any byte string either fails to parse with a positioned error, or
+/// parses, prints, and parses back to the identical AST, and printing is idempotent.
+///
+/// Panics (so libFuzzer records the input) when the round trip breaks.
+pub fn roundtrip(data: &[u8]) {
+    let Ok(script) = parse_bytes(data) else { return };
+    let printed = print(&script);
+    let again = match parse(&printed) {
+        Ok(s) => s,
+        Err(e) => panic!("printed script does not parse: {e}\n{printed}"),
+    };
+    assert!(again == script, "round trip changed the AST:\n{printed}");
+    assert_eq!(print(&again), printed, "printing is not idempotent");
 }

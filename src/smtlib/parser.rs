@@ -17,6 +17,18 @@ pub struct SyntaxError {
     pub message: String,
 }
 
+impl SyntaxError {
+    /// The error as the library reports it: with the file it came from.
+    pub fn in_file(self, path: &std::path::Path) -> crate::util::error::Error {
+        crate::util::error::Error::Syntax {
+            path: path.to_owned(),
+            line: self.line,
+            column: self.column,
+            message: self.message,
+        }
+    }
+}
+
 impl std::fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}:{}: {}", self.line, self.column, self.message)

@@ -172,9 +172,7 @@ mod tests {
         let mut sess = crate::solver::Session::new(spec, crate::solver::Limits::default());
         let mut z = InProcessZ3::new("", Duration::from_secs(10));
         let qs: Vec<(String, usize)> = (0..500)
-            .map(|i| {
-                crate::solver::session_text(&crate::smtlib::parse(&crate::tools::bench_solvers::query(5, i)).unwrap())
-            })
+            .map(|i| crate::solver::session_text(&crate::smtlib::parse(&crate::solver::bench::query(5, i)).unwrap()))
             .collect();
         let t = Instant::now();
         let ours: Vec<Vec<Outcome>> = qs.iter().map(|(q, n)| z.query(q, *n).outcomes).collect();

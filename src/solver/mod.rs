@@ -1,6 +1,8 @@
 //! Solvers: installed configurations, persistent sessions, one-shot runs, and the
 //! classification of what they answer.
 
+pub mod bench;
+pub mod check;
 #[cfg(feature = "z3-inprocess")]
 pub mod inprocess;
 pub mod model;

@@ -25,9 +25,26 @@ impl Model {
     }
 }
 
+/// Why a solver's reply (model, values, statistics) could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplyError {
+    #[error("reply does not parse: {0}")]
+    Syntax(crate::smtlib::SyntaxError),
+    #[error("empty reply")]
+    Empty,
+    #[error("expected a parenthesised list")]
+    NotAList,
+    #[error("unterminated string or quoted symbol")]
+    Unterminated,
+    #[error("unbalanced parentheses")]
+    Unbalanced,
+    #[error("{what}: unexpected {text}")]
+    Unexpected { what: &'static str, text: String },
+}
+
 /// Parses a `get-model` response: `(model (define-fun ...) ...)` (cvc5),
 /// `((define-fun ...) ...)` (z3) or `(model (= x 4) ...)` / `((= x 4) ...)` (yices).
-pub fn parse_model(text: &str) -> Result<Model, String> {
+pub fn parse_model(text: &str) -> Result<Model, ReplyError> {
     // yices prints its entries as separate top-level responses: read them as one list,
     // then unwrap the single `(model ...)` or `((define-fun ...) ...)` of the others.
     let (s, outer) = sexp_list(&format!("({text})"))?;
@@ -40,7 +57,7 @@ pub fn parse_model(text: &str) -> Result<Model, String> {
                 None => l,
                 _ => outer,
             },
-            _ => return Err(format!("model: unexpected {}", text.trim())),
+            _ => return Err(ReplyError::Unexpected { what: "model", text: text.trim().to_string() }),
         },
         _ => outer,
     };
@@ -50,12 +67,12 @@ pub fn parse_model(text: &str) -> Result<Model, String> {
             if matches!(s.sexps[item.index()], Sexp::Atom(_, a) if s.str(a) == "model") {
                 continue;
             }
-            return Err(format!("model: unexpected {}", sexp_text(&s, item)));
+            return Err(ReplyError::Unexpected { what: "model", text: sexp_text(&s, item) });
         };
         let xs = s.sexp_list(l);
         let head = match xs.first().map(|x| s.sexps[x.index()]) {
             Some(Sexp::Atom(_, h)) => s.str(h),
-            _ => return Err(format!("model: unexpected {}", sexp_text(&s, item))),
+            _ => return Err(ReplyError::Unexpected { what: "model", text: sexp_text(&s, item) }),
         };
         match (head, xs.len()) {
             ("define-fun", 5) => {
@@ -78,7 +95,7 @@ pub fn parse_model(text: &str) -> Result<Model, String> {
 }
 
 /// Parses a `get-value` response `((term value) ...)` into (term, value) text pairs.
-pub fn parse_values(text: &str) -> Result<Vec<(String, String)>, String> {
+pub fn parse_values(text: &str) -> Result<Vec<(String, String)>, ReplyError> {
     let (s, list) = sexp_list(text)?;
     let mut out = vec![];
     for &pair in s.sexp_list(list) {
@@ -87,7 +104,7 @@ pub fn parse_values(text: &str) -> Result<Vec<(String, String)>, String> {
                 let xs = s.sexp_list(l);
                 out.push((sexp_text(&s, xs[0]), sexp_text(&s, xs[1])));
             }
-            _ => return Err(format!("get-value: not a (term value) pair: {}", sexp_text(&s, pair))),
+            _ => return Err(ReplyError::Unexpected { what: "get-value pair", text: sexp_text(&s, pair) }),
         }
     }
     Ok(out)
@@ -95,7 +112,7 @@ pub fn parse_values(text: &str) -> Result<Vec<(String, String)>, String> {
 
 /// Parses `get-info :all-statistics` (`(:name value ...)`) into numbers. Non-numeric
 /// values are left out; statistics with units (`1.5s`) keep their number.
-pub fn parse_statistics(text: &str) -> Result<BTreeMap<String, f64>, String> {
+pub fn parse_statistics(text: &str) -> Result<BTreeMap<String, f64>, ReplyError> {
     let mut m = BTreeMap::new();
     for_each_statistic(text, |k, v| {
         m.insert(k.to_string(), v);
@@ -109,11 +126,11 @@ pub fn parse_statistics(text: &str) -> Result<BTreeMap<String, f64>, String> {
 /// script cost ~11 % of the harness's CPU. A value that is a list, string or keyword is
 /// skipped (as is a keyword standing in value position). Errors: the reply is not one
 /// balanced parenthesised list (`sat`, an error message cut short).
-pub fn for_each_statistic(text: &str, mut f: impl FnMut(&str, f64)) -> Result<(), String> {
+pub fn for_each_statistic(text: &str, mut f: impl FnMut(&str, f64)) -> Result<(), ReplyError> {
     let text = text.trim();
     let b = text.as_bytes();
     if b.first() != Some(&b'(') {
-        return Err("expected a parenthesised list".into());
+        return Err(ReplyError::NotAList);
     }
     let is_delim = |c: u8| c.is_ascii_whitespace() || matches!(c, b'(' | b')' | b'"' | b'|' | b';');
     let (mut depth, mut i) = (0usize, 0usize);
@@ -139,7 +156,7 @@ pub fn for_each_statistic(text: &str, mut f: impl FnMut(&str, f64)) -> Result<()
                 i += 1;
                 loop {
                     match b[i..].iter().position(|&c| c == q) {
-                        None => return Err("unterminated string or quoted symbol".into()),
+                        None => return Err(ReplyError::Unterminated),
                         Some(p) if q == b'"' && b.get(i + p + 1) == Some(&b'"') => i += p + 2,
                         Some(p) => {
                             i += p + 1;
@@ -168,19 +185,19 @@ pub fn for_each_statistic(text: &str, mut f: impl FnMut(&str, f64)) -> Result<()
             }
         }
     }
-    Err("unbalanced parentheses".into())
+    Err(ReplyError::Unbalanced)
 }
 
 /// Parses one parenthesised S-expression by wrapping it as an unknown command.
-fn sexp_list(text: &str) -> Result<(Script, crate::smtlib::ast::List<SexpId>), String> {
-    let s = smtlib::parse(&format!("(smtstorm-reply {})", text.trim())).map_err(|e| e.to_string())?;
-    let CommandKind::Other { args, .. } = s.commands.first().ok_or("empty reply")?.kind else {
-        return Err("unexpected reply".into());
+fn sexp_list(text: &str) -> Result<(Script, crate::smtlib::ast::List<SexpId>), ReplyError> {
+    let s = smtlib::parse(&format!("(smtstorm-reply {})", text.trim())).map_err(ReplyError::Syntax)?;
+    let CommandKind::Other { args, .. } = s.commands.first().ok_or(ReplyError::Empty)?.kind else {
+        return Err(ReplyError::NotAList);
     };
-    let first = *s.sexp_list(args).first().ok_or("empty reply")?;
+    let first = *s.sexp_list(args).first().ok_or(ReplyError::Empty)?;
     match s.sexps[first.index()] {
         Sexp::List(l) => Ok((s, l)),
-        _ => Err("expected a parenthesised list".into()),
+        _ => Err(ReplyError::NotAList),
     }
 }
 

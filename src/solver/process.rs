@@ -70,12 +70,6 @@ fn spawn(argv: &[String], memory: Option<u64>, stdin: Stdio) -> std::io::Result<
     Ok(child)
 }
 
-/// User + system CPU time of a `rusage`.
-pub(crate) fn rusage_cpu(u: &libc::rusage) -> Duration {
-    let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-    Duration::from_micros(us(u.ru_utime) + us(u.ru_stime))
-}
-
 fn kill_group(pid: u32) {
     // SAFETY: plain syscall; the negative pid addresses the process group we created.
     unsafe {
@@ -789,7 +783,7 @@ pub fn run_argv(argv: &[String], limits: &Limits) -> std::io::Result<RawRun> {
         stdout,
         stderr,
         wall: t0.elapsed(),
-        cpu: rusage_cpu(&usage),
+        cpu: crate::util::cpu::rusage_cpu(&usage),
     })
 }
 

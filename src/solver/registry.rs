@@ -4,7 +4,7 @@
 //! installed ones come from `.solvers/solvers.toml` (written by
 //! `scripts/setup-solvers.sh`); `--solver 'NAME=command args'` adds any other.
 
-use crate::error::{Error, Result};
+use crate::util::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -233,6 +233,15 @@ impl Family {
     }
 }
 
+/// Why a `solvers.toml` does not read.
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryError {
+    #[error(transparent)]
+    Toml(toml::de::Error),
+    #[error("[solver.{solver}]: empty command")]
+    EmptyCommand { solver: String },
+}
+
 /// One named solver configuration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SolverSpec {
@@ -251,7 +260,7 @@ impl SolverSpec {
     /// A spec from `NAME=command args` or a bare command line.
     pub fn from_command_line(name: &str, cmd: &str) -> Result<SolverSpec> {
         let command: Vec<String> = cmd.split_whitespace().map(String::from).collect();
-        let exe = command.first().ok_or_else(|| Error::Usage(format!("solver {name}: empty command")))?;
+        let exe = command.first().ok_or_else(|| Error::EmptyCommand { solver: name.into() })?;
         Ok(SolverSpec { name: name.into(), family: Family::guess(exe), command, version: None, restart_every: None })
     }
 
@@ -262,6 +271,15 @@ impl SolverSpec {
     /// Whether the solver can run a persistent session over stdin.
     pub fn has_session(&self) -> bool {
         self.family != Family::Other
+    }
+
+    /// `s` as this solver is sent it: without the options and commands its family
+    /// rejects ([`Family::without_foreign_options`]), borrowed when nothing changes.
+    pub fn own_script<'a>(&self, s: &'a crate::smtlib::Script) -> std::borrow::Cow<'a, crate::smtlib::Script> {
+        match self.family.without_foreign_options(s) {
+            Some(own) => std::borrow::Cow::Owned(own),
+            None => std::borrow::Cow::Borrowed(s),
+        }
     }
 
     /// See [`Family::cannot_read`].
@@ -354,7 +372,7 @@ impl Registry {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Registry::default()),
             Err(e) => return Err(Error::io(path, e)),
         };
-        let mut reg = Registry::parse(&text).map_err(|m| Error::Usage(format!("{}: {m}", path.display())))?;
+        let mut reg = Registry::parse(&text).map_err(|m| Error::config(path, m))?;
         // Relative paths (`z3-5.4.0/bin/z3`) are relative to the file's directory, so a
         // solver directory can move with the fuzz targets (OSS-Fuzz's `$OUT/solvers/`).
         let base = path.parent().unwrap_or(Path::new("."));
@@ -370,12 +388,12 @@ impl Registry {
     }
 
     /// Parses `solvers.toml` text.
-    pub fn parse(text: &str) -> std::result::Result<Registry, String> {
-        let f: TomlFile = toml::from_str(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str) -> std::result::Result<Registry, RegistryError> {
+        let f: TomlFile = toml::from_str(text).map_err(RegistryError::Toml)?;
         let mut solvers = vec![];
         for (name, s) in f.solver {
             if s.command.is_empty() {
-                return Err(format!("solver {name}: empty command"));
+                return Err(RegistryError::EmptyCommand { solver: name });
             }
             let family = s.family.unwrap_or_else(|| Family::guess(&s.command[0]));
             solvers.push(SolverSpec {
@@ -398,13 +416,32 @@ impl Registry {
         if let Some((name, cmd)) = arg.split_once('=') {
             return SolverSpec::from_command_line(name.trim(), cmd);
         }
-        self.get(arg).cloned().ok_or_else(|| {
-            let known: Vec<&str> = self.solvers.iter().map(|s| s.name.as_str()).collect();
-            Error::Usage(format!(
-                "unknown solver {arg:?}; known: {} (or pass NAME='command args'; scripts/setup-solvers.sh installs solvers)",
-                if known.is_empty() { "none".to_string() } else { known.join(", ") }
-            ))
+        self.get(arg).cloned().ok_or_else(|| Error::UnknownSolver {
+            name: arg.into(),
+            known: self.solvers.iter().map(|s| s.name.clone()).collect(),
         })
+    }
+}
+
+/// Compares two dotted release numbers (`4.8.10` > `4.8.9`).
+pub fn version_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    let parse = |s: &str| s.split(['.', '-', '+']).map(|x| x.parse::<u64>().unwrap_or(0)).collect::<Vec<_>>();
+    parse(a).cmp(&parse(b))
+}
+
+/// The solver STORM takes models from: the configured one, else the newest z3 among
+/// `solvers`, else the first. `None` when the configured name is not among them.
+pub fn reference_index(solvers: &[SolverSpec], configured: Option<&str>) -> Option<usize> {
+    match configured {
+        Some(r) => solvers.iter().position(|s| s.name == r),
+        None => Some(
+            solvers
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.family == Family::Z3)
+                .max_by(|a, b| version_cmp(a.1.version.as_deref().unwrap_or(""), b.1.version.as_deref().unwrap_or("")))
+                .map_or(0, |(i, _)| i),
+        ),
     }
 }
 
@@ -423,8 +460,8 @@ mod tests {
         assert_eq!(Family::Z3.without_foreign_options(&tactic), None);
         let lowered = Family::Yices.without_foreign_options(&tactic).unwrap();
         assert_eq!(crate::smtlib::print(&lowered), "(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n");
-        assert_eq!(crate::campaign::oracle::checks(&lowered), 1);
-        assert_eq!(crate::campaign::oracle::checks(&tactic), 1);
+        assert_eq!(crate::smtlib::checks(&lowered), 1);
+        assert_eq!(crate::smtlib::checks(&tactic), 1);
         let legacy = parse("(declare-datatypes () ((C r g)))");
         assert_eq!(Family::Yices.cannot_read(&legacy).as_deref(), Some("z3's legacy declare-datatypes"));
         let strings = parse("(set-logic QF_SLIA)");

@@ -10,9 +10,13 @@
 //! * Errors are never bugs here: a mutant one solver rejects and another accepts is a
 //!   dialect matter, counted apart. Unknown and timeout are never bugs either.
 
+use crate::smtlib::checks;
 use crate::smtlib::{self, Script};
+use crate::solver::registry::version_cmp;
 use crate::solver::{model, run_file, Limits, Outcome, QueryResult, SolverSpec};
 use std::path::Path;
+
+pub mod witness;
 
 /// A suspected bug.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,11 +112,6 @@ pub fn invalid_model_signature(message: &str) -> String {
     message.split_whitespace().filter(|w| !w.chars().any(|c| c.is_ascii_digit())).collect::<Vec<_>>().join(" ")
 }
 
-/// The check-sat count of a script.
-pub fn checks(s: &Script) -> usize {
-    s.commands.iter().filter(|c| s.is_check(&c.kind)).count()
-}
-
 /// Settles a tie between a `sat` solver and an `unsat` solver on a single-check-sat
 /// script: the sat solver's model values are asserted with the formula and given to the
 /// unsat solver. If it then answers `sat`, it contradicted itself: blame it. If the sat
@@ -151,12 +150,6 @@ pub fn resolve_tie(
         (_, Outcome::Unsat) => Some(true), // blame the sat solver: its own model fails
         _ => None,
     }
-}
-
-/// Compares two dotted release numbers (`4.8.10` > `4.8.9`).
-pub fn version_cmp(a: &str, b: &str) -> std::cmp::Ordering {
-    let parse = |s: &str| s.split(['.', '-', '+']).map(|x| x.parse::<u64>().unwrap_or(0)).collect::<Vec<_>>();
-    parse(a).cmp(&parse(b))
 }
 
 /// Fixed-in bisection over the installed releases of the blamed solver's family that are

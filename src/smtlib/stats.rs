@@ -1,8 +1,8 @@
 //! `smtstorm parse`: parse (and optionally sort-check) files, report acceptance,
 //! round-trip fidelity and throughput. This is the front end's benchmark.
 
-use crate::error::{Error, Result};
 use crate::smtlib::{self, check};
+use crate::util::error::{Error, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -65,7 +65,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// Parses every `.smt2` file under `paths` and reports.
 pub fn run(paths: &[PathBuf], opts: &ParseOptions) -> Result<ParseReport> {
-    let files = crate::tools::files::collect_smt2(paths)?;
+    let files = crate::util::files::collect_smt2(paths)?;
     let mut texts = Vec::with_capacity(files.len());
     for f in &files {
         let bytes = std::fs::read(f).map_err(|e| Error::io(f, e))?;

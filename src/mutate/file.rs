@@ -1,9 +1,9 @@
 //! `smtstorm mutate`: mutants of one seed, each with the edits that made it.
 
-use crate::error::{Error, Result};
 use crate::mutate::{choice::Rng, edit::Edit, valfuzz, Engine, Prepared};
 use crate::smtlib;
 use crate::solver::{model, Limits, Outcome, Session, SolverSpec};
+use crate::util::error::{Error, Result};
 use std::path::Path;
 
 /// A mutant and its description.
@@ -14,7 +14,7 @@ pub struct Mutant {
 
 fn read(path: &Path) -> Result<smtlib::Script> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    smtlib::parse(&text).map_err(|e| Error::syntax(path, e))
+    smtlib::parse(&text).map_err(|e| e.in_file(path))
 }
 
 fn finish(edits: Vec<Edit>, mut m: smtlib::Script) -> Mutant {

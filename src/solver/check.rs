@@ -1,8 +1,8 @@
 //! `smtstorm check` and `smtstorm solvers`: run files on solvers, list installed solvers.
 
-use crate::error::{Error, Result};
 use crate::smtlib;
 use crate::solver::{self, run_file, Limits, Outcome, Session, SolverSpec};
+use crate::util::error::{Error, Result};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -29,13 +29,13 @@ pub struct Row {
 /// Runs every file on every solver: through one persistent session per solver, or with
 /// `oneshot`, in a fresh process per file.
 pub fn run(files: &[PathBuf], solvers: &[SolverSpec], limits: &Limits, oneshot: bool) -> Result<Vec<Row>> {
-    let files = crate::tools::files::collect_smt2(files)?;
+    let files = crate::util::files::collect_smt2(files)?;
     let mut sessions: Vec<Option<Session>> =
         solvers.iter().map(|s| (!oneshot && s.has_session()).then(|| Session::new(s.clone(), *limits))).collect();
     let mut rows = vec![];
     for f in &files {
         let text = std::fs::read_to_string(f).map_err(|e| Error::io(f, e))?;
-        let script = smtlib::parse(&text).map_err(|e| Error::syntax(f, e))?;
+        let script = smtlib::parse(&text).map_err(|e| e.in_file(f))?;
         let (query, checks) = solver::session_text(&script);
         let mut cells = vec![];
         for (spec, sess) in solvers.iter().zip(sessions.iter_mut()) {
@@ -104,10 +104,7 @@ fn version(command: &[String]) -> Option<String> {
 pub fn resolve(registry: &solver::Registry, args: &[String]) -> Result<Vec<SolverSpec>> {
     if args.is_empty() {
         if registry.solvers.is_empty() {
-            return Err(Error::Usage(format!(
-                "no solvers: {} is missing or empty; run scripts/setup-solvers.sh or pass --solver NAME='command args'",
-                solver::registry::default_toml().display()
-            )));
+            return Err(Error::NoSolvers { registry: solver::registry::default_toml() });
         }
         return Ok(registry.solvers.clone());
     }

@@ -1,6 +1,6 @@
 //! Collecting `.smt2` files from command-line paths.
 
-use crate::error::{Error, Result};
+use crate::util::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
 /// Every `.smt2` file under `paths` (files are taken as given), sorted, without duplicates.

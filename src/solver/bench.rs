@@ -9,7 +9,7 @@
 
 use crate::solver::{run_file, Limits, Outcome, Session, SolverSpec};
 use serde::Serialize;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Figures for one solver.
 #[derive(Debug, Clone, Serialize)]
@@ -81,13 +81,6 @@ pub fn query(seed: u64, i: usize) -> String {
     q
 }
 
-fn own_cpu() -> Duration {
-    // SAFETY: getrusage fills a zeroed struct for the calling process.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
-    crate::solver::process::rusage_cpu(&u)
-}
-
 /// Benchmarks `spec` on `n` generated queries.
 pub fn bench(spec: &SolverSpec, n: usize, seed: u64, limits: &Limits) -> std::io::Result<SolverBench> {
     let dir = std::env::temp_dir().join(format!("smtstorm-bench-{}-{}", std::process::id(), spec.name));
@@ -105,7 +98,7 @@ pub fn bench(spec: &SolverSpec, n: usize, seed: u64, limits: &Limits) -> std::io
     let fresh_s = t0.elapsed().as_secs_f64();
 
     let mut s = Session::new(spec.clone(), *limits);
-    let cpu0 = own_cpu();
+    let cpu0 = crate::util::cpu::own_cpu();
     let t0 = Instant::now();
     // Pipelined in batches of 16, as a campaign worker sends its mutants.
     let mut session: Vec<Outcome> = vec![];
@@ -114,7 +107,7 @@ pub fn bench(spec: &SolverSpec, n: usize, seed: u64, limits: &Limits) -> std::io
         session.extend(s.query_batch(&batch).iter().map(|r| r.outcome().clone()));
     }
     let session_s = t0.elapsed().as_secs_f64();
-    let own = (own_cpu() - cpu0).as_secs_f64();
+    let own = (crate::util::cpu::own_cpu() - cpu0).as_secs_f64();
     let starts = s.starts;
     drop(s);
     std::fs::remove_dir_all(&dir)?;

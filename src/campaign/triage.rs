@@ -11,8 +11,8 @@
 //! otherwise "not reproduced".
 
 use crate::campaign::{self, store::Store, Config};
-use crate::error::{Error, Result};
 use crate::solver::Registry;
+use crate::util::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
 /// What triage found.
@@ -143,10 +143,8 @@ pub fn triage(
     }
     rep.findings = stored.iter().filter(|(_, m)| m.engine == "triage").count();
     rep.seconds = t0.elapsed().as_secs_f64();
-    let _ = crate::campaign::store::write_atomic(
-        &out.join("triage.json"),
-        &serde_json::to_vec_pretty(&rep).unwrap_or_default(),
-    );
+    let _ =
+        crate::util::fs::write_atomic(&out.join("triage.json"), &serde_json::to_vec_pretty(&rep).unwrap_or_default());
     Ok(rep)
 }
 
@@ -155,7 +153,7 @@ fn harness_panic(f: &Path) -> Option<String> {
     let data = std::fs::read(f).ok()?;
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let r = std::panic::catch_unwind(|| crate::harness::parse_roundtrip(&data));
+    let r = std::panic::catch_unwind(|| crate::smtlib::roundtrip(&data));
     std::panic::set_hook(prev);
     r.err().map(|e| {
         e.downcast_ref::<String>()

@@ -1,4 +1,5 @@
-//! The bug store under a campaign's `--out` directory.
+//! The bug store under a campaign's `--out` directory: its on-disk format and every
+//! read and write of it. Campaigns, triage, the reducer and BanditFuzz all store here.
 //!
 //! ```text
 //! OUT/campaign.json                      the campaign definition and run count
@@ -14,9 +15,14 @@
 //! the `meta.json` files at start-up: a rerun with the same `--out` never stores a bug
 //! twice and never loses one.
 
+pub mod campaign;
+pub mod perf;
+pub mod reduction;
+
+use crate::util::fs::write_atomic;
+use crate::util::hash::short_hash;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// One solver's answer to a trigger, as stored.
@@ -65,44 +71,11 @@ pub struct Meta {
     pub seed_finding: bool,
     /// What `smtstorm reduce` made of the trigger (`reduced.smt2` beside it), if run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reduction: Option<crate::reduce::Report>,
+    pub reduction: Option<reduction::Report>,
     /// Dedup keys of findings merged into this one because their reductions came out
     /// identical ([`Store::merge_same_reductions`]); they stay in the index.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_keys: Vec<String>,
-}
-
-/// Writes `data` to `path` atomically (temporary file in the same directory + rename).
-pub fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
-        std::process::id()
-    ));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(data)?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, path)
-}
-
-/// Appends one line to a log file (a torn last line after `kill -9` is skipped on read).
-pub fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
-    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
-    f.write_all(format!("{line}\n").as_bytes())
-}
-
-/// A stable short id for a dedup key (FNV-1a, 64 bits).
-pub fn short_hash(key: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in key.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
 }
 
 /// What [`Store::record`] did.

@@ -22,27 +22,55 @@ pub struct SeedReport {
     pub violations: Vec<String>,
 }
 
-/// Builds STORM pools for `script` with a reference session: one query for the model and
-/// every fragment's value, a second with the negated conjunction if the seed is unsat.
-/// `calls` counts the queries. The error says why there are no pools.
+/// Why a seed gives no STORM pools.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum NoPools {
+    /// The reference cannot read the seed ([`SolverSpec::cannot_read`]).
+    #[error("{0}")]
+    Unreadable(String),
+    #[error("no fragment")]
+    NoFragment,
+    #[error("the model query does not parse: {0}")]
+    BadQuery(smtlib::SyntaxError),
+    #[error("no get-value answer")]
+    NoValues,
+    #[error("get-value answered a different number of values")]
+    ValueCount,
+    #[error("no fragment has a Boolean value")]
+    NoBooleanValue,
+    #[error("reference answered {0}")]
+    Answered(Outcome),
+    #[error("reference answered unsat for the negation too")]
+    UnsatBothWays,
+}
+
+/// Builds STORM pools for `seed` with a reference session: the seed without the options
+/// the reference rejects ([`SolverSpec::own_script`]), then one query for the model and
+/// every fragment's value, and a second with the negated conjunction if the seed is
+/// unsat. `calls` counts the queries. This is the one place campaigns, the fuzz harness,
+/// bound minimisation and `storm-check` go from a seed to its pools.
 pub fn pools_for(
-    script: &Script,
+    seed: &Script,
     reference: &mut Session,
     bounds: &Bounds,
-    seed: u64,
+    rng_seed: u64,
     calls: &mut u64,
-) -> Result<Pools, String> {
-    let frags = storm::fragments(script, bounds.dmax);
+) -> Result<Pools, NoPools> {
+    let script = reference.spec().own_script(seed);
+    if let Some(why) = reference.spec().cannot_read(&script) {
+        return Err(NoPools::Unreadable(why));
+    }
+    let frags = storm::fragments(&script, bounds.dmax);
     if frags.is_empty() {
-        return Err("no fragment".into());
+        return Err(NoPools::NoFragment);
     }
     for negate in [false, true] {
-        let (q, consts) = storm::model_query(script, &frags, negate);
+        let (q, consts) = storm::model_query(&script, &frags, negate);
         // A push/pop session takes logic and options only in its prelude (z3 rejects
         // `:produce-models` inside a scope): send the query without them.
         let q = match reference.framing {
             crate::solver::Framing::PushPop { .. } => {
-                smtlib::parse(&q).map(|s| crate::solver::incremental_text(&s).0).map_err(|e| e.to_string())?
+                smtlib::parse(&q).map(|s| crate::solver::incremental_text(&s).0).map_err(NoPools::BadQuery)?
             }
             crate::solver::Framing::Reset => q,
         };
@@ -50,23 +78,19 @@ pub fn pools_for(
         *calls += 1;
         match r.outcome() {
             Outcome::Sat => {
-                let values = r
-                    .data
-                    .iter()
-                    .find_map(|d| model::parse_values(d).ok())
-                    .ok_or_else(|| "no get-value answer".to_string())?;
+                let values = r.data.iter().find_map(|d| model::parse_values(d).ok()).ok_or(NoPools::NoValues)?;
                 if values.len() != consts.len() + frags.len() {
-                    return Err("get-value answered a different number of values".into());
+                    return Err(NoPools::ValueCount);
                 }
-                return Pools::build(&frags, &consts, &values, bounds, &mut Rng::new(seed))
-                    .ok_or_else(|| "no fragment has a Boolean value".into());
+                return Pools::build(&frags, &consts, &values, bounds, &mut Rng::new(rng_seed))
+                    .ok_or(NoPools::NoBooleanValue);
             }
             // An unsat seed makes the `get-value` an error: try the negation.
             Outcome::Unsat | Outcome::Error { .. } if !negate => continue,
-            o => return Err(format!("reference answered {o}")),
+            o => return Err(NoPools::Answered(o.clone())),
         }
     }
-    Err("reference answered unsat for the negation too".into())
+    Err(NoPools::UnsatBothWays)
 }
 
 /// Checks `n` instances per seed.
@@ -88,16 +112,10 @@ pub fn check(
             out.push(rep);
             continue;
         };
-        let script = reference.spec().family.without_foreign_options(&script).unwrap_or(script);
-        if let Some(why) = reference.spec().cannot_read(&script) {
-            rep.skipped = Some(why);
-            out.push(rep);
-            continue;
-        }
         let pools = match pools_for(&script, &mut reference, bounds, si as u64, &mut 0) {
             Ok(p) => p,
             Err(e) => {
-                rep.skipped = Some(e);
+                rep.skipped = Some(e.to_string());
                 out.push(rep);
                 continue;
             }
@@ -105,7 +123,7 @@ pub fn check(
         rep.answers = checkers.iter().map(|c| (c.name.clone(), 0, 0, 0)).collect();
         for k in 0..n as u64 {
             let Some(a) = pools.instance(bounds, &mut Rng::new(k * 7919 + si as u64)) else { continue };
-            let Ok(inst) = storm::instance_script(&script, a) else { continue };
+            let Ok(inst) = storm::instance_script(&reference.spec().own_script(&script), a) else { continue };
             rep.instances += 1;
             let pinned = storm::pinned(&inst, &pools.witness);
             let Ok(pinned) = smtlib::parse(&pinned) else { continue };
@@ -113,7 +131,7 @@ pub fn check(
                 if sess.spec().cannot_read(&pinned).is_some() {
                     continue;
                 }
-                let s = sess.spec().family.without_foreign_options(&pinned).unwrap_or_else(|| pinned.clone());
+                let s = sess.spec().own_script(&pinned);
                 let (q, checks) = session_text(&s);
                 match sess.query(&q, checks).outcome() {
                     Outcome::Sat => rep.answers[c].1 += 1,

@@ -1,0 +1,40 @@
+//! What a reduction did, as `meta.json` records it beside `reduced.smt2`.
+
+use std::collections::BTreeMap;
+
+/// What a reduction did.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Report {
+    pub original_bytes: usize,
+    pub reduced_bytes: usize,
+    /// Candidates given to the judge.
+    pub checks: u64,
+    /// Candidates skipped because an identical text was already found uninteresting.
+    pub cache_hits: u64,
+    /// Candidates refused before any solver saw them (syntax, sorts, not smaller).
+    pub refused: u64,
+    /// Accepted reductions.
+    pub successes: u64,
+    /// Interesting to a worker, but not on confirmation.
+    pub unconfirmed: u64,
+    pub seconds: f64,
+    /// Whether the time limit stopped the reduction before its fixpoint.
+    pub timed_out: bool,
+    /// Successes per pass.
+    pub by_pass: BTreeMap<String, u64>,
+    /// For a STORM finding: what bound minimisation found before the passes ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<BoundsReport>,
+}
+
+/// The outcome of STORM's bound minimisation (`reduce::bounds::minimise`).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BoundsReport {
+    pub amax: usize,
+    pub dmax: usize,
+    pub nc: usize,
+    /// Trigger size before, and of the regenerated instance.
+    pub from_bytes: usize,
+    pub to_bytes: usize,
+    pub instances: u64,
+}

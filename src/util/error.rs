@@ -1,0 +1,40 @@
+//! Typed errors of the library. The binary wraps them in `anyhow` at its edge.
+
+use std::path::{Path, PathBuf};
+
+/// Errors the library reports. Every error about a file names the file, and syntax
+/// errors also the line and column and what was expected.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Syntax { path: PathBuf, line: u32, column: u32, message: String },
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    /// A configuration file (a campaign's TOML, `solvers.toml`) that does not read; the
+    /// message names the key (the `toml` crate's errors carry line, column and key).
+    #[error("{}: {message}", path.display())]
+    Config { path: PathBuf, message: String },
+    /// A `--solver NAME` that is neither installed nor `NAME=command`.
+    #[error("unknown solver {name:?}; known: {} (or pass NAME='command args'; scripts/setup-solvers.sh installs solvers)", if known.is_empty() { "none".to_string() } else { known.join(", ") })]
+    UnknownSolver { name: String, known: Vec<String> },
+    /// No solver given and none installed.
+    #[error("no solvers: {} is missing or empty; run scripts/setup-solvers.sh or pass --solver NAME='command args'", registry.display())]
+    NoSolvers { registry: PathBuf },
+    /// A solver defined with an empty command line.
+    #[error("solver {solver}: empty command")]
+    EmptyCommand { solver: String },
+    /// A campaign's `reference` that is not one of its solvers.
+    #[error("reference {name:?} is not one of the campaign's solvers")]
+    UnknownReference { name: String },
+}
+
+impl Error {
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
+        Error::Io { path: path.to_owned(), source }
+    }
+    pub fn config(path: &Path, message: impl std::fmt::Display) -> Self {
+        Error::Config { path: path.to_owned(), message: message.to_string() }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
