@@ -508,10 +508,10 @@ impl<'a> Bandit<'a> {
             let blamed = v.blamed.map_or("undecided".to_string(), |b| solvers[b].name.clone());
             let meta = Meta {
                 id: String::new(),
-                kind: v.kind.to_string(),
+                kind: v.kind,
                 blamed_version: v.blamed.and_then(|b| solvers[b].version.clone()),
                 blamed,
-                blame_by: v.blame_by.to_string(),
+                blame_by: v.blame_by,
                 logic: self.grammar.logic.clone(),
                 signature: v.signature.clone(),
                 fixed_in: None,

@@ -13,7 +13,7 @@
 pub mod report;
 pub mod triage;
 
-use crate::oracle;
+use crate::oracle::{self, BlameBy, BugKind};
 use crate::store;
 pub use crate::store::campaign::{CampaignFile, Config};
 use crate::util::hash::mix;
@@ -147,7 +147,7 @@ struct SeedState {
     /// What the seed's own findings were: (kind, blamed solver or `None` for an undecided
     /// tie, crash message). Mutants of the seed that repeat one inherit the seed's bug:
     /// they are counted, not reported as new.
-    seed_blames: Vec<(&'static str, Option<usize>, String)>,
+    seed_blames: Vec<(BugKind, Option<usize>, String)>,
     /// A worker is running a batch of this seed.
     busy: bool,
     /// Fuzzing turns handed out (engines take turns in order).
@@ -600,8 +600,8 @@ fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, t
             let mut s = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
             let blames = &mut s.state[i].seed_blames;
             blames.push((v.kind, c.and_then(|c| c.blamed).or(v.blamed), v.signature.clone()));
-            if v.kind == "soundness" {
-                blames.push(("soundness", None, String::new()));
+            if v.kind == BugKind::Soundness {
+                blames.push((BugKind::Soundness, None, String::new()));
             }
         }
     }
@@ -773,13 +773,13 @@ fn fuzz_batch<'s>(
         let sat = vec![Outcome::Sat; (*checks).max(1)];
         let truth = pools.as_ref().map(|_| &sat[..]);
         for mut v in oracle::judge(&rs, truth) {
-            if pools.is_some() && v.blame_by == "status" {
-                v.blame_by = "witness";
+            if pools.is_some() && v.blame_by == BlameBy::Status {
+                v.blame_by = BlameBy::Witness;
             }
             // Soundness repeats are known from the blame alone; a crash only after the
             // fresh run has given its normalised message (checked in confirmation).
             if pools.is_none()
-                && v.kind == "soundness"
+                && v.kind == BugKind::Soundness
                 && seed_blames.iter().any(|(k, b, _)| *k == v.kind && *b == v.blamed)
             {
                 sh.counters.inherited.fetch_add(1, Relaxed);
@@ -975,7 +975,9 @@ fn confirm_and_store(
     }
     let again = oracle::judge(&all, truth);
     let mut verdict = match again.iter().find(|x| x.kind == v.kind && x.blamed == v.blamed) {
-        Some(x) if witness.is_some() && x.blame_by == "status" => oracle::Verdict { blame_by: "witness", ..x.clone() },
+        Some(x) if witness.is_some() && x.blame_by == BlameBy::Status => {
+            oracle::Verdict { blame_by: BlameBy::Witness, ..x.clone() }
+        }
         Some(x) => x.clone(),
         None => {
             sh.counters.unconfirmed.fetch_add(1, Relaxed);
@@ -1003,7 +1005,7 @@ fn confirm_and_store(
                 }
                 None => {}
             }
-            verdict.blame_by = if verdict.blamed.is_some() { "model-check" } else { "undecided" };
+            verdict.blame_by = if verdict.blamed.is_some() { BlameBy::ModelCheck } else { BlameBy::Undecided };
         }
     }
     if let (Some(wit), Some(b)) = (witness, verdict.blamed) {
@@ -1042,7 +1044,9 @@ fn confirm_and_store(
     if !seed_finding {
         let sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
         let repeats = sched.state[i].seed_blames.iter().any(|(k, b, sig)| {
-            *k == verdict.kind && *b == verdict.blamed && (verdict.kind == "soundness" || *sig == verdict.signature)
+            *k == verdict.kind
+                && *b == verdict.blamed
+                && (verdict.kind == BugKind::Soundness || *sig == verdict.signature)
         });
         drop(sched);
         if repeats {
@@ -1069,7 +1073,7 @@ fn confirm_and_store(
         let kind = verdict.kind;
         let good = |r: &QueryResult| -> bool {
             let crashed = r.crash.is_some() || r.outcomes.iter().any(|o| matches!(o, Outcome::Crash { .. }));
-            if kind == "crash" {
+            if kind == BugKind::Crash {
                 return !crashed;
             }
             !crashed
@@ -1096,10 +1100,10 @@ fn confirm_and_store(
     let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let meta = Meta {
         id: String::new(),
-        kind: verdict.kind.to_string(),
+        kind: verdict.kind,
         blamed: blamed_name,
         blamed_version: verdict.blamed.and_then(|b| sh.solvers[b].version.clone()),
-        blame_by: verdict.blame_by.to_string(),
+        blame_by: verdict.blame_by,
         logic: trigger.logic().unwrap_or("none").to_string(),
         signature: verdict.signature.clone(),
         fixed_in,

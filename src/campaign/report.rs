@@ -137,7 +137,7 @@ pub fn markdown(out: &Path, d: &Data) -> String {
     }
     let mut by: BTreeMap<(String, String), usize> = BTreeMap::new();
     for (_, m) in d.findings.iter().filter(|f| !f.1.seed_finding) {
-        *by.entry((m.engine.clone(), m.kind.clone())).or_default() += 1;
+        *by.entry((m.engine.clone(), m.kind.to_string())).or_default() += 1;
     }
     if !by.is_empty() {
         let _ = writeln!(s, "\n## Which engines found what\n\n| engine | kind | distinct bugs |\n|---|---|---|");

@@ -182,7 +182,7 @@ mod tests {
             let oracle::Found::Finding { kind, solver, .. } = f else { unreachable!() };
             // Every known bug of these solvers: z3 4.8.7's and yices' own.
             assert!(solver == "z3-4.8.7" || solver == "yices", "{e}: {f:?} on\n{text}");
-            assert!(["soundness", "crash", "invalid-model"].contains(&kind.as_str()));
+            assert!(crate::oracle::BugKind::ALL.contains(kind));
         }
         // Crossover: children parse, and two STORM instances with agreeing witnesses give a
         // child whose merged witness is there.
@@ -305,8 +305,12 @@ mod tests {
             o => panic!("{o:?}"),
         }
         let r = std::panic::catch_unwind(|| {
-            oracle::Found::Finding { kind: "soundness".into(), solver: "yices".into(), signature: "x".into() }
-                .abort_on_finding()
+            oracle::Found::Finding {
+                kind: crate::oracle::BugKind::Soundness,
+                solver: "yices".into(),
+                signature: "x".into(),
+            }
+            .abort_on_finding()
         });
         assert!(r.is_err(), "a finding aborts");
         let seed =

@@ -30,7 +30,7 @@
 //! timeouts never abort.
 
 use crate::mutate::storm::{self, Pools};
-use crate::oracle::{judge, Verdict};
+use crate::oracle::{judge, BugKind, Verdict};
 use crate::smtlib::checks;
 use crate::smtlib::{self, Script};
 use crate::solver::{run_file, Limits, Outcome, QueryResult, Registry, Session, SolverSpec};
@@ -276,7 +276,7 @@ pub enum Found {
     Rejected,
     /// A confirmed bug: kind, blamed solver, signature.
     Finding {
-        kind: String,
+        kind: BugKind,
         solver: String,
         signature: String,
     },
@@ -437,7 +437,7 @@ impl Harness {
 
     fn named(&self, v: &Verdict) -> Found {
         Found::Finding {
-            kind: v.kind.to_string(),
+            kind: v.kind,
             solver: v.blamed.map_or("undecided".into(), |b| self.specs[b].name.clone()),
             signature: v.signature.clone(),
         }
@@ -493,7 +493,7 @@ impl Harness {
             let pr = run_file(&self.specs[r], &f, checks(&p).max(1), &self.confirm_limits());
             if !pr.outcomes.is_empty() && pr.outcomes.iter().all(|o| *o == Outcome::Sat) {
                 found = Found::Finding {
-                    kind: "soundness".into(),
+                    kind: BugKind::Soundness,
                     solver: self.specs[k].name.clone(),
                     signature: "unsat for an instance its witness satisfies".into(),
                 };
@@ -507,7 +507,7 @@ impl Harness {
         let f = fresh.get(k)?.as_ref()?;
         match &f.crash {
             Some(Outcome::Crash { message: m, .. }) if m == message => {
-                Some(Found::Finding { kind: "crash".into(), solver: self.specs[k].name.clone(), signature: m.clone() })
+                Some(Found::Finding { kind: BugKind::Crash, solver: self.specs[k].name.clone(), signature: m.clone() })
             }
             _ => None,
         }

@@ -16,16 +16,18 @@ use crate::solver::registry::version_cmp;
 use crate::solver::{model, run_file, Limits, Outcome, QueryResult, SolverSpec};
 use std::path::Path;
 
+pub mod kind;
 pub mod witness;
+
+pub use kind::{BlameBy, BugKind};
 
 /// A suspected bug.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
-    /// `soundness`, `crash` or `invalid-model`.
-    pub kind: &'static str,
+    pub kind: BugKind,
     /// Index of the blamed solver; `None` for an undecided tie.
     pub blamed: Option<usize>,
-    pub blame_by: &'static str,
+    pub blame_by: BlameBy,
     /// Normalised crash message, or the answer pattern (`sat/unsat` of the blamed solver vs
     /// the others) for soundness.
     pub signature: String,
@@ -39,7 +41,7 @@ pub fn judge(results: &[Option<&QueryResult>], truth: Option<&[Outcome]>) -> Vec
         let Some(r) = r else { continue };
         let crash = r.crash.clone().or_else(|| r.outcomes.iter().find(|o| matches!(o, Outcome::Crash { .. })).cloned());
         if let Some(Outcome::Crash { message, .. }) = crash {
-            v.push(Verdict { kind: "crash", blamed: Some(i), blame_by: "crash", signature: message });
+            v.push(Verdict { kind: BugKind::Crash, blamed: Some(i), blame_by: BlameBy::Crash, signature: message });
         }
     }
     for (i, r) in results.iter().enumerate() {
@@ -47,7 +49,12 @@ pub fn judge(results: &[Option<&QueryResult>], truth: Option<&[Outcome]>) -> Vec
             r.and_then(|r| r.outcomes.iter().find(|o| matches!(o, Outcome::InvalidModel { .. })))
         {
             let sig = invalid_model_signature(message);
-            v.push(Verdict { kind: "invalid-model", blamed: Some(i), blame_by: "validation", signature: sig });
+            v.push(Verdict {
+                kind: BugKind::InvalidModel,
+                blamed: Some(i),
+                blame_by: BlameBy::Validation,
+                signature: sig,
+            });
         }
     }
     let checks = results.iter().flatten().map(|r| r.outcomes.len()).max().unwrap_or(0);
@@ -71,11 +78,11 @@ pub fn judge(results: &[Option<&QueryResult>], truth: Option<&[Outcome]>) -> Vec
         let word = |b: bool| if b { "sat" } else { "unsat" };
         if let Some(t) = truth_k {
             for &(i, a) in ans.iter().filter(|a| a.1 != t) {
-                if !v.iter().any(|x: &Verdict| x.kind == "soundness" && x.blamed == Some(i)) {
+                if !v.iter().any(|x: &Verdict| x.kind == BugKind::Soundness && x.blamed == Some(i)) {
                     v.push(Verdict {
-                        kind: "soundness",
+                        kind: BugKind::Soundness,
                         blamed: Some(i),
-                        blame_by: "status",
+                        blame_by: BlameBy::Status,
                         signature: format!("{} where {} is expected", word(a), word(t)),
                     });
                 }
@@ -86,18 +93,23 @@ pub fn judge(results: &[Option<&QueryResult>], truth: Option<&[Outcome]>) -> Vec
             continue;
         }
         if sats == unsats {
-            if !v.iter().any(|x| x.kind == "soundness") {
-                v.push(Verdict { kind: "soundness", blamed: None, blame_by: "undecided", signature: "tie".into() });
+            if !v.iter().any(|x| x.kind == BugKind::Soundness) {
+                v.push(Verdict {
+                    kind: BugKind::Soundness,
+                    blamed: None,
+                    blame_by: BlameBy::Undecided,
+                    signature: "tie".into(),
+                });
             }
             continue;
         }
         let minority = sats < unsats;
         for &(i, a) in ans.iter().filter(|a| a.1 == minority) {
-            if !v.iter().any(|x| x.kind == "soundness" && x.blamed == Some(i)) {
+            if !v.iter().any(|x| x.kind == BugKind::Soundness && x.blamed == Some(i)) {
                 v.push(Verdict {
-                    kind: "soundness",
+                    kind: BugKind::Soundness,
                     blamed: Some(i),
-                    blame_by: "majority",
+                    blame_by: BlameBy::Majority,
                     signature: format!("{} where {} is expected", word(a), word(!a)),
                 });
             }
@@ -211,7 +223,7 @@ mod tests {
         let (s, u, k) = (r(&[Outcome::Sat]), r(&[Outcome::Unsat]), r(&[Outcome::Unknown { reason: String::new() }]));
         let v = judge(&[Some(&u), Some(&s), Some(&s)], None);
         assert_eq!(v.len(), 1);
-        assert_eq!((v[0].kind, v[0].blamed, v[0].blame_by), ("soundness", Some(0), "majority"));
+        assert_eq!((v[0].kind, v[0].blamed, v[0].blame_by), (BugKind::Soundness, Some(0), BlameBy::Majority));
         assert_eq!(v[0].signature, "unsat where sat is expected");
         assert!(judge(&[Some(&u), Some(&k), None], None).is_empty(), "unknown is not a bug");
         assert!(judge(&[Some(&s), Some(&s)], None).is_empty());
@@ -219,13 +231,13 @@ mod tests {
         assert_eq!(tie[0].blamed, None);
         let truth = [Outcome::Sat];
         let v = judge(&[Some(&u)], Some(&truth));
-        assert_eq!((v[0].blamed, v[0].blame_by), (Some(0), "status"));
+        assert_eq!((v[0].blamed, v[0].blame_by), (Some(0), BlameBy::Status));
         let e = r(&[Outcome::Error { message: "x".into() }]);
         assert!(judge(&[Some(&e), Some(&s)], None).is_empty(), "errors are dialect, not bugs");
         let mut c = r(&[Outcome::Sat]);
         c.crash = Some(Outcome::Crash { signal: Some(11), exit_code: None, message: "SIGSEGV".into() });
         let v = judge(&[Some(&c), Some(&s)], None);
-        assert_eq!((v[0].kind, v[0].blamed, v[0].signature.as_str()), ("crash", Some(0), "SIGSEGV"));
+        assert_eq!((v[0].kind, v[0].blamed, v[0].signature.as_str()), (BugKind::Crash, Some(0), "SIGSEGV"));
         assert!(version_cmp("4.8.10", "4.8.9").is_gt());
     }
 }

@@ -12,6 +12,7 @@
 //!   blamed solver first: most candidates fail there) and confirmed in fresh processes.
 
 use super::{Check, Judge};
+use crate::oracle::{BlameBy, BugKind};
 use crate::smtlib::{self, Script};
 use crate::solver::{run_file, Limits, Outcome, QueryResult, Session, SolverSpec};
 use crate::store::Meta;
@@ -125,18 +126,18 @@ impl FindingJudge {
         let find = |name: &str| solvers.iter().find(|s| s.name == name).cloned();
         let answers = &meta.answers;
         let blamed_at = answers.iter().position(|a| a.solver == meta.blamed);
-        let (involved, symptom): (Vec<usize>, Symptom) = match meta.kind.as_str() {
-            "crash" | "invalid-model" => {
+        let (involved, symptom): (Vec<usize>, Symptom) = match meta.kind {
+            BugKind::Crash | BugKind::InvalidModel => {
                 let b = blamed_at.ok_or_else(|| unusable(format!("blamed solver {} has no answer", meta.blamed)))?;
                 let signature = meta.signature.clone();
-                let sym = if meta.kind == "crash" {
+                let sym = if meta.kind == BugKind::Crash {
                     Symptom::Crash { signature }
                 } else {
                     Symptom::InvalidModel { signature }
                 };
                 (vec![b], sym)
             }
-            "soundness" => {
+            BugKind::Soundness => {
                 // The bug's check-sat: the first where definite answers conflict.
                 let checks = answers.iter().map(|a| a.outcomes.len()).max().unwrap_or(0);
                 let k0 = (0..checks)
@@ -156,7 +157,6 @@ impl FindingJudge {
                 let want = order.iter().map(|&i| answers[i].outcomes.get(k0).and_then(|o| parse_outcome(o))).collect();
                 (order, Symptom::Answers { want })
             }
-            k => return Err(unusable(format!("unknown kind {k}"))),
         };
         let specs: Vec<SolverSpec> = involved
             .iter()
@@ -170,7 +170,7 @@ impl FindingJudge {
         let time = Duration::from_secs_f64((slowest * 5.0).max(1.0)).min(max_time.max(Duration::from_millis(100)));
         let limits = Limits { time, grace: Duration::from_millis(500), ..Limits::default() };
         // A STORM soundness finding is judged against its witness too.
-        let storm = meta.engine == "storm" || meta.blame_by == "witness";
+        let storm = meta.engine == "storm" || meta.blame_by == BlameBy::Witness;
         let witness = match symptom {
             Symptom::Answers { .. } if storm => crate::mutate::storm::read_witness(&trigger),
             _ => None,

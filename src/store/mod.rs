@@ -19,6 +19,7 @@ pub mod campaign;
 pub mod perf;
 pub mod reduction;
 
+use crate::oracle::{BlameBy, BugKind};
 use crate::util::fs::write_atomic;
 use crate::util::hash::short_hash;
 use serde::{Deserialize, Serialize};
@@ -41,12 +42,11 @@ pub struct SolverAnswer {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Meta {
     pub id: String,
-    /// `soundness`, `crash` or `invalid-model`.
-    pub kind: String,
+    pub kind: BugKind,
     pub blamed: String,
     pub blamed_version: Option<String>,
-    /// How the blame was decided (`majority`, `status`, `model-check`, `undecided`).
-    pub blame_by: String,
+    /// How the blame was decided.
+    pub blame_by: BlameBy,
     pub logic: String,
     /// The normalised crash message, or the answers pattern for soundness bugs.
     pub signature: String,
@@ -169,7 +169,7 @@ impl Store {
         meta.id = short_hash(&key)[..12].to_string();
         meta.trigger_bytes = trigger.len();
         let top = if meta.seed_finding { "seed-findings" } else { "bugs" };
-        let dir = self.out.join(top).join(&meta.kind).join(&meta.id);
+        let dir = self.out.join(top).join(meta.kind.as_str()).join(&meta.id);
         // Trigger first, meta last: a directory without meta.json is not a finding yet
         // and is overwritten when the bug is found again.
         write_atomic(&dir.join("trigger.smt2"), trigger.as_bytes())?;
@@ -237,8 +237,8 @@ impl Store {
 /// and, when the ladder was bisected, the release that fixed it.
 pub fn dedup_key(m: &Meta) -> String {
     let top = if m.seed_finding { "seed" } else { "fuzz" };
-    match m.kind.as_str() {
-        "crash" => format!("{top}|crash|{}|{}", m.blamed, m.signature),
+    match m.kind {
+        BugKind::Crash => format!("{top}|crash|{}|{}", m.blamed, m.signature),
         k => format!("{top}|{k}|{}|{}|{}|{}", m.blamed, m.logic, m.signature, m.fixed_in.as_deref().unwrap_or("-")),
     }
 }
@@ -250,10 +250,10 @@ mod tests {
     fn meta(logic: &str, fixed_in: &str, found_at: f64) -> Meta {
         Meta {
             id: String::new(),
-            kind: "invalid-model".into(),
+            kind: BugKind::InvalidModel,
             blamed: "z3-4.8.7".into(),
             blamed_version: None,
-            blame_by: "validation".into(),
+            blame_by: BlameBy::Validation,
             logic: logic.into(),
             signature: "an invalid model was generated".into(),
             fixed_in: Some(fixed_in.into()),
@@ -308,6 +308,48 @@ mod tests {
         assert_eq!(again.record(meta("ALL", "4.8.9", 6.0), "x").unwrap(), Recorded::Duplicate(a.clone()));
         let kept: Meta = serde_json::from_slice(&std::fs::read(a.join("meta.json")).unwrap()).unwrap();
         assert_eq!((kept.duplicates, kept.merged_keys.len()), (3, 1));
+        let _ = std::fs::remove_dir_all(&out);
+    }
+
+    /// A store written by 0957fee, when bug kinds and blame reasons were strings,
+    /// opens with the same index, and each `meta.json` reads and writes back to the
+    /// same bytes; one written now reads back too.
+    #[test]
+    fn stores_written_before_kinds_were_enums_still_read_byte_for_byte() {
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/store-0957fee");
+        let out = std::env::temp_dir().join(format!("smtstorm-store-compat-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let mut metas = 0;
+        for (top, kind, id) in [("bugs", "soundness", "5c1d0e7f3a2b"), ("seed-findings", "crash", "0a1b2c3d4e5f")] {
+            let from = fixture.join(top).join(kind).join(id);
+            let to = out.join(top).join(kind).join(id);
+            std::fs::create_dir_all(&to).unwrap();
+            for f in ["meta.json", "trigger.smt2"] {
+                std::fs::copy(from.join(f), to.join(f)).unwrap();
+            }
+            let text = std::fs::read_to_string(from.join("meta.json")).unwrap();
+            let m: Meta = serde_json::from_str(&text).unwrap();
+            assert_eq!(m.kind.as_str(), kind);
+            assert_eq!(serde_json::to_string_pretty(&m).unwrap(), text.trim_end(), "{top}/{kind}/{id}");
+            metas += 1;
+        }
+        assert_eq!(metas, 2);
+        let mut st = Store::open(&out).unwrap();
+        assert_eq!(st.counts(), (1, 1));
+        let old = serde_json::from_str::<Meta>(
+            &std::fs::read_to_string(out.join("bugs/soundness/5c1d0e7f3a2b/meta.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!((old.kind, old.blame_by), (BugKind::Soundness, BlameBy::Witness));
+        assert_eq!(old.reduction.as_ref().and_then(|r| r.bounds.as_ref()).map(|b| b.dmax), Some(2));
+        // The same bug found again is a duplicate of the old directory, not a new one.
+        assert!(matches!(st.record(old.clone(), "(check-sat)\n").unwrap(), Recorded::Duplicate(_)));
+        let Recorded::New(dir) = st.record(meta("QF_LIA", "4.8.9", 9.0), "(check-sat)\n").unwrap() else {
+            panic!("a new bug was taken for a duplicate")
+        };
+        let now: Meta = serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
+        assert_eq!((now.kind, now.blame_by), (BugKind::InvalidModel, BlameBy::Validation));
+        assert!(dir.starts_with(out.join("bugs/invalid-model")));
         let _ = std::fs::remove_dir_all(&out);
     }
 }
