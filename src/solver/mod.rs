@@ -11,7 +11,7 @@ pub mod process;
 pub mod registry;
 
 pub use outcome::{Outcome, QueryResult};
-pub use process::{query_batches, run_file, BatchJob, Framing, Limits, Session};
+pub use process::{query_batches, run_file, BatchJob, Framing, Limits, Session, DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S};
 pub use registry::{Family, Registry, SolverSpec};
 
 use crate::smtlib::ast::{CommandKind, Nullary, Script};

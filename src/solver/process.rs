@@ -29,12 +29,18 @@ pub struct Limits {
     pub max_output: usize,
 }
 
+/// The per-query time limit when none is given, in seconds: campaigns, `check`,
+/// triage and reduction all start from it.
+pub const DEFAULT_TIMEOUT_S: f64 = 10.0;
+/// The memory limit per solver process when none is given, in MiB.
+pub const DEFAULT_MEMORY_MB: u64 = 8192;
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            time: Duration::from_secs(10),
+            time: Duration::from_secs_f64(DEFAULT_TIMEOUT_S),
             grace: Duration::from_secs(2),
-            memory: Some(8 << 30),
+            memory: Some(DEFAULT_MEMORY_MB << 20),
             max_output: 64 << 20,
         }
     }

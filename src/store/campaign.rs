@@ -7,6 +7,9 @@ use crate::util::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+/// Seconds of reduction per new finding when none is given (campaigns and triage).
+pub const DEFAULT_REDUCE_S: f64 = 60.0;
+
 /// A campaign definition: flags and the TOML campaign file fill the same struct.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -56,13 +59,13 @@ impl Default for Config {
             time: None,
             mutants: None,
             seed: 0,
-            timeout: 10.0,
+            timeout: crate::solver::DEFAULT_TIMEOUT_S,
             batch: 8,
             bisect: true,
-            memory_mb: 8192,
+            memory_mb: crate::solver::DEFAULT_MEMORY_MB,
             reference: None,
             storm: Default::default(),
-            reduce: 60.0,
+            reduce: DEFAULT_REDUCE_S,
             triage: false,
         }
     }

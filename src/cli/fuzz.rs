@@ -1,0 +1,51 @@
+//! `smtstorm fuzz`.
+
+use super::opts::RunOpts;
+use anyhow::Result;
+use std::path::PathBuf;
+
+/// Run (or resume) a fuzzing campaign. Exit status: 0 nothing found, 10 findings stored,
+/// 2 usage error.
+#[derive(clap::Args)]
+pub(crate) struct FuzzCmd {
+    /// Seed files or directories (default: corpus/).
+    seeds: Vec<PathBuf>,
+    /// TOML campaign file with the same keys as these flags (flags override it).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Solver: a name from .solvers/solvers.toml or NAME='command args'; repeatable.
+    #[arg(long = "solver")]
+    solvers: Vec<String>,
+    /// Engines, comma-separated: opfuzz, typefuzz, valfuzz, storm (default: all).
+    #[arg(long, value_delimiter = ',')]
+    engine: Vec<String>,
+    #[command(flatten)]
+    run: RunOpts,
+}
+
+impl FuzzCmd {
+    pub(crate) fn run(&self) -> Result<i32> {
+        let mut cfg = match &self.config {
+            Some(p) => smtstorm::campaign::Config::load(p)?,
+            None => Default::default(),
+        };
+        if !self.seeds.is_empty() {
+            cfg.seeds = self.seeds.clone();
+        }
+        if !self.solvers.is_empty() {
+            cfg.solvers = self.solvers.clone();
+        }
+        if !self.engine.is_empty() {
+            cfg.engines = self
+                .engine
+                .iter()
+                .map(|e| {
+                    smtstorm::mutate::Engine::from_name(e).ok_or_else(|| {
+                        anyhow::anyhow!("unknown engine {e:?}: available: opfuzz, typefuzz, valfuzz, storm")
+                    })
+                })
+                .collect::<Result<_>>()?;
+        }
+        self.run.run(cfg)
+    }
+}

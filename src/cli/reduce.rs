@@ -1,0 +1,108 @@
+//! `smtstorm reduce`.
+
+use anyhow::Result;
+use std::path::PathBuf;
+
+/// Reduces a bug trigger to a small one that still shows the same bug.
+///
+/// With a finding directory (`OUT/bugs/<kind>/<id>`), the bug is read from its
+/// `meta.json` (same kind, same blamed solver, same answers or crash message) and the
+/// result goes to `DIR/reduced.smt2`. With a file, `-- CMD ARGS...` decides as ddSMT's
+/// command does: a candidate is interesting iff `CMD ARGS... candidate.smt2` exits with
+/// status 0 (and prints `--match-out`/`--match-err`, if given) within the time limit.
+#[derive(clap::Args)]
+pub(crate) struct ReduceCmd {
+    /// A finding directory, or an SMT-LIB file (then OUTPUT and CMD are required).
+    input: PathBuf,
+    /// Output file (default for a finding: DIR/reduced.smt2).
+    output: Option<PathBuf>,
+    /// Candidates checked in parallel (default: one per core).
+    #[arg(short = 'j', long)]
+    jobs: Option<usize>,
+    /// Stop after this many seconds, keeping the best result so far.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Upper limit per check in seconds (default: adaptive from the original's time).
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Interesting only if the command's stdout contains this text.
+    #[arg(long)]
+    match_out: Option<String>,
+    /// Interesting only if the command's stderr contains this text.
+    #[arg(long)]
+    match_err: Option<String>,
+    /// Solver definitions for a finding (`NAME` or `NAME=command`), overriding the
+    /// campaign's.
+    #[arg(long = "solver")]
+    solvers: Vec<String>,
+    /// Print each accepted reduction.
+    #[arg(short, long)]
+    verbose: bool,
+    /// Run only these passes (comma-separated; see `smtstorm::reduce::passes::PASSES`).
+    #[arg(long, value_delimiter = ',')]
+    passes: Vec<String>,
+    /// The interestingness command (after `--`).
+    #[arg(last = true)]
+    command: Vec<String>,
+}
+
+impl ReduceCmd {
+    pub(crate) fn run(&self) -> Result<()> {
+        use smtstorm::reduce;
+        let opts = reduce::Options {
+            jobs: self.jobs.unwrap_or(reduce::Options::default().jobs),
+            time: self.time.map(std::time::Duration::from_secs_f64),
+            verbose: self.verbose,
+            passes: self.passes.clone(),
+            stop: Some(smtstorm::util::stop::stop_flag()),
+        };
+        // Ctrl-C ends the reduction cleanly: the best result so far is already on disk.
+        smtstorm::util::stop::install_signal_handlers();
+        let timeout = self.timeout.map(std::time::Duration::from_secs_f64);
+        let (report, out) = if self.input.join("meta.json").is_file() {
+            let mut solvers = reduce::finding_solvers(&self.input);
+            if !self.solvers.is_empty() {
+                let reg = smtstorm::solver::check::default_registry()?;
+                for s in smtstorm::solver::check::resolve(&reg, &self.solvers)? {
+                    solvers.retain(|o| o.name != s.name);
+                    solvers.insert(0, s);
+                }
+            }
+            let max = timeout.unwrap_or(std::time::Duration::from_secs_f64(smtstorm::solver::DEFAULT_TIMEOUT_S));
+            let r = reduce::reduce_finding(&self.input, &solvers, &opts, max)?;
+            let out = self.input.join("reduced.smt2");
+            if let Some(o) = &self.output {
+                std::fs::copy(&out, o)?;
+            }
+            (r, self.output.clone().unwrap_or(out))
+        } else {
+            let (Some(output), false) = (&self.output, self.command.is_empty()) else {
+                anyhow::bail!("a file needs OUTPUT and `-- CMD ARGS...` (or give a finding directory with meta.json)");
+            };
+            let r = reduce::reduce_external(
+                &self.input,
+                output,
+                self.command.clone(),
+                self.match_out.clone(),
+                self.match_err.clone(),
+                timeout,
+                &opts,
+            )?;
+            (r, output.clone())
+        };
+        outln!(
+            "{} -> {} bytes ({:.0} %) in {:.1}s: {} checks, {} cache hits, {} refused before solving, {} unconfirmed{}",
+            report.original_bytes,
+            report.reduced_bytes,
+            100.0 * report.reduced_bytes as f64 / report.original_bytes.max(1) as f64,
+            report.seconds,
+            report.checks,
+            report.cache_hits,
+            report.refused,
+            report.unconfirmed,
+            if report.timed_out { " (time limit reached)" } else { "" }
+        );
+        outln!("{}", out.display());
+        Ok(())
+    }
+}
