@@ -1,0 +1,227 @@
+//! A candidate becomes a finding only here: judged again in fresh processes, bisected,
+//! deduplicated and stored.
+
+use super::*;
+
+/// A suspected bug on its way to the store.
+pub(super) struct Candidate<'a> {
+    pub(super) seed: usize,
+    pub(super) trigger: &'a Script,
+    pub(super) engine: &'a str,
+    pub(super) edits: serde_json::Value,
+    pub(super) rng_seed: u64,
+    /// Expected answers when known (a seed's `:status`, STORM's witness).
+    pub(super) truth: Option<&'a [Outcome]>,
+    pub(super) seed_finding: bool,
+    /// STORM's model: re-validated before an `unsat` becomes a finding.
+    pub(super) witness: Option<&'a [(String, String)]>,
+}
+
+/// Re-runs a candidate in fresh processes on every solver that reads the seed; if the
+/// same verdict comes back (same kind, same blamed solver), bisects and stores it.
+/// Returns the confirmed verdict.
+pub(super) fn confirm_and_store(
+    sh: &Shared,
+    cand: &Candidate,
+    v: &oracle::Verdict,
+    limits: &Limits,
+    tmp: &Path,
+    w: usize,
+) -> Option<oracle::Verdict> {
+    let Candidate { seed: i, trigger, engine, ref edits, rng_seed, truth, seed_finding, witness } = *cand;
+    let seed = &sh.seeds[i];
+    let text = smtlib::print(trigger);
+    let checks = smtlib::checks(trigger);
+    let readers: Vec<usize> =
+        (0..sh.solvers.len()).filter(|&k| sh.solvers[k].cannot_read(&seed.script).is_none()).collect();
+    // One file per distinct text the solvers get (foreign options removed per family).
+    let variants = per_solver(sh, trigger);
+    let mut files: Vec<PathBuf> = vec![];
+    for (k, v) in variants.iter().enumerate() {
+        let f = tmp.join(format!("w{w}-candidate-{k}.smt2"));
+        // The same model validation as in the sessions.
+        let text = format!("{}{}", sh.solvers[k].family.dialect().model_validation, smtlib::print(v));
+        if std::fs::write(&f, text).is_err() {
+            return None;
+        }
+        files.push(f);
+    }
+    let fresh: Vec<QueryResult> =
+        readers.iter().map(|&k| crate::solver::run_file(&sh.solvers[k], &files[k], checks, limits)).collect();
+    let mut all: Vec<Option<&QueryResult>> = vec![None; sh.solvers.len()];
+    for (r, &k) in fresh.iter().zip(&readers) {
+        all[k] = Some(r);
+    }
+    let again = oracle::judge(&all, truth);
+    let mut verdict = match again.iter().find(|x| x.kind == v.kind && x.blamed == v.blamed) {
+        Some(x) if witness.is_some() && x.blame_by == BlameBy::Status => {
+            oracle::Verdict { blame_by: BlameBy::Witness, ..x.clone() }
+        }
+        Some(x) => x.clone(),
+        None => {
+            sh.counters.unconfirmed.fetch_add(1, Relaxed);
+            sh.events
+                .emit(serde_json::json!({"event": "unconfirmed", "seed": seed.path, "engine": engine, "kind": v.kind,
+                "blamed": v.blamed.map(|b| sh.solvers[b].name.clone()), "signature": v.signature, "edits": edits}));
+            return None;
+        }
+    };
+    if verdict.blamed.is_none() {
+        // A tie: settle it with a model cross-check.
+        let sat = readers.iter().copied().find(|&k| all[k].is_some_and(|r| r.outcomes.first() == Some(&Outcome::Sat)));
+        let unsat =
+            readers.iter().copied().find(|&k| all[k].is_some_and(|r| r.outcomes.first() == Some(&Outcome::Unsat)));
+        if let (Some(s), Some(u)) = (sat, unsat) {
+            let both = sh.solvers[u].own_script(&variants[s]).into_owned();
+            match oracle::resolve_tie(&both, &sh.solvers[s], &sh.solvers[u], tmp, limits) {
+                Some(true) => {
+                    verdict.blamed = Some(s);
+                    verdict.signature = "sat where unsat is expected".into();
+                }
+                Some(false) => {
+                    verdict.blamed = Some(u);
+                    verdict.signature = "unsat where sat is expected".into();
+                }
+                None => {}
+            }
+            verdict.blame_by = if verdict.blamed.is_some() { BlameBy::ModelCheck } else { BlameBy::Undecided };
+        }
+    }
+    if let (Some(wit), Some(b)) = (witness, verdict.blamed) {
+        // The witness must still satisfy the instance according to every other solver
+        // that reads it (and at least one): otherwise the generator, not the solver, is
+        // wrong, and nothing is reported.
+        let pinned = crate::mutate::storm::pinned(trigger, wit);
+        let f = tmp.join(format!("w{w}-witness.smt2"));
+        let others: Vec<usize> = readers.iter().copied().filter(|&k| k != b).collect();
+        let mut sat = 0;
+        let mut refuted = false;
+        for &k in &others {
+            let text = smtlib::parse(&pinned)
+                .ok()
+                .and_then(|s| sh.solvers[k].family.without_foreign_options(&s))
+                .map_or(pinned.clone(), |s| smtlib::print(&s));
+            if std::fs::write(&f, text).is_err() {
+                return None;
+            }
+            let r = crate::solver::run_file(&sh.solvers[k], &f, checks.max(1), limits);
+            if r.outcomes.contains(&Outcome::Unsat) {
+                refuted = true;
+            } else if r.outcomes.iter().all(|o| *o == Outcome::Sat) {
+                sat += 1;
+            }
+        }
+        let _ = std::fs::remove_file(&f);
+        if refuted || sat == 0 {
+            sh.counters.unconfirmed.fetch_add(1, Relaxed);
+            sh.events.emit(
+                serde_json::json!({"event": "witness-invalid", "seed": seed.path, "sat": sat, "refuted": refuted}),
+            );
+            return None;
+        }
+    }
+    if !seed_finding {
+        let sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
+        let repeats = sched.state[i].seed_blames.iter().any(|(k, b, sig)| {
+            *k == verdict.kind
+                && *b == verdict.blamed
+                && (verdict.kind == BugKind::Soundness || *sig == verdict.signature)
+        });
+        drop(sched);
+        if repeats {
+            sh.counters.inherited.fetch_add(1, Relaxed);
+            sh.events.emit(serde_json::json!({"event": "inherited", "seed": seed.path, "kind": verdict.kind, "signature": verdict.signature}));
+            return Some(verdict);
+        }
+    }
+    let blamed_name = verdict.blamed.map_or("undecided".to_string(), |b| sh.solvers[b].name.clone());
+    // Bisection over newer releases of the blamed solver.
+    let (mut fixed_in, mut probes) = (None, vec![]);
+    if let (true, Some(b)) = (sh.cfg.bisect, verdict.blamed) {
+        let expected: Vec<Option<Outcome>> = (0..checks.max(1))
+            .map(|c| {
+                let others: Vec<&Outcome> = readers
+                    .iter()
+                    .filter(|&&k| k != b)
+                    .filter_map(|&k| all[k].and_then(|r| r.outcomes.get(c)))
+                    .filter(|o| o.is_definite())
+                    .collect();
+                truth.and_then(|t| t.get(c).cloned()).or_else(|| others.first().map(|o| (*o).clone()))
+            })
+            .collect();
+        let kind = verdict.kind;
+        let good = |r: &QueryResult| -> bool {
+            let crashed = r.crash.is_some() || r.outcomes.iter().any(|o| matches!(o, Outcome::Crash { .. }));
+            if kind == BugKind::Crash {
+                return !crashed;
+            }
+            !crashed
+                && expected.iter().enumerate().all(|(c, e)| match (e, r.outcomes.get(c)) {
+                    (Some(e), Some(o)) if o.is_definite() => o == e,
+                    (Some(_), _) => false,
+                    (None, _) => true,
+                })
+        };
+        (fixed_in, probes) = oracle::bisect(&sh.ladder, &sh.solvers[b], &files[b], checks, limits, &good);
+    }
+    let answers: Vec<SolverAnswer> = readers
+        .iter()
+        .zip(&fresh)
+        .map(|(&k, r)| SolverAnswer {
+            solver: sh.solvers[k].name.clone(),
+            version: sh.solvers[k].version.clone(),
+            outcomes: r.outcomes.iter().map(|o| o.to_string()).chain(r.crash.iter().map(|c| c.to_string())).collect(),
+            stdout_excerpt: r.stdout_excerpt.clone(),
+            stderr_excerpt: r.stderr_excerpt.clone(),
+            seconds: r.wall.as_secs_f64(),
+        })
+        .collect();
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let meta = Meta {
+        id: String::new(),
+        kind: verdict.kind,
+        blamed: blamed_name,
+        blamed_version: verdict.blamed.and_then(|b| sh.solvers[b].version.clone()),
+        blame_by: verdict.blame_by,
+        logic: trigger.logic().unwrap_or("none").to_string(),
+        signature: verdict.signature.clone(),
+        fixed_in,
+        bisection: probes,
+        answers,
+        seed: seed.path.display().to_string(),
+        seed_hash: seed.hash.clone(),
+        engine: engine.to_string(),
+        edits: edits.clone(),
+        rng_seed,
+        found_at: sh.elapsed_before + sh.t0.elapsed().as_secs_f64(),
+        found_unix: now,
+        run: sh.run,
+        trigger_bytes: text.len(),
+        duplicates: 0,
+        seed_finding,
+        reduction: None,
+        merged_keys: vec![],
+    };
+    // A STORM trigger carries its witness as a comment line (solvers never see it).
+    let stored = match witness {
+        Some(wit) => format!("{}\n{text}", crate::mutate::storm::witness_line(wit)),
+        None => text,
+    };
+    let rec = sh.store.lock().unwrap_or_else(|e| e.into_inner()).record(meta.clone(), &stored);
+    match rec {
+        Ok(Recorded::New(dir)) => {
+            if seed_finding {
+                sh.counters.seed_findings.fetch_add(1, Relaxed);
+            } else {
+                sh.counters.new_bugs.fetch_add(1, Relaxed);
+            }
+            sh.events.emit(serde_json::json!({"event": "finding", "dir": dir, "kind": meta.kind, "blamed": meta.blamed, "fixed_in": meta.fixed_in, "seed": meta.seed, "engine": engine, "seed_finding": seed_finding}));
+        }
+        Ok(Recorded::Duplicate(dir)) => {
+            sh.counters.duplicates.fetch_add(1, Relaxed);
+            sh.events.emit(serde_json::json!({"event": "duplicate", "dir": dir, "seed": seed.path}));
+        }
+        Err(e) => sh.events.emit(serde_json::json!({"event": "store-error", "error": e.to_string()})),
+    }
+    Some(verdict)
+}

@@ -1,0 +1,115 @@
+//! Which (seed, engine) turn comes next: seeds that keep giving new behaviour are
+//! revisited, seeds that never reach a solver are retired.
+
+use super::*;
+
+/// A loaded seed.
+pub(super) struct Seed {
+    pub(super) path: PathBuf,
+    pub(super) script: Script,
+    pub(super) hash: String,
+    /// A STORM witness line in the file (fuzzer artifacts of `storm_target`).
+    pub(super) witness: Option<Vec<(String, String)>>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(super) struct SeedState {
+    /// Solvers (indices) that read the seed.
+    pub(super) solvers: Vec<usize>,
+    /// Time limit for its mutants.
+    pub(super) limit: Duration,
+    pub(super) tested: u64,
+    pub(super) bad: u64,
+    pub(super) spent: Duration,
+    pub(super) active: bool,
+    /// What the seed's own findings were: (kind, blamed solver or `None` for an undecided
+    /// tie, crash message). Mutants of the seed that repeat one inherit the seed's bug:
+    /// they are counted, not reported as new.
+    pub(super) seed_blames: Vec<(BugKind, Option<usize>, String)>,
+    /// A worker is running a batch of this seed.
+    pub(super) busy: bool,
+    /// Fuzzing turns handed out (engines take turns in order).
+    pub(super) turns: u64,
+}
+
+pub(super) enum Job {
+    Prescreen(usize),
+    Fuzz { seed: usize, engine: Engine, turn: u64 },
+}
+
+pub(super) struct Scheduler {
+    pub(super) prescreen: VecDeque<usize>,
+    /// Pre-screens handed out and not finished.
+    pub(super) screening: usize,
+    pub(super) ready: Vec<usize>,
+    pub(super) state: Vec<SeedState>,
+    pub(super) toggle: bool,
+    pub(super) engines: Vec<Engine>,
+    pub(super) budget: Option<Duration>,
+}
+
+impl Scheduler {
+    pub(super) fn next(&mut self) -> Option<Job> {
+        // Pre-screening and fuzzing alternate, so a large seed set starts finding bugs
+        // at once instead of after every seed has been screened.
+        if !self.prescreen.is_empty() && (self.ready.is_empty() || self.flip()) {
+            if let Some(s) = self.prescreen.pop_front() {
+                self.screening += 1;
+                return Some(Job::Prescreen(s));
+            }
+        }
+        // Time-fair: the idle ready seed that has cost the least solver time so far gets
+        // the next turn. A slow seed gets as much time as a fast one, not as many turns,
+        // so it can never eat the campaign, and cheap seeds are not starved by it.
+        let Some(seed) = self
+            .ready
+            .iter()
+            .copied()
+            .filter(|&s| !self.state[s].busy)
+            .min_by_key(|&s| (self.state[s].spent, self.state[s].turns))
+        else {
+            // Every ready seed is busy: screen another one meanwhile, if any is left.
+            let s = self.prescreen.pop_front()?;
+            self.screening += 1;
+            return Some(Job::Prescreen(s));
+        };
+        let st = &mut self.state[seed];
+        st.busy = true;
+        let n = self.engines.len() as u64;
+        let engine = self.engines[(st.turns % n) as usize];
+        let turn = st.turns / n;
+        st.turns += 1;
+        Some(Job::Fuzz { seed, engine, turn })
+    }
+
+    /// Alternates between pre-screen and fuzz turns.
+    pub(super) fn flip(&mut self) -> bool {
+        self.toggle = !self.toggle;
+        self.toggle
+    }
+
+    /// Records a batch's outcome; demotes the seed when its mutants keep failing or its
+    /// time budget is spent. Returns the demotion reason.
+    pub(super) fn account(&mut self, seed: usize, tested: u64, bad: u64, spent: Duration) -> Option<&'static str> {
+        let st = &mut self.state[seed];
+        st.busy = false;
+        st.tested += tested;
+        st.bad += bad;
+        st.spent += spent;
+        if !st.active {
+            return None;
+        }
+        let reason = if st.tested >= 16 && st.bad * 2 > st.tested {
+            Some("mutants keep timing out or erroring")
+        } else if self.budget.is_some_and(|b| st.spent > b) {
+            Some("time budget spent")
+        } else {
+            None
+        };
+        if reason.is_some() {
+            st.active = false;
+            self.ready.retain(|&s| s != seed);
+        }
+        reason
+    }
+}

@@ -1,0 +1,103 @@
+//! What a campaign counts: shared counters, the stats record of `stats.jsonl` and the
+//! progress line, and the event stream of `events.jsonl`.
+
+use super::*;
+
+/// Counters, shared by the workers and read by the progress line.
+#[derive(Default, Debug)]
+pub struct Counters {
+    pub mutants: AtomicU64,
+    pub solver_calls: AtomicU64,
+    /// Mutants every solver that got them read without an error.
+    pub valid: AtomicU64,
+    /// Mutants at least one solver rejected with an error (dialect / invalid).
+    pub invalid: AtomicU64,
+    pub timeouts: AtomicU64,
+    pub candidates: AtomicU64,
+    /// Candidates that did not reproduce in fresh processes.
+    pub unconfirmed: AtomicU64,
+    pub new_bugs: AtomicU64,
+    pub duplicates: AtomicU64,
+    pub seed_findings: AtomicU64,
+    pub seeds_ready: AtomicU64,
+    pub seeds_demoted: AtomicU64,
+    pub seeds_rejected: AtomicU64,
+    /// Candidates on mutants that repeat their seed's own failure (same kind and blame,
+    /// same crash message).
+    pub inherited: AtomicU64,
+}
+
+impl Counters {
+    pub(super) fn snapshot(&self, run: u32, elapsed: f64, before: f64) -> Stats {
+        Stats {
+            run,
+            elapsed,
+            campaign_elapsed: before + elapsed,
+            mutants: self.mutants.load(Relaxed),
+            solver_calls: self.solver_calls.load(Relaxed),
+            valid: self.valid.load(Relaxed),
+            invalid: self.invalid.load(Relaxed),
+            timeouts: self.timeouts.load(Relaxed),
+            candidates: self.candidates.load(Relaxed),
+            unconfirmed: self.unconfirmed.load(Relaxed),
+            new_bugs: self.new_bugs.load(Relaxed),
+            duplicates: self.duplicates.load(Relaxed),
+            seed_findings: self.seed_findings.load(Relaxed),
+            seeds_ready: self.seeds_ready.load(Relaxed),
+            seeds_demoted: self.seeds_demoted.load(Relaxed),
+            seeds_rejected: self.seeds_rejected.load(Relaxed),
+            inherited: self.inherited.load(Relaxed),
+            own_cpu: crate::util::cpu::own_cpu_seconds(),
+        }
+    }
+}
+
+/// A serialisable snapshot of [`Counters`] (one line of `stats.jsonl`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Stats {
+    pub run: u32,
+    pub elapsed: f64,
+    pub campaign_elapsed: f64,
+    pub mutants: u64,
+    pub solver_calls: u64,
+    pub valid: u64,
+    pub invalid: u64,
+    pub timeouts: u64,
+    pub candidates: u64,
+    pub unconfirmed: u64,
+    pub new_bugs: u64,
+    pub duplicates: u64,
+    pub seed_findings: u64,
+    pub seeds_ready: u64,
+    pub seeds_demoted: u64,
+    pub seeds_rejected: u64,
+    #[serde(default)]
+    pub inherited: u64,
+    /// CPU seconds of smtstorm itself (not the solvers).
+    pub own_cpu: f64,
+}
+
+/// Where events go: `OUT/events.jsonl`, and stdout as JSON lines with `--json`.
+pub struct Events {
+    path: PathBuf,
+    stdout: bool,
+    lock: Mutex<()>,
+}
+
+impl Events {
+    /// Events of the store at `out`, also printed to stdout as JSON lines if `stdout`.
+    pub fn new(out: &Path, stdout: bool) -> Events {
+        Events { path: out.join("events.jsonl"), stdout, lock: Mutex::new(()) }
+    }
+
+    pub fn emit(&self, v: serde_json::Value) {
+        let line = v.to_string();
+        let _g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = crate::util::fs::append_line(&self.path, &line);
+        if self.stdout {
+            // A closed stdout must not kill a campaign (the events are in the file too).
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stdout(), "{line}");
+        }
+    }
+}

@@ -1,0 +1,463 @@
+//! One worker's loop: take a turn, pre-screen its seed once, make a batch of mutants,
+//! run them on every solver's session and hand suspicious answers to [`super::confirm`].
+
+use super::*;
+
+pub(super) fn worker(sh: &Shared, w: usize) {
+    let limits = Limits {
+        time: Duration::from_secs_f64(sh.cfg.timeout),
+        memory: Some(sh.cfg.memory_mb << 20),
+        ..Limits::default()
+    };
+    // Sessions enforce the per-seed limits with the watchdog alone (the solver's own limit
+    // is the campaign's maximum), so a short grace keeps a timeout cheap. Confirmation
+    // runs use `limits`, with the solver's own limit and the full grace.
+    let session_limits = Limits { grace: Duration::from_millis(200), ..limits };
+    let mut sessions: Vec<Session> =
+        sh.solvers.iter().map(|s| Session::validating(s.clone(), session_limits)).collect();
+    let tmp = sh.out.join("tmp");
+    let mut prepared = PreparedCache::default();
+    while !sh.stop.load(Relaxed) {
+        let job = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).next();
+        match job {
+            None => {
+                // Nothing to do now: others may still be pre-screening seeds that will
+                // become ready; when nothing is left at all, the worker ends.
+                let sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
+                if sched.screening == 0 && sched.ready.is_empty() && sched.prescreen.is_empty() {
+                    break;
+                }
+                drop(sched);
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Some(Job::Prescreen(i)) => prescreen(sh, &mut sessions, i, &limits, &tmp, w),
+            Some(Job::Fuzz { seed, engine, turn }) => {
+                fuzz_batch(sh, &mut prepared, &mut sessions, seed, engine, turn, &limits, &tmp, w)
+            }
+        }
+    }
+    drop(sessions); // kills the solver processes
+}
+
+/// The seed's expected answers, one per check-sat: the `(set-info :status ...)` in force
+/// when each check-sat is reached (SMT-LIB 2.6 §4.1.8: a status describes the next
+/// check-sat). `None` when no check-sat has a definite status.
+pub(super) fn truth(s: &Script) -> Option<Vec<Outcome>> {
+    use crate::smtlib::ast::CommandKind;
+    let mut cur: Option<Outcome> = None;
+    let mut v = vec![];
+    for c in &s.commands {
+        match c.kind {
+            CommandKind::SetInfo(_) if s.is_status(&c.kind) => {
+                cur = match s.status_value(&c.kind) {
+                    Some("sat") => Some(Outcome::Sat),
+                    Some("unsat") => Some(Outcome::Unsat),
+                    _ => None,
+                };
+            }
+            ref k if s.is_check(k) => {
+                v.push(cur.take().unwrap_or(Outcome::Unknown { reason: String::new() }));
+            }
+            _ => {}
+        }
+    }
+    v.iter().any(|o| o.is_definite()).then_some(v)
+}
+
+/// The script each solver gets: without the `set-option`s its family would reject
+/// ([`crate::solver::Family::without_foreign_options`]). Solvers of one family share a
+/// copy.
+pub(super) fn per_solver(sh: &Shared, s: &Script) -> Vec<Script> {
+    sh.solvers.iter().map(|spec| spec.own_script(s).into_owned()).collect()
+}
+
+/// The session text each solver gets ([`per_solver`]), printing the script once when no
+/// solver needs its own copy (the common case: this runs for every mutant).
+pub(super) fn per_solver_texts(sh: &Shared, s: &Script) -> Vec<String> {
+    let mut plain: Option<String> = None;
+    sh.solvers
+        .iter()
+        .map(|spec| match spec.family.without_foreign_options(s) {
+            Some(own) => session_text(&own).0,
+            None => plain.get_or_insert_with(|| session_text(s).0).clone(),
+        })
+        .collect()
+}
+
+pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, tmp: &Path, w: usize) {
+    let seed = &sh.seeds[i];
+    let mut script = seed.script.clone();
+    strip_status(&mut script);
+    let texts = per_solver_texts(sh, &script);
+    let checks = smtlib::checks(&script);
+    let mut results: Vec<Option<QueryResult>> = vec![None; sh.solvers.len()];
+    let mut readers = vec![];
+    let mut slowest = Duration::ZERO;
+    let mut why = vec![];
+    for (k, sess) in sessions.iter_mut().enumerate() {
+        if let Some(r) = sh.solvers[k].cannot_read(&seed.script) {
+            why.push(format!("{}: {r}", sh.solvers[k].name));
+            continue;
+        }
+        sess.set_time_limit(limits.time);
+        let r = sess.query(&texts[k], checks);
+        sh.counters.solver_calls.fetch_add(1, Relaxed);
+        match r.outcome() {
+            Outcome::Error { message } => why.push(format!("{}: {message}", sh.solvers[k].name)),
+            Outcome::Timeout => why.push(format!("{}: timeout", sh.solvers[k].name)),
+            _ => {
+                readers.push(k);
+                slowest = slowest.max(r.wall);
+            }
+        }
+        results[k] = Some(r);
+    }
+    if checks > 0 {
+        let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
+        // A STORM instance is satisfiable by construction: its witness is the truth.
+        let witness = seed.witness.as_deref().filter(|_| sh.cfg.triage);
+        let t = match witness {
+            Some(_) => Some(vec![Outcome::Sat; checks]),
+            None => truth(&seed.script),
+        };
+        for v in oracle::judge(&refs, t.as_deref()) {
+            sh.counters.candidates.fetch_add(1, Relaxed);
+            let cand = Candidate {
+                seed: i,
+                trigger: &script,
+                engine: if sh.cfg.triage { "triage" } else { "seed" },
+                edits: serde_json::json!([]),
+                rng_seed: 0,
+                truth: t.as_deref(),
+                seed_finding: !sh.cfg.triage,
+                witness,
+            };
+            let c = confirm_and_store(sh, &cand, &v, limits, tmp, w);
+            // Even when the fresh run does not reproduce it, the seed is unreliable for
+            // this solver: its mutants would mostly repeat the same failure.
+            let mut s = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
+            let blames = &mut s.state[i].seed_blames;
+            blames.push((v.kind, c.and_then(|c| c.blamed).or(v.blamed), v.signature.clone()));
+            if v.kind == BugKind::Soundness {
+                blames.push((BugKind::Soundness, None, String::new()));
+            }
+        }
+    }
+    // Adaptive limit: a few times the seed's own solving time, within the campaign's.
+    let limit = (slowest * 5 + Duration::from_millis(250)).clamp(Duration::from_millis(500), limits.time);
+    let mut sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
+    sched.screening -= 1;
+    let st = &mut sched.state[i];
+    st.solvers = readers.clone();
+    st.limit = limit;
+    // A seed only one of several solvers reads can find crashes only: not worth its turns.
+    let lone = readers.len() < 2 && sh.solvers.len() >= 2;
+    if lone {
+        why.push("read by fewer than two solvers: no differential testing".into());
+    }
+    if sh.cfg.triage {
+        // Artifacts are judged once, never fuzzed.
+        drop(sched);
+        sh.events.emit(serde_json::json!({"event": "triaged", "seed": seed.path}));
+    } else if readers.is_empty() || checks == 0 || lone {
+        drop(sched);
+        sh.counters.seeds_demoted.fetch_add(1, Relaxed);
+        sh.events.emit(serde_json::json!({"event": "seed-skipped", "seed": seed.path, "why": if checks == 0 { vec!["no check-sat".to_string()] } else { why }}));
+    } else {
+        st.active = true;
+        sched.ready.push(i);
+        drop(sched);
+        let names: Vec<&str> = readers.iter().map(|&k| sh.solvers[k].name.as_str()).collect();
+        sh.events.emit(serde_json::json!({"event": "seed-ready", "seed": seed.path, "solvers": names,
+            "limit": limit.as_secs_f64(), "not_sent_to": why}));
+        sh.counters.seeds_ready.fetch_add(1, Relaxed);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn fuzz_batch<'s>(
+    sh: &'s Shared,
+    prepared_cache: &mut PreparedCache<'s>,
+    sessions: &mut [Session],
+    i: usize,
+    engine: Engine,
+    turn: u64,
+    limits: &Limits,
+    tmp: &Path,
+    w: usize,
+) {
+    let seed = &sh.seeds[i];
+    let (solvers, limit, seed_blames) = {
+        let s = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
+        (s.state[i].solvers.clone(), s.state[i].limit, s.state[i].seed_blames.clone())
+    };
+    let t0 = Instant::now();
+    let pools = if engine == Engine::Storm {
+        let p = storm_pools(sh, sessions, i, limits);
+        if p.is_none() {
+            if let Some(r) = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, 4, 4, t0.elapsed()) {
+                sh.counters.seeds_demoted.fetch_add(1, Relaxed);
+                sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": seed.path, "why": r}));
+            }
+            return;
+        }
+        p
+    } else {
+        None
+    };
+    let (prepared, seed_text) = prepared_cache.get(sh, i, engine);
+    let mut mutants: Vec<Mutant> = vec![];
+    for b in 0..sh.cfg.batch as u64 {
+        let rng_seed = mix(&[sh.cfg.seed, sh.run as u64, i as u64, engine as u64, turn, b]);
+        let made = match &pools {
+            Some(p) => {
+                // The instance's text straight from the pools; its script is only built
+                // for a candidate (see `StormSeed`).
+                let mut rng = Rng::new(rng_seed);
+                p.pools
+                    .instance(&sh.cfg.storm, &mut rng)
+                    .and_then(|a| crate::mutate::storm::instance_edit(a, &sh.cfg.storm, &mut rng))
+                    .and_then(|e| {
+                        // At most two bodies (with and without the z3 tactic), each built once.
+                        let with = if p.tactics.contains(&true) { Some(instance_body(&e, true)?) } else { None };
+                        let without = if p.tactics.contains(&false) { Some(instance_body(&e, false)?) } else { None };
+                        let checks = with.as_ref().or(without.as_ref())?.1;
+                        let texts = (0..sh.solvers.len())
+                            .map(|k| {
+                                let body = if p.tactics[k] { &with } else { &without };
+                                format!("{}{}", p.prefixes[k], body.as_ref().map_or("", |b| b.0.as_str()))
+                            })
+                            .collect();
+                        Some((vec![e], None, texts, checks))
+                    })
+            }
+            None => {
+                let script_mutant = |edits, mut m: Script| {
+                    strip_status(&mut m);
+                    let texts: Vec<String> = per_solver_texts(sh, &m);
+                    let checks = smtlib::checks(&m);
+                    (edits, Some(m), texts, checks)
+                };
+                match (prepared, seed_text) {
+                    // OpFuzz's common case, an operator swap that keeps the sort: the
+                    // seed's text with one symbol replaced; the script is only built for a
+                    // candidate.
+                    (Prepared::OpFuzz(op), Some(st)) => match opfuzz::choose(op, &mut Rng::new(rng_seed)) {
+                        Some(opfuzz::Choice::Swap { edits, term, to }) => st
+                            .swapped(&seed.script, term, to)
+                            .map(|t| (edits, None, vec![t; sh.solvers.len()], st.checks)),
+                        Some(opfuzz::Choice::Checked(edits, m)) => Some(script_mutant(edits, *m)),
+                        None => None,
+                    },
+                    _ => prepared.mutate(&mut Rng::new(rng_seed)).map(|(e, m)| script_mutant(e, m)),
+                }
+            }
+        };
+        if let Some((edits, m, texts, checks)) = made {
+            if !mutants.iter().any(|x| x.3 == texts) {
+                mutants.push((rng_seed, edits, m, texts, checks));
+            }
+        }
+    }
+    if mutants.is_empty() {
+        // Nothing to mutate with this engine: count it against the seed so a seed no
+        // engine can change is eventually demoted.
+        if let Some(r) = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, 4, 4, t0.elapsed()) {
+            sh.counters.seeds_demoted.fetch_add(1, Relaxed);
+            sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": seed.path, "why": r}));
+        }
+        return;
+    }
+    let mut results: Vec<Vec<Option<QueryResult>>> = vec![vec![None; sh.solvers.len()]; mutants.len()];
+    // The solvers are separate processes: each gets its batch at the same time (one poll
+    // over all of them), so a batch costs the slowest solver, not their sum.
+    let texts: Vec<Vec<(&str, usize)>> =
+        (0..sessions.len()).map(|k| mutants.iter().map(|m| (m.3[k].as_str(), m.4)).collect()).collect();
+    let (ks, mut jobs): (Vec<usize>, Vec<crate::solver::BatchJob>) = sessions
+        .iter_mut()
+        .zip(&texts)
+        .enumerate()
+        .filter(|(k, _)| solvers.contains(k))
+        .map(|(k, (sess, t))| {
+            sess.set_time_limit(limit);
+            (k, (sess, &t[..]))
+        })
+        .unzip();
+    let per_solver: Vec<(usize, Vec<QueryResult>)> =
+        ks.into_iter().zip(crate::solver::query_batches(&mut jobs)).collect();
+    for (k, rs) in per_solver {
+        sh.counters.solver_calls.fetch_add(rs.len() as u64, Relaxed);
+        for (j, r) in rs.into_iter().enumerate() {
+            results[j][k] = Some(r);
+        }
+    }
+    let mut bad = 0;
+    for (j, (rng_seed, edits, m, _, checks)) in mutants.iter().enumerate() {
+        sh.counters.mutants.fetch_add(1, Relaxed);
+        let rs: Vec<Option<&QueryResult>> = results[j].iter().map(|r| r.as_ref()).collect();
+        let errored = rs.iter().flatten().any(|r| r.outcomes.iter().any(|o| matches!(o, Outcome::Error { .. })));
+        let timed_out = rs.iter().flatten().any(|r| r.outcomes.iter().any(|o| matches!(o, Outcome::Timeout)));
+        if errored {
+            sh.counters.invalid.fetch_add(1, Relaxed);
+        } else {
+            sh.counters.valid.fetch_add(1, Relaxed);
+        }
+        if timed_out {
+            sh.counters.timeouts.fetch_add(1, Relaxed);
+        }
+        bad += (errored || timed_out) as u64;
+        let edits_json = serde_json::to_value(edits).unwrap_or_default();
+        // A STORM instance is satisfied by its witness: any `unsat` is a candidate.
+        let sat = vec![Outcome::Sat; (*checks).max(1)];
+        let truth = pools.as_ref().map(|_| &sat[..]);
+        for mut v in oracle::judge(&rs, truth) {
+            if pools.is_some() && v.blame_by == BlameBy::Status {
+                v.blame_by = BlameBy::Witness;
+            }
+            // Soundness repeats are known from the blame alone; a crash only after the
+            // fresh run has given its normalised message (checked in confirmation).
+            if pools.is_none()
+                && v.kind == BugKind::Soundness
+                && seed_blames.iter().any(|(k, b, _)| *k == v.kind && *b == v.blamed)
+            {
+                sh.counters.inherited.fetch_add(1, Relaxed);
+                continue;
+            }
+            sh.counters.candidates.fetch_add(1, Relaxed);
+            let built;
+            let trigger = match (m, &pools) {
+                (Some(m), _) => m,
+                (None, Some(p)) => {
+                    match crate::mutate::edit::apply_with_baseline(&seed.script, edits, p.seed_diagnostics) {
+                        Ok(s) => {
+                            built = s;
+                            &built
+                        }
+                        Err(e) => {
+                            // The text was sent without the sort re-check; an instance the
+                            // check refuses is the generator's doing, not a finding.
+                            sh.events.emit(serde_json::json!({"event": "storm-instance-refused", "seed": seed.path, "why": e.to_string()}));
+                            continue;
+                        }
+                    }
+                }
+                (None, None) => match crate::mutate::edit::apply_unchecked(&seed.script, edits) {
+                    // An OpFuzz swap sent as text (see `SeedText`).
+                    Ok(mut s) => {
+                        strip_status(&mut s);
+                        built = s;
+                        &built
+                    }
+                    Err(_) => continue,
+                },
+            };
+            let cand = Candidate {
+                seed: i,
+                trigger,
+                engine: engine.name(),
+                edits: edits_json.clone(),
+                rng_seed: *rng_seed,
+                truth,
+                seed_finding: false,
+                witness: pools.as_ref().map(|p| &p.pools.witness[..]),
+            };
+            confirm_and_store(sh, &cand, &v, limits, tmp, w);
+        }
+    }
+    let spent = t0.elapsed();
+    if let Some(r) = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, mutants.len() as u64, bad, spent) {
+        sh.counters.seeds_demoted.fetch_add(1, Relaxed);
+        sh.counters.seeds_ready.fetch_sub(1, Relaxed);
+        sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": seed.path, "why": r}));
+    }
+}
+
+/// A seed as STORM's engine uses it, built once: its pools, and per solver the text every
+/// instance starts with and whether it reads z3's tactics. Instances are sent as text
+/// ([`instance_body`] after the solver's prefix); only a candidate is built as a script.
+pub(super) struct StormSeed {
+    pub(super) pools: crate::mutate::storm::Pools,
+    pub(super) prefixes: Vec<String>,
+    pub(super) tactics: Vec<bool>,
+    pub(super) seed_diagnostics: usize,
+}
+
+/// The STORM pools of seed `i`, built once: the reference solver's model of the seed's
+/// assertions (of their negated conjunction if the seed is unsat) and every fragment's
+/// value, in one query.
+pub(super) fn storm_pools(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits) -> Option<Arc<StormSeed>> {
+    if let Some(p) = sh.storm.lock().unwrap_or_else(|e| e.into_inner()).get(&i) {
+        return p.clone();
+    }
+    let seed = &sh.seeds[i];
+    let r = sh.reference;
+    let sess = &mut sessions[r];
+    sess.set_time_limit(limits.time);
+    let mut calls = 0;
+    let rng_seed = mix(&[sh.cfg.seed, i as u64, 0x5708]);
+    let built = crate::oracle::witness::pools_for(&seed.script, sess, &sh.cfg.storm, rng_seed, &mut calls);
+    sh.counters.solver_calls.fetch_add(calls, Relaxed);
+    let pools = built.ok().map(|p| {
+        let prefixes = sh
+            .solvers
+            .iter()
+            .map(|spec| crate::mutate::edit::recombine_prefix(&spec.own_script(&seed.script)))
+            .collect();
+        Arc::new(StormSeed {
+            pools: p,
+            prefixes,
+            tactics: sh.solvers.iter().map(|spec| spec.family.reads_check_sat_using()).collect(),
+            seed_diagnostics: crate::smtlib::check::check(&seed.script).diagnostics.len(),
+        })
+    });
+    if pools.is_none() {
+        sh.events.emit(serde_json::json!({"event": "storm-no-model", "seed": seed.path}));
+    }
+    sh.storm.lock().unwrap_or_else(|e| e.into_inner()).insert(i, pools.clone());
+    pools
+}
+
+/// Seeds prepared for an engine (sort check, scope walk, sites), kept for their next
+/// turns: preparing costs more than the mutants themselves. Bounded; the oldest go first.
+#[derive(Default)]
+pub(super) struct PreparedCache<'s> {
+    /// A prepared seed, and for OpFuzz its session text with operator offsets when every
+    /// solver reads the same text (no foreign options to remove).
+    pub(super) map: std::collections::HashMap<(usize, Engine), (Prepared<'s>, Option<crate::mutate::opfuzz::SeedText>)>,
+    pub(super) order: VecDeque<(usize, Engine)>,
+}
+
+impl<'s> PreparedCache<'s> {
+    const CAPACITY: usize = 512;
+    pub(super) fn get(
+        &mut self,
+        sh: &'s Shared,
+        seed: usize,
+        engine: Engine,
+    ) -> &(Prepared<'s>, Option<crate::mutate::opfuzz::SeedText>) {
+        let key = (seed, engine);
+        if !self.map.contains_key(&key) {
+            if self.order.len() >= Self::CAPACITY {
+                if let Some(old) = self.order.pop_front() {
+                    self.map.remove(&old);
+                }
+            }
+            let script = &sh.seeds[seed].script;
+            let text = (engine == Engine::OpFuzz
+                && sh.solvers.iter().all(|spec| spec.family.without_foreign_options(script).is_none()))
+            .then(|| {
+                let mut plain = script.clone();
+                strip_status(&mut plain);
+                crate::mutate::opfuzz::SeedText::new(&plain)
+            });
+            self.map.insert(key, (Prepared::new(engine, script), text));
+            self.order.push_back(key);
+        }
+        &self.map[&key]
+    }
+}
+
+/// A mutant in a batch: (RNG seed, edits, script, text per solver, check-sats).
+/// A mutant: RNG seed, edits, the script (STORM's instances: built only for a candidate),
+/// per-solver session texts, check count.
+pub(super) type Mutant = (u64, Vec<crate::mutate::edit::Edit>, Option<Script>, Vec<String>, usize);
