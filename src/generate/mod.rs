@@ -17,8 +17,8 @@
 pub mod acceptance;
 
 use crate::mutate::choice::{Choices, Rng};
-use crate::smtlib::check::{SortKind, SortRef, Sorts};
 use crate::smtlib::logic;
+use crate::smtlib::sort::{SortKind, SortRef, Sorts};
 use crate::smtlib::theory::{self, OpSig, Shape, SortPat, Theory};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};

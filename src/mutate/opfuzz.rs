@@ -11,7 +11,8 @@
 use super::choice::Choices;
 use super::edit::{self, Edit, Path};
 use crate::smtlib::ast::*;
-use crate::smtlib::check::{self, SortRef, Sorts};
+use crate::smtlib::check;
+use crate::smtlib::sort::{SortRef, Sorts};
 use crate::smtlib::theory;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::OnceLock;

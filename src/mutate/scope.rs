@@ -8,7 +8,8 @@
 
 use super::edit::{self, Path};
 use crate::smtlib::ast::*;
-use crate::smtlib::check::{Checked, SortRef};
+use crate::smtlib::check::Checked;
+use crate::smtlib::sort::SortRef;
 
 /// No local binding.
 pub const NONE: u32 = u32::MAX;

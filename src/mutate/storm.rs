@@ -22,8 +22,9 @@ use super::choice::Choices;
 use super::edit::{self, Edit};
 use super::scope::Scope;
 use crate::smtlib::ast::*;
-use crate::smtlib::check::{self, SortRef};
+use crate::smtlib::check;
 use crate::smtlib::printer::term_to_string;
+use crate::smtlib::sort::SortRef;
 use crate::smtlib::Script;
 
 /// Generator bounds (paper §4, best settings: depth 64, 64 assertions).

@@ -15,8 +15,9 @@ use super::choice::Choices;
 use super::edit::{self, Edit};
 use super::scope::Scope;
 use crate::smtlib::ast::*;
-use crate::smtlib::check::{self, Checked, SortKind, SortRef, Sorts};
+use crate::smtlib::check::{self, Checked};
 use crate::smtlib::printer::term_to_string;
+use crate::smtlib::sort::{SortKind, SortRef, Sorts};
 use crate::smtlib::theory::{self, OpSig, SortPat};
 use rustc_hash::FxHashMap;
 

@@ -18,8 +18,9 @@ use super::choice::Choices;
 use super::edit::{self, Edit};
 use super::scope::{Scope, NONE};
 use crate::smtlib::ast::*;
-use crate::smtlib::check::{self, Checked, SortKind, SortRef};
+use crate::smtlib::check::{self, Checked};
 use crate::smtlib::printer::{print_command_with, term_to_string, term_with};
+use crate::smtlib::sort::{SortKind, SortRef};
 use std::collections::BTreeSet;
 
 /// What kind of constant a site holds.

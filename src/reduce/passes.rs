@@ -18,8 +18,9 @@
 use crate::mutate::edit::{children, command_terms};
 use crate::mutate::scope::{Scope, NONE};
 use crate::smtlib::ast::*;
-use crate::smtlib::check::{Checked, SortKind, SortRef};
+use crate::smtlib::check::Checked;
 use crate::smtlib::printer::{self, print_command_with, sort_to_string, term_to_string, term_with};
+use crate::smtlib::sort::{SortKind, SortRef};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// A term's replacement in a candidate.

@@ -12,6 +12,7 @@ pub use printer::print;
 pub mod check;
 pub mod dict;
 pub mod logic;
+pub mod sort;
 pub mod stats;
 pub mod theory;
 
