@@ -482,7 +482,7 @@ fn push_pop_sessions_are_a_separate_configuration_with_the_same_answers() {
 fn the_memory_limit_reaches_the_solver_process() {
     let limits = Limits { memory: Some(1 << 30), ..Limits::default() };
     let argv: Vec<String> = ["sh", "-c", "sleep 0.2; ulimit -v"].iter().map(|s| s.to_string()).collect();
-    let r = solver::process::run_argv(&argv, &limits).unwrap();
+    let r = solver::run_argv(&argv, &limits).unwrap();
     assert_eq!(r.stdout.trim(), "1048576", "{r:?}");
     // A session's solver process carries it too.
     let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);

@@ -158,7 +158,7 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
     // Progress, stats log and stop conditions.
     let stats_path = out.join("stats.jsonl");
     let mut last_stats = Instant::now();
-    let tty = !quiet && unsafe { libc::isatty(2) } == 1;
+    let tty = !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
     loop {
         std::thread::sleep(Duration::from_millis(200));
         let el = shared.t0.elapsed().as_secs_f64();

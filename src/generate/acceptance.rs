@@ -7,8 +7,8 @@
 
 use super::{parse_features, Config, Grammar};
 use crate::solver::outcome::Outcome;
-use crate::solver::process::{Limits, Session};
 use crate::solver::registry::SolverSpec;
+use crate::solver::{Limits, Session};
 use std::time::Duration;
 
 /// A named theory combination with the generator settings it is tested with.

@@ -44,7 +44,7 @@ impl External {
         }
         let mut argv = self.argv.clone();
         argv.push(file.display().to_string());
-        let Ok(r) = crate::solver::process::run_argv(&argv, &self.limits) else { return false };
+        let Ok(r) = crate::solver::run_argv(&argv, &self.limits) else { return false };
         !r.timed_out
             && r.status.and_then(|s| s.code()) == Some(0)
             && self.match_out.as_ref().is_none_or(|m| r.stdout.contains(m.as_str()))
@@ -268,7 +268,7 @@ impl FindingJudge {
 /// The result of a query whose file could not be written (never interesting).
 fn unwritable(checks: usize) -> QueryResult {
     let message = "cannot write the candidate file".to_string();
-    crate::solver::process::failed(vec![Outcome::Error { message }; checks.max(1)], std::time::Instant::now())
+    crate::solver::failed(vec![Outcome::Error { message }; checks.max(1)], std::time::Instant::now())
 }
 
 struct FindingWorker<'a> {

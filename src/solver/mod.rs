@@ -1,18 +1,31 @@
 //! Solvers: installed configurations, persistent sessions, one-shot runs, and the
 //! classification of what they answer.
+//!
+//! Every solver process runs in its own process group, so a watchdog can kill it with
+//! everything it started; a memory limit is set on the child with `prlimit` as it starts
+//! ([`os`]). Sessions drive their pipes with poll(2) ([`pipes`], [`session`]) and one-shot
+//! runs read on helper threads ([`oneshot`]), so a solver that hangs, floods its output or
+//! never reads its input cannot block the caller past the deadline. Dropping a
+//! [`Session`] kills and reaps its process: nothing is left behind.
 
 pub mod bench;
 pub mod check;
 #[cfg(feature = "z3-inprocess")]
 pub mod inprocess;
+pub mod limits;
 pub mod model;
+pub mod oneshot;
+mod os;
 pub mod outcome;
-pub mod process;
+mod pipes;
 pub mod registry;
+pub mod session;
 
+pub use limits::{Limits, DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S};
+pub use oneshot::{run_argv, run_file, RawRun};
 pub use outcome::{Outcome, QueryResult};
-pub use process::{query_batches, run_file, BatchJob, Framing, Limits, Session, DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S};
 pub use registry::{Family, Registry, SolverSpec};
+pub use session::{failed, query_batches, BatchJob, Framing, Session};
 
 use crate::smtlib::ast::{CommandKind, Nullary, Script};
 

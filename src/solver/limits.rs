@@ -1,0 +1,46 @@
+//! Limits of one query: the solver's own time limit, the watchdog's grace after it,
+//! memory and output caps, and the defaults every command starts from.
+
+use std::time::Duration;
+
+/// Limits for one query.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The solver's own per-query limit; the watchdog fires `grace` later.
+    pub time: Duration,
+    pub grace: Duration,
+    /// Address-space limit for the solver process, in bytes.
+    pub memory: Option<u64>,
+    /// Output beyond this many bytes makes the query an error (and restarts the process).
+    pub max_output: usize,
+}
+
+/// The per-query time limit when none is given, in seconds: campaigns, `check`,
+/// triage and reduction all start from it.
+pub const DEFAULT_TIMEOUT_S: f64 = 10.0;
+/// The memory limit per solver process when none is given, in MiB.
+pub const DEFAULT_MEMORY_MB: u64 = 8192;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            time: Duration::from_secs_f64(DEFAULT_TIMEOUT_S),
+            grace: Duration::from_secs(2),
+            memory: Some(DEFAULT_MEMORY_MB << 20),
+            max_output: 64 << 20,
+        }
+    }
+}
+
+pub(super) const EXCERPT: usize = 4096;
+
+pub(super) fn excerpt(s: &str) -> String {
+    if s.len() <= EXCERPT {
+        return s.to_string();
+    }
+    let mut end = EXCERPT;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &s[..end])
+}

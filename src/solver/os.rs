@@ -1,0 +1,97 @@
+//! The operating-system calls of solver processes, each behind a safe function: spawning
+//! into a process group with a memory limit, killing the group, per-process CPU clocks,
+//! non-blocking pipes, raw reads into a buffer's spare room, poll(2) and wait4(2). Every
+//! `unsafe` of the solver floor is here, each with the reason it is sound.
+
+use std::os::fd::AsRawFd;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+pub(super) fn spawn(argv: &[String], memory: Option<u64>, stdin: Stdio) -> std::io::Result<Child> {
+    let mut cmd = Command::new(&argv[0]);
+    cmd.args(&argv[1..]).stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    // No `pre_exec`: it makes std fork() instead of posix_spawn (vfork), and fork copies
+    // this process's page tables for every solver start — measured as most of smtstorm's
+    // own CPU in an OpFuzz campaign (kernel `copy_page_range`, one-shot confirmations and
+    // restarts). The memory limit is set on the child with prlimit(2) right after it
+    // exists, before it has read any input.
+    let child = cmd.spawn()?;
+    if let Some(bytes) = memory {
+        let lim = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
+        // SAFETY: plain syscall on our own child's pid with a limit struct we own.
+        unsafe { libc::prlimit(child.id() as libc::pid_t, libc::RLIMIT_AS, &lim, std::ptr::null_mut()) };
+    }
+    Ok(child)
+}
+
+pub(super) fn kill_group(pid: u32) {
+    // SAFETY: plain syscall; the negative pid addresses the process group we created.
+    unsafe {
+        libc::kill(-(pid as i32), libc::SIGKILL);
+    }
+}
+
+/// The CPU-time clock of process `pid` (user + system of all its threads).
+pub(super) fn cpu_clock(pid: u32) -> Option<libc::clockid_t> {
+    let mut clk: libc::clockid_t = 0;
+    // SAFETY: plain libc call writing one clockid_t we own.
+    (unsafe { libc::clock_getcpuclockid(pid as libc::pid_t, &mut clk) } == 0).then_some(clk)
+}
+
+/// Reads a process's CPU clock. Replaces reading `/proc/<pid>/stat` once per query,
+/// which cost the kernel a text rendering of 52 fields (a visible share of smtstorm's own
+/// CPU in a campaign, issue 5) and counted in 10 ms ticks, coarser than most queries;
+/// the clock counts nanoseconds.
+pub(super) fn cpu_time(clk: libc::clockid_t) -> Option<Duration> {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: plain syscall writing one timespec we own.
+    (unsafe { libc::clock_gettime(clk, &mut t) } == 0).then(|| Duration::new(t.tv_sec as u64, t.tv_nsec as u32))
+}
+
+pub(super) fn set_nonblocking(fd: &impl AsRawFd) {
+    // SAFETY: fcntl on a descriptor we own; only the O_NONBLOCK status flag changes.
+    unsafe {
+        let fl = libc::fcntl(fd.as_raw_fd(), libc::F_GETFL);
+        libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, fl | libc::O_NONBLOCK);
+    }
+}
+
+/// Reads from `fd` straight into the spare capacity of `buf` (no bounce buffer to zero
+/// and copy), after reserving `reserve` bytes. Returns what read(2) returned and how much
+/// room there was: `n > 0` bytes were appended; 0 is end of file; < 0 an error
+/// (`std::io::Error::last_os_error()` says which).
+pub(super) fn read_append(fd: &impl AsRawFd, buf: &mut Vec<u8>, reserve: usize) -> (isize, usize) {
+    buf.reserve(reserve);
+    let spare = buf.spare_capacity_mut();
+    let room = spare.len();
+    // SAFETY: read(2) writes at most `room` bytes into memory the vector owns.
+    let n = unsafe { libc::read(fd.as_raw_fd(), spare.as_mut_ptr().cast(), room) };
+    if n > 0 {
+        // SAFETY: the kernel initialised the first `n <= room` bytes of the spare room.
+        unsafe { buf.set_len(buf.len() + n as usize) };
+    }
+    (n, room)
+}
+
+/// poll(2) on `fds` for at most `ms` milliseconds; the number of ready descriptors, 0 on
+/// time-out, < 0 on error (EINTR).
+pub(super) fn poll(fds: &mut [libc::pollfd], ms: libc::c_int) -> libc::c_int {
+    // SAFETY: `fds` is a live, exclusively borrowed slice of pollfd of the given length.
+    unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) }
+}
+
+/// A zeroed `rusage` for [`wait4`] to fill.
+pub(super) fn rusage() -> libc::rusage {
+    // SAFETY: rusage is plain old data; all-zero is a valid value.
+    unsafe { std::mem::zeroed() }
+}
+
+/// wait4(2) on our own child `pid`, without blocking if `nohang`; fills `status` and
+/// `usage`. Returns the pid when the child was reaped, 0 if it is still running (with
+/// `nohang`), < 0 on error.
+pub(super) fn wait4(pid: u32, nohang: bool, status: &mut libc::c_int, usage: &mut libc::rusage) -> libc::pid_t {
+    let flags = if nohang { libc::WNOHANG } else { 0 };
+    // SAFETY: `status` and `usage` are exclusive references to live values.
+    unsafe { libc::wait4(pid as libc::pid_t, status, flags, usage) }
+}
