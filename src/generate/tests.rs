@@ -1,6 +1,7 @@
 use super::acceptance::combinations;
 use super::*;
 use crate::smtlib::{check, parse};
+use std::collections::BTreeSet;
 
 /// Nesting depth of an assertion's term (a leaf is 0), counting only applications and
 /// binders, as the generator does.
@@ -150,6 +151,6 @@ fn bad_configurations_are_typed_errors() {
     assert_eq!(bad(|c| c.widths = vec![65]), Some(GenError::Width(65)));
     assert_eq!(bad(|c| c.formats = vec![(1, 5)]), Some(GenError::Format(1, 5)));
     assert_eq!(bad(|c| c.asserts = 0), Some(GenError::Zero("asserts")));
-    assert!(parse_features("ints,foo").unwrap_err().contains("unknown theory `foo`"));
+    assert!(parse_features("ints,foo").unwrap_err().to_string().contains("unknown theory `foo`"));
     assert_eq!(parse_features("LIA, bv").unwrap(), [Feature::Ints, Feature::Bv].into());
 }
