@@ -25,14 +25,11 @@
 pub mod plot;
 pub mod thompson;
 
+use crate::generate::insert::{insert, sites, Sites};
 use crate::generate::{self, Grammar};
 use crate::mutate::choice::{Choices, Rng};
-use crate::mutate::edit::{self, Edit, Path as EditPath};
+use crate::mutate::edit::Edit;
 use crate::oracle;
-use crate::smtlib::ast::{CommandKind, Term};
-use crate::smtlib::check;
-use crate::smtlib::sort::SortRef;
-use crate::smtlib::{parse, print};
 use crate::solver::outcome::{Outcome, QueryResult};
 use crate::solver::registry::SolverSpec;
 use crate::solver::{run_file, Limits};
@@ -222,73 +219,6 @@ pub enum BanditError {
     Solvers,
 }
 
-/// Positions of the best script where a construct may go: assertion nodes with their
-/// depth and grammar sort.
-struct Sites {
-    sha: String,
-    nodes: Vec<(EditPath, usize, SortRef)>,
-    next_bound: usize,
-}
-
-fn sites(g: &Grammar, text: &str) -> Option<Sites> {
-    let s = parse(text).ok()?;
-    let c = check::check(&s);
-    let mut nodes = vec![];
-    // Positions the grammar fills with literals only (factors and divisors in linear
-    // arithmetic, `re.range` bounds) stay literals: cvc5 rejects anything else there.
-    let mut frozen: std::collections::HashSet<Vec<u32>> = std::collections::HashSet::new();
-    for (path, t) in edit::walk(&s) {
-        let cmd = path.0[0] as usize;
-        if !matches!(s.commands[cmd].kind, CommandKind::Assert(_)) {
-            continue;
-        }
-        if let Term::App(q, args) = *s.term(t) {
-            let op = s.str(q.ident.sym);
-            let from = if op == "re.range" {
-                0
-            } else if g.config.linear && crate::mutate::opfuzz::NONLINEAR.contains(&op) {
-                1
-            } else {
-                usize::MAX
-            };
-            for i in from..s.term_list(args).len() {
-                let mut p = path.0.clone();
-                p.push(i as u32);
-                frozen.insert(p);
-            }
-        }
-        if frozen.contains(&path.0) {
-            continue;
-        }
-        let Some(sort) = g.sort_named(&c.sorts.display(c.sort_of(t))) else { continue };
-        let depth = path.0.len() - 2;
-        nodes.push((path, depth, sort));
-    }
-    // Fresh quantifier names continue after the highest `q<N>` in use.
-    let next_bound = text
-        .match_indices("(q")
-        .filter_map(|(i, _)| text[i + 2..].split(|ch: char| !ch.is_ascii_digit()).next()?.parse::<usize>().ok())
-        .max()
-        .map_or(0, |m| m + 1);
-    Some(Sites { sha: sha(text), nodes, next_bound })
-}
-
-/// Inserts `op` at a random node of a fitting sort (depth kept within the grammar's).
-fn insert(g: &Grammar, best: &str, sites: &Sites, op: &str, rng: &mut Rng) -> Option<(Edit, String)> {
-    let results = g.results_of(op);
-    let fits: Vec<&(EditPath, usize, SortRef)> =
-        sites.nodes.iter().filter(|(_, d, s)| *d < g.config.depth && results.contains(s)).collect();
-    if fits.is_empty() {
-        return None;
-    }
-    let (path, depth, sort) = fits[rng.below(fits.len())?];
-    let with = g.rooted(op, Some(*sort), g.config.depth - depth, sites.next_bound, rng)?;
-    let e = Edit::InsertConstruct { at: path.clone(), construct: op.to_string(), with };
-    let seed = parse(best).ok()?;
-    let m = edit::apply(&seed, std::slice::from_ref(&e)).ok()?;
-    Some((e, print(&m)))
-}
-
 /// The state of one run.
 pub struct Bandit<'a> {
     pub cfg: Config,
@@ -299,7 +229,8 @@ pub struct Bandit<'a> {
     pub constructs: Agent,
     pub actions: Agent,
     best: Option<(String, f64)>,
-    sites: Option<Sites>,
+    /// Insertion sites of the current best script, with the hash of its text.
+    sites: Option<(String, Sites)>,
     kept: Vec<PerfMeta>,
     store: Store,
     decisions: std::fs::File,
@@ -409,14 +340,15 @@ impl<'a> Bandit<'a> {
         let mut made = None;
         if mutate {
             let (best, _) = self.best.clone().expect("mutate needs a best");
-            if self.sites.as_ref().is_none_or(|s| s.sha != sha(&best)) {
-                self.sites = sites(&self.grammar, &best);
+            let best_sha = sha(&best);
+            if self.sites.as_ref().is_none_or(|(s, _)| *s != best_sha) {
+                self.sites = sites(&self.grammar, &best).map(|s| (best_sha, s));
             }
             // A construct whose sort the best script lacks earns no reward; try others.
             for _ in 0..8 {
                 let arm = self.constructs.choose(&mut self.rng);
                 let op = self.constructs.arms[arm].clone();
-                let sites = self.sites.as_ref()?;
+                let (_, sites) = self.sites.as_ref()?;
                 match insert(&self.grammar, &best, sites, &op, &mut self.rng) {
                     Some((e, text)) => {
                         made = Some((text, Some((arm, e))));

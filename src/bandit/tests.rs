@@ -1,5 +1,9 @@
 use super::*;
 use crate::generate::{parse_features, scripts};
+use crate::mutate::edit;
+use crate::smtlib::ast::Term;
+use crate::smtlib::check;
+use crate::smtlib::parse;
 
 #[test]
 fn inserted_constructs_keep_sorts_and_depth() {
@@ -43,13 +47,18 @@ fn literal_only_positions_stay_literals() {
     let text = g.assemble(&["(> (div i0 3) (* i1 2))".to_string()]);
     let s = sites(&g, &text).unwrap();
     let mut rng = Rng::new(1);
+    // What the loop exercised: a run that inserted nothing, or never met a factor or a
+    // divisor, would pass without testing anything.
+    let (mut inserted, mut guarded) = (0, 0);
     for _ in 0..300 {
         for op in ["+", "-", "ite", "div", "*"] {
             if let Some((_, m)) = insert(&g, &text, &s, op, &mut rng) {
+                inserted += 1;
                 let p = parse(&m).unwrap();
                 for t in &p.terms {
                     if let Term::App(q, args) = *t {
                         if ["*", "div", "mod"].contains(&p.str(q.ident.sym)) {
+                            guarded += 1;
                             assert!(matches!(p.term(p.term_list(args)[1]), Term::Lit(..)), "{m}");
                         }
                     }
@@ -57,6 +66,7 @@ fn literal_only_positions_stay_literals() {
             }
         }
     }
+    assert!(inserted > 100 && guarded > inserted, "only {inserted} insertions, {guarded} factors or divisors checked");
 }
 
 #[test]

@@ -17,6 +17,7 @@
 pub mod acceptance;
 mod config;
 mod grammar;
+pub mod insert;
 
 pub use config::{parse_features, Config, Feature, NOT_PORTABLE};
 pub use grammar::{Construct, GenError, Grammar};
