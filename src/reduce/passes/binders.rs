@@ -1,0 +1,173 @@
+//! Passes that remove binders: `let` bindings substituted, `define-fun`s inlined,
+//! quantified variables eliminated.
+
+use super::*;
+
+/// `let` elimination: substitute a binding's value for its uses and drop the binding
+/// (all bindings of a `let` at once first, then one by one).
+pub(super) fn lets(ctx: &Ctx) -> Vec<Change> {
+    let s = ctx.s;
+    let sc = ctx.scope;
+    let mut out = vec![];
+    for (i, n) in sc.nodes.iter().enumerate() {
+        let Term::Let(binds, body) = *s.term(n.term) else { continue };
+        let bs = s.binding_list(binds);
+        let first = n.locals_before;
+        let values: Vec<String> = bs.iter().map(|b| term_to_string(s, b.value)).collect();
+        let subtree = &sc.nodes[i + 1..i + n.size as usize];
+        let mut variants: Vec<Vec<usize>> = vec![];
+        if bs.len() > 1 {
+            variants.push((0..bs.len()).collect());
+        }
+        variants.extend((0..bs.len()).map(|k| vec![k]));
+        for elim in variants {
+            let mut ov: Vec<(TermId, &str)> = vec![];
+            for m in subtree {
+                if m.binding != NONE && m.binding >= first && ((m.binding - first) as usize) < bs.len() {
+                    let k = (m.binding - first) as usize;
+                    if elim.contains(&k) {
+                        ov.push((m.term, values[k].as_str()));
+                    }
+                }
+            }
+            let new_body = term_with(s, body, &ov);
+            let kept: Vec<String> = (0..bs.len())
+                .filter(|k| !elim.contains(k))
+                .map(|k| format!("({} {})", s.str(bs[k].name), values[k]))
+                .collect();
+            let text = if kept.is_empty() { new_body } else { format!("(let ({}) {new_body})", kept.join(" ")) };
+            out.push(Change::term(n.term, Repl::Text(text)));
+        }
+    }
+    out
+}
+
+/// Inlines a non-recursive `define-fun` (or z3's `define-const`) at every use and removes
+/// the definition: arguments substituted for the parameters, or (second candidate, for
+/// when substitution copies big arguments) a `let` of the parameters around the body.
+pub(super) fn define_funs(ctx: &Ctx) -> Vec<Change> {
+    let s = ctx.s;
+    let sc = ctx.scope;
+    let mut out = vec![];
+    for (c, cmd) in s.commands.iter().enumerate() {
+        let (name, params, body) = match cmd.kind {
+            CommandKind::DefineFun { rec: false, decl, body } => (decl.name, s.var_list(decl.params), body),
+            CommandKind::DefineConst(name, _, body) => (name, &[][..], body),
+            _ => continue,
+        };
+        let name = s.sym(name);
+        let body_text = term_to_string(s, body);
+        let uses: Vec<usize> = (0..sc.nodes.len())
+            .filter(|&j| {
+                let m = &sc.nodes[j];
+                m.cmd as usize > c
+                    && match *s.term(m.term) {
+                        Term::Var(q) => m.binding == NONE && q.ident.indices.is_empty() && s.sym(q.ident.sym) == name,
+                        Term::App(q, _) => q.ident.indices.is_empty() && s.sym(q.ident.sym) == name,
+                        _ => false,
+                    }
+            })
+            .collect();
+        if uses.is_empty() || uses.len().saturating_mul(body_text.len()) > 1 << 20 {
+            continue;
+        }
+        // Where each parameter occurs in the body: the parameters are the locals bound
+        // just before the body's root node.
+        let root = sc.nodes.iter().position(|m| m.term == body);
+        let param_uses: Vec<(TermId, usize)> = root
+            .map(|r| {
+                let n = &sc.nodes[r];
+                let first = n.locals_before as usize - params.len();
+                sc.nodes[r..r + n.size as usize]
+                    .iter()
+                    .filter(|m| m.binding != NONE && (first..first + params.len()).contains(&(m.binding as usize)))
+                    .map(|m| (m.term, m.binding as usize - first))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for substitute in [true, false] {
+            if substitute && root.is_none() {
+                continue;
+            }
+            // Innermost uses first, so an outer use's arguments contain the inner ones.
+            let mut texts: Vec<(TermId, String)> = vec![];
+            for &j in uses.iter().rev() {
+                let t = sc.nodes[j].term;
+                let text = match *s.term(t) {
+                    Term::App(_, args) if !params.is_empty() => {
+                        let ov: Vec<(TermId, &str)> = texts.iter().map(|(t, x)| (*t, x.as_str())).collect();
+                        let args: Vec<String> = s.term_list(args).iter().map(|&a| term_with(s, a, &ov)).collect();
+                        if substitute {
+                            let pov: Vec<(TermId, &str)> =
+                                param_uses.iter().filter_map(|&(u, k)| Some((u, args.get(k)?.as_str()))).collect();
+                            term_with(s, body, &pov)
+                        } else {
+                            let binds: Vec<String> =
+                                params.iter().zip(&args).map(|(p, a)| format!("({} {a})", s.str(p.name))).collect();
+                            format!("(let ({}) {body_text})", binds.join(" "))
+                        }
+                    }
+                    _ => body_text.clone(),
+                };
+                texts.push((t, text));
+            }
+            let terms = texts.into_iter().map(|(t, x)| (t, Repl::Text(x))).collect();
+            out.push(Change::Edit { drop: vec![c], commands: vec![], terms });
+            if params.is_empty() {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Drops a quantified variable, replacing its uses by a simple value of its sort (all of
+/// a quantifier's variables at once first); no variables left, no quantifier.
+pub(super) fn quant_vars(ctx: &Ctx) -> Vec<Change> {
+    let s = ctx.s;
+    let sc = ctx.scope;
+    let globals = global_constants(ctx);
+    let mut out = vec![];
+    for (i, n) in sc.nodes.iter().enumerate() {
+        let Term::Quant(b, vars, body) = *s.term(n.term) else { continue };
+        if b == Binder::Lambda {
+            continue;
+        }
+        let vs = s.var_list(vars);
+        let first = n.locals_before;
+        let subtree = &sc.nodes[i + 1..i + n.size as usize];
+        let value = |k: usize| -> Option<String> {
+            let sort = sc.locals[first as usize + k].sort;
+            if sort == SortRef::UNKNOWN {
+                return Some(String::new()); // unused
+            }
+            simple_values(ctx, sort, &globals).into_iter().next()
+        };
+        let vals: Vec<Option<String>> = (0..vs.len()).map(value).collect();
+        let mut variants: Vec<Vec<usize>> = vec![];
+        if vs.len() > 1 && vals.iter().all(|v| v.is_some()) {
+            variants.push((0..vs.len()).collect());
+        }
+        variants.extend((0..vs.len()).filter(|&k| vals[k].is_some()).map(|k| vec![k]));
+        for elim in variants {
+            let mut ov: Vec<(TermId, &str)> = vec![];
+            for m in subtree {
+                if m.binding != NONE && m.binding >= first && ((m.binding - first) as usize) < vs.len() {
+                    let k = (m.binding - first) as usize;
+                    if elim.contains(&k) {
+                        ov.push((m.term, vals[k].as_deref().unwrap_or_default()));
+                    }
+                }
+            }
+            let new_body = term_with(s, body, &ov);
+            let kept: Vec<String> = (0..vs.len())
+                .filter(|k| !elim.contains(k))
+                .map(|k| format!("({} {})", s.str(vs[k].name), sort_to_string(s, vs[k].sort)))
+                .collect();
+            let text =
+                if kept.is_empty() { new_body } else { format!("({} ({}) {new_body})", b.keyword(), kept.join(" ")) };
+            out.push(Change::term(n.term, Repl::Text(text)));
+        }
+    }
+    out
+}

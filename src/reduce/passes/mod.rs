@@ -1,0 +1,217 @@
+//! Reduction passes over the typed AST.
+//!
+//! A pass looks at the current script and lists candidate [`Change`]s, coarse ones first
+//! (pre-order: a whole assertion before its sub-terms). A change is only a description;
+//! [`materialize`] prints it, and the driver parses and sort-checks the text before any
+//! solver sees it, so every candidate is well-sorted SMT-LIB (the checker refuses
+//! 1-argument `distinct` and `=`, unbound names and arity errors). That is the difference
+//! from ddSMT's untyped S-expression passes, which hand solvers text they must reject.
+//!
+//! The passes follow ddSMT 2 (Niemetz, Preiner, Barrett, "ddSMT 2.0", SMT 2021) and
+//! C-Reduce's idea of many small transformations run to a fixpoint: drop commands (ddmin
+//! chunks, Zeller & Hildebrandt 2002), split conjunctions (ddmin over conjuncts), replace a
+//! term by a descendant or a
+//! simple value of its sort, eliminate `let` bindings, inline `define-fun`s, eliminate
+//! quantified variables, drop arguments of n-ary applications, turn `check-sat-assuming`
+//! into `check-sat`, shrink literals, simplify the logic, rename symbols short.
+
+use crate::mutate::edit::{children, command_terms};
+use crate::mutate::scope::{Scope, NONE};
+use crate::smtlib::ast::*;
+use crate::smtlib::check::Checked;
+use crate::smtlib::printer::{self, print_command_with, sort_to_string, term_to_string, term_with};
+use crate::smtlib::sort::{SortKind, SortRef};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+mod binders;
+mod names;
+mod structure;
+mod terms;
+
+use binders::{define_funs, lets, quant_vars};
+use names::rename;
+use structure::{arity, checksat_assuming, commands, conjuncts, logic};
+use terms::{literals, terms};
+
+/// A term's replacement in a candidate.
+#[derive(Clone, Debug)]
+pub enum Repl {
+    Text(String),
+    /// Another term of the same script (printed when the candidate is materialised).
+    Term(TermId),
+}
+
+/// One candidate, relative to the current script.
+#[derive(Clone, Debug)]
+pub enum Change {
+    /// Remove commands (sorted indices), replace commands by text, replace terms. An
+    /// argument replaced by empty text disappears from its application.
+    Edit { drop: Vec<usize>, commands: Vec<(usize, String)>, terms: Vec<(TermId, Repl)> },
+    /// Rename symbols everywhere (old → new; the new names are fresh in the script).
+    Rename(Vec<(String, String)>),
+}
+
+impl Change {
+    fn terms(terms: Vec<(TermId, Repl)>) -> Change {
+        Change::Edit { drop: vec![], commands: vec![], terms }
+    }
+    fn term(t: TermId, r: Repl) -> Change {
+        Change::terms(vec![(t, r)])
+    }
+    fn commands(commands: Vec<(usize, String)>) -> Change {
+        Change::Edit { drop: vec![], commands, terms: vec![] }
+    }
+}
+
+/// The current script with what the passes need to know about it.
+pub struct Ctx<'a> {
+    pub s: &'a Script,
+    pub checked: &'a Checked,
+    pub scope: &'a Scope,
+}
+
+/// A pass: a name (for statistics) and its candidate generator.
+pub type Pass = (&'static str, fn(&Ctx) -> Vec<Change>);
+
+/// The passes, coarse to fine. The driver runs them in this order until none succeeds.
+pub const PASSES: &[Pass] = &[
+    ("commands", commands),
+    ("conjuncts", conjuncts),
+    ("terms", terms),
+    ("let", lets),
+    ("define-fun", define_funs),
+    ("quantifier-vars", quant_vars),
+    ("arity", arity),
+    ("check-sat-assuming", checksat_assuming),
+    ("literals", literals),
+    ("logic", logic),
+    ("rename", rename),
+];
+
+/// The text of a change applied to the context's script.
+pub fn materialize(ctx: &Ctx, c: &Change) -> String {
+    match c {
+        Change::Edit { drop, commands, terms } => {
+            let texts: Vec<String> = terms
+                .iter()
+                .map(|(_, r)| match r {
+                    Repl::Text(t) => t.clone(),
+                    Repl::Term(t) => term_to_string(ctx.s, *t),
+                })
+                .collect();
+            let ov: Vec<(TermId, &str)> = terms.iter().zip(&texts).map(|((t, _), x)| (*t, x.as_str())).collect();
+            let mut out = String::with_capacity(ctx.s.text.len());
+            for (i, cmd) in ctx.s.commands.iter().enumerate() {
+                if drop.binary_search(&i).is_ok() {
+                    continue;
+                }
+                match commands.iter().find(|(j, _)| *j == i) {
+                    Some((_, t)) => out.push_str(t),
+                    None => out.push_str(&print_command_with(ctx.s, &cmd.kind, &ov)),
+                }
+                out.push('\n');
+            }
+            out
+        }
+        Change::Rename(map) => {
+            let mut s = ctx.s.clone();
+            let map: HashMap<&str, &str> = map.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+            for i in 0..s.strs.len() {
+                if let Some(new) = map.get(s.sym(Str(i as u32))) {
+                    let a = s.text.len() as u32;
+                    s.text.push_str(new);
+                    s.strs[i] = (a, s.text.len() as u32);
+                }
+            }
+            printer::print(&s)
+        }
+    }
+}
+
+/// How much is left of a script; a candidate must be strictly smaller. Lexicographic:
+/// bytes (what a reader sees) outside the logic name, term nodes, "weight" of literals
+/// (digits other than 0, string characters), then the logic (`ALL` heaviest). Strict
+/// decrease makes the reduction terminate whatever the passes propose.
+pub fn measure(s: &Script, text: &str) -> (usize, usize, usize, usize) {
+    let logic = s.logic().unwrap_or("");
+    let logic_rank = if logic.is_empty() || logic == "ALL" { 1000 } else { logic.len() };
+    let weight = s
+        .terms
+        .iter()
+        .map(|t| match *t {
+            Term::Lit(_, x) => s.str(x).chars().filter(|c| !matches!(c, '0' | '.' | '#' | '"')).count(),
+            _ => 0,
+        })
+        .sum();
+    (text.len().saturating_sub(logic.len()), s.terms.len(), weight, logic_rank)
+}
+
+/// Short values of a sort, simplest first: what ddSMT calls "substitute by constant".
+pub fn simple_values(ctx: &Ctx, sort: SortRef, globals: &BTreeMap<SortRef, String>) -> Vec<String> {
+    let mut v: Vec<String> = match ctx.checked.sorts.kind(sort) {
+        SortKind::Bool => vec!["false".into(), "true".into()],
+        SortKind::Int => vec!["0".into(), "1".into()],
+        SortKind::Real => vec!["0.0".into(), "1.0".into()],
+        SortKind::String => vec!["\"\"".into()],
+        SortKind::RoundingMode => vec!["RNE".into()],
+        SortKind::RegLan => vec!["re.none".into(), "re.all".into()],
+        SortKind::BitVec(w) => {
+            let w = *w;
+            let bin = (w <= 64).then(|| format!("#b{}", "0".repeat(w as usize)));
+            let hex = (w % 4 == 0 && w <= 256).then(|| format!("#x{}", "0".repeat(w as usize / 4)));
+            let idx = format!("(_ bv0 {w})");
+            let best = [bin, hex, Some(idx)].into_iter().flatten().min_by_key(|x| x.len());
+            best.into_iter().collect()
+        }
+        SortKind::Float(e, s) => vec![format!("(_ +zero {e} {s})")],
+        _ => vec![],
+    };
+    if let Some(g) = globals.get(&sort) {
+        v.push(g.clone());
+    }
+    v
+}
+
+/// The shortest declared constant or nullary constructor of each sort that occurs in the
+/// script (a replacement for sorts without literals).
+pub fn global_constants(ctx: &Ctx) -> BTreeMap<SortRef, String> {
+    let s = ctx.s;
+    // Declared constants, and nullary datatype constructors (`nil`, enumeration values).
+    let mut declared: BTreeSet<&str> = BTreeSet::new();
+    for c in &s.commands {
+        match c.kind {
+            CommandKind::DeclareConst(n, _) => {
+                declared.insert(s.sym(n));
+            }
+            CommandKind::DeclareFun(n, args, _) if args.is_empty() => {
+                declared.insert(s.sym(n));
+            }
+            CommandKind::DeclareDatatype(_, d) => {
+                declared.extend(s.ctor_list(d.ctors).iter().filter(|k| k.fields.is_empty()).map(|k| s.sym(k.name)));
+            }
+            CommandKind::DeclareDatatypes { decls, .. } => {
+                for d in s.decl_list(decls) {
+                    declared.extend(s.ctor_list(d.ctors).iter().filter(|k| k.fields.is_empty()).map(|k| s.sym(k.name)));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out: BTreeMap<SortRef, String> = BTreeMap::new();
+    for n in &ctx.scope.nodes {
+        if let Term::Var(q) = *s.term(n.term) {
+            let name = s.str(q.ident.sym);
+            if n.binding == NONE
+                && q.ident.indices.is_empty()
+                && q.sort.is_none()
+                && declared.contains(s.sym(q.ident.sym))
+            {
+                let e = out.entry(n.sort).or_insert_with(|| name.to_string());
+                if name.len() < e.len() {
+                    *e = name.to_string();
+                }
+            }
+        }
+    }
+    out
+}
