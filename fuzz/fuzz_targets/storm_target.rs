@@ -1,15 +1,15 @@
 //! storm_target: each input is a seed; the mutator turns it into a STORM instance (built
 //! from the reference solver's model, carrying its witness line), chosen by libFuzzer's
 //! seed; any `unsat` for an instance is a bug, aborted on only after fresh-process
-//! confirmation and the witness checked by the reference. Solvers: `SMTSTORM_SOLVERS` (see `smtstorm::harness::oracle`).
+//! confirmation and the witness checked by the reference. Solvers: `SMTSTORM_SOLVERS` (see `smtstorm::harness::runner`).
 #![no_main]
 use libfuzzer_sys::{fuzz_crossover, fuzz_mutator, fuzz_target, Corpus};
-use smtstorm::harness::{libfuzzer_crossover, libfuzzer_mutate, oracle};
+use smtstorm::harness::{libfuzzer_crossover, libfuzzer_mutate, runner};
 use smtstorm::mutate::Engine;
 
 // Inputs that never reach a solver are not kept (see `Found::Rejected`).
 fuzz_target!(|data: &[u8]| -> Corpus {
-    if oracle::storm_target(data).abort_or_keep() {
+    if runner::storm_target(data).abort_or_keep() {
         Corpus::Keep
     } else {
         Corpus::Reject

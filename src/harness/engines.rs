@@ -4,7 +4,7 @@
 //! same output, as libFuzzer requires. `None` means "no structured mutant" — the target
 //! then falls back to libFuzzer's byte mutation.
 
-use super::oracle::Harness;
+use super::runner::Harness;
 use crate::mutate::choice::{Choices, Rng};
 use crate::mutate::{edit, storm, Engine, Prepared};
 use crate::smtlib::ast::CommandKind;
@@ -20,7 +20,7 @@ fn witness_of(data: &[u8]) -> Option<Vec<(String, String)>> {
 /// (pools cached per seed, in the process-global harness) and carries its witness line.
 pub fn mutate(engine: Engine, data: &[u8], seed: u32, max_size: usize) -> Option<Vec<u8>> {
     if engine == Engine::Storm {
-        return mutate_in(&mut super::oracle::harness(), engine, data, seed, max_size);
+        return mutate_in(&mut super::runner::harness(), engine, data, seed, max_size);
     }
     mutant_of(engine, &smtlib::parse_bytes(data).ok()?, seed, max_size)
 }

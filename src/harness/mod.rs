@@ -4,13 +4,13 @@
 //! * [`parse_roundtrip`]: the front end on arbitrary bytes.
 //! * [`engines`]: the structure-aware mutators (libFuzzer's `fuzz_mutator!` and
 //!   `fuzz_crossover!`) that turn the fuzzer's seed into typed AST edits.
-//! * [`oracle`]: the solver-facing targets: process-global sessions, the differential and
+//! * [`runner`]: the solver-facing targets: process-global sessions, the differential and
 //!   STORM oracles, confirmation in fresh processes, and the behaviour shim that turns
 //!   solver statistics into coverage ([`shim`]).
 
 pub mod afl;
 pub mod engines;
-pub mod oracle;
+pub mod runner;
 pub mod shim;
 
 /// The body of a libFuzzer custom mutator (`fuzz_mutator!`): a structured mutant by
@@ -115,12 +115,12 @@ mod tests {
 
     /// Real solvers for the engine-target tests: z3 4.8.7 (known bugs), z3 5.4.0 (the
     /// STORM reference) and yices.
-    fn test_harness() -> oracle::Harness {
+    fn test_harness() -> runner::Harness {
         let reg = crate::solver::Registry::load(&crate::solver::registry::default_toml()).unwrap();
         let names = ["z3-4.8.7", "z3-5.4.0", "yices"].map(String::from);
         let specs = crate::solver::check::resolve(&reg, &names)
             .expect("run scripts/setup-solvers.sh --minimal: the harness tests need real solvers");
-        oracle::Harness::new(specs, 1, std::time::Duration::from_secs(1), true).unwrap()
+        runner::Harness::new(specs, 1, std::time::Duration::from_secs(1), true).unwrap()
     }
 
     fn corpus() -> Vec<Vec<u8>> {
@@ -163,23 +163,23 @@ mod tests {
                     None => base.clone(),
                 };
                 let r = match engine {
-                    Engine::Storm => oracle::storm_input(&mut h, &input),
-                    _ => oracle::differential_input(&mut h, &input),
+                    Engine::Storm => runner::storm_input(&mut h, &input),
+                    _ => runner::differential_input(&mut h, &input),
                 };
                 assert_ne!(
                     r,
-                    oracle::Found::Rejected,
+                    runner::Found::Rejected,
                     "a well-formed mutant was rejected:\n{}",
                     String::from_utf8_lossy(&input)
                 );
-                if r != oracle::Found::Nothing {
+                if r != runner::Found::Nothing {
                     found.push((engine, r, String::from_utf8_lossy(&input).into_owned()));
                 }
             }
         }
         assert!(structured >= 250, "only {structured} of 300 inputs were structured mutants");
         for (e, f, text) in &found {
-            let oracle::Found::Finding { kind, solver, .. } = f else { unreachable!() };
+            let runner::Found::Finding { kind, solver, .. } = f else { unreachable!() };
             // Every known bug of these solvers: z3 4.8.7's and yices' own.
             assert!(solver == "z3-4.8.7" || solver == "yices", "{e}: {f:?} on\n{text}");
             assert!(crate::oracle::BugKind::ALL.contains(kind));
@@ -204,7 +204,7 @@ mod tests {
         let y = engines::mutate_in(&mut h, Engine::Storm, &lia, 2, 1 << 16).unwrap();
         let c = String::from_utf8(engines::crossover(&x, &y, 3, 1 << 16).expect("same model, same witness")).unwrap();
         assert!(crate::mutate::storm::read_witness(&c).is_some(), "{c}");
-        assert_eq!(oracle::storm_input(&mut h, c.as_bytes()), oracle::Found::Nothing, "{c}");
+        assert_eq!(runner::storm_input(&mut h, c.as_bytes()), runner::Found::Nothing, "{c}");
     }
 
     /// Under `SMTSTORM_FRAMING=pushpop` the STORM mutator still gets its pools: the model
@@ -222,7 +222,7 @@ mod tests {
                 let inst = engines::mutate_in(&mut h, crate::mutate::Engine::Storm, &seed, i, 1 << 16)
                     .unwrap_or_else(|| panic!("{name}: no STORM instance in push/pop mode"));
                 assert!(crate::mutate::storm::read_witness(std::str::from_utf8(&inst).unwrap()).is_some());
-                let _ = oracle::storm_input(&mut h, &inst);
+                let _ = runner::storm_input(&mut h, &inst);
                 assert_ne!(h.stats.query_wall, std::time::Duration::ZERO, "no query ran");
                 made += 1;
             }
@@ -247,7 +247,7 @@ mod tests {
         let m = engines::mutate_in(&mut h, Engine::Storm, named, 1, 1 << 16).expect("an operator mutant");
         assert!(read_witness(std::str::from_utf8(&m).unwrap()).is_none());
         assert_eq!((h.stats.pools_built, h.stats.pools_failed, h.stats.storm_fallbacks), (1, 1, 1));
-        assert_ne!(oracle::storm_input(&mut h, &m), oracle::Found::Rejected);
+        assert_ne!(runner::storm_input(&mut h, &m), runner::Found::Rejected);
         // Its mutants say so, and their mutants are operator mutants with no model query.
         assert!(m.starts_with(engines::NO_MODEL.as_bytes()));
         let m2 = engines::mutate_in(&mut h, Engine::Storm, &m, 2, 1 << 16).expect("an operator mutant");
@@ -265,7 +265,7 @@ mod tests {
         let cut = engines::mutate_in(&mut h, Engine::Storm, &lia, i, full.len() - 1).expect("a shorter instance");
         assert!(cut.len() < full.len() && asserts(&cut) < asserts(&full) && asserts(&cut) >= 1);
         assert!(full.starts_with(&cut[..cut.iter().position(|&b| b == b'\n').unwrap()]), "same witness line");
-        assert_eq!(oracle::storm_input(&mut h, &cut), oracle::Found::Nothing);
+        assert_eq!(runner::storm_input(&mut h, &cut), runner::Found::Nothing);
         assert_eq!(h.stats.storm_fallbacks, 2);
     }
 
@@ -276,8 +276,8 @@ mod tests {
         let mut h = test_harness();
         for bad in [&b"(assert (> x"[..], b"(set-logic QF_LIA)\n(declare-const x Int)\n(assert (> x 0))\n", b"\xff\xfe"]
         {
-            assert_eq!(oracle::differential_input(&mut h, bad), oracle::Found::Rejected);
-            assert_eq!(oracle::storm_input(&mut h, bad), oracle::Found::Rejected);
+            assert_eq!(runner::differential_input(&mut h, bad), runner::Found::Rejected);
+            assert_eq!(runner::storm_input(&mut h, bad), runner::Found::Rejected);
         }
         assert_eq!(h.stats.query_wall, std::time::Duration::ZERO);
         let ill = b"(set-logic QF_LIA)\n(declare-const x Int)\n(assert (> x true))\n(check-sat)\n";
@@ -285,10 +285,10 @@ mod tests {
         assert_eq!((h.stats.pools_built, h.stats.pools_failed, h.stats.query_wall), (1, 1, std::time::Duration::ZERO));
         // Well-formed but ill-sorted input still goes to the differential oracle (a crash on
         // it is a bug); it is no STORM instance.
-        assert_eq!(oracle::storm_input(&mut h, ill), oracle::Found::Rejected);
+        assert_eq!(runner::storm_input(&mut h, ill), runner::Found::Rejected);
         assert_eq!(h.stats.query_wall, std::time::Duration::ZERO);
-        assert_eq!(oracle::differential_input(&mut h, ill), oracle::Found::Nothing);
-        assert!(!oracle::Found::Rejected.abort_or_keep() && oracle::Found::Nothing.abort_or_keep());
+        assert_eq!(runner::differential_input(&mut h, ill), runner::Found::Nothing);
+        assert!(!runner::Found::Rejected.abort_or_keep() && runner::Found::Nothing.abort_or_keep());
     }
 
     /// The targets abort on real bugs, after fresh-process confirmation: a yices 2.6.5
@@ -298,14 +298,14 @@ mod tests {
     fn targets_find_real_bugs_and_the_shim_records_behaviour() {
         let mut h = test_harness();
         let yices_bug = b"(set-logic QF_UF)\n(declare-const x Bool)\n(assert (let ((y (not (let ((y (not x))) (let ((x y) (y x)) (and x (not y))))))) (let ((x y) (y x)) (and x (not y)))))\n(check-sat)\n";
-        match oracle::differential_input(&mut h, yices_bug) {
-            oracle::Found::Finding { kind, solver, .. } => {
+        match runner::differential_input(&mut h, yices_bug) {
+            runner::Found::Finding { kind, solver, .. } => {
                 assert_eq!((kind.as_str(), solver.as_str()), ("soundness", "yices"))
             }
             o => panic!("{o:?}"),
         }
         let r = std::panic::catch_unwind(|| {
-            oracle::Found::Finding {
+            runner::Found::Finding {
                 kind: crate::oracle::BugKind::Soundness,
                 solver: "yices".into(),
                 signature: "x".into(),
@@ -321,7 +321,7 @@ mod tests {
             let Some(inst) = engines::mutate_in(&mut h, crate::mutate::Engine::Storm, &seed, i, 1 << 16) else {
                 continue;
             };
-            if let oracle::Found::Finding { solver, .. } = oracle::storm_input(&mut h, &inst) {
+            if let runner::Found::Finding { solver, .. } = runner::storm_input(&mut h, &inst) {
                 assert_eq!(solver, "z3-4.8.7");
                 storm_found = true;
                 break;
@@ -333,7 +333,7 @@ mod tests {
         shim::clear();
         let nra = std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/nra_circle_line.smt2"))
             .unwrap();
-        let _ = oracle::differential_input(&mut h, &nra);
+        let _ = runner::differential_input(&mut h, &nra);
         assert!(shim::counters_set() > 5, "{} counters", shim::counters_set());
     }
 }
@@ -349,7 +349,7 @@ mod timing {
         let specs = crate::solver::check::resolve(&reg, &["z3-5.4.0".to_string(), "yices".to_string()]).unwrap();
         for (shim, pp) in [(true, false), (false, false), (true, true)] {
             let mut h =
-                super::oracle::Harness::new(specs.clone(), 0, std::time::Duration::from_millis(2000), shim).unwrap();
+                super::runner::Harness::new(specs.clone(), 0, std::time::Duration::from_millis(2000), shim).unwrap();
             if pp {
                 h.use_push_pop();
             }
@@ -365,7 +365,7 @@ mod timing {
             let tm = t.elapsed();
             let t = Instant::now();
             for m in &ms {
-                let _ = super::oracle::differential_input(&mut h, m);
+                let _ = super::runner::differential_input(&mut h, m);
             }
             let td = t.elapsed();
             eprintln!("shim {shim} push/pop {pp}: mutate {:?}/exec, differential {:?}/exec", tm / 200, td / 200);

@@ -1,4 +1,4 @@
 //! AFL++ harness: the body of `opfuzz_target` (structure comes from the custom mutator).
 fn main() {
-    afl::fuzz!(|data: &[u8]| { smtstorm::harness::oracle::differential_target(data).abort_on_finding() });
+    afl::fuzz!(|data: &[u8]| { smtstorm::harness::runner::differential_target(data).abort_on_finding() });
 }
