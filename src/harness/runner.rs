@@ -137,11 +137,28 @@ impl Stats {
     }
 }
 
-static HARNESS: OnceLock<Result<Mutex<Harness>, String>> = OnceLock::new();
+static HARNESS: OnceLock<Result<Mutex<Harness>, HarnessError>> = OnceLock::new();
+
+/// Why the fuzz harness cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum HarnessError {
+    #[error("no solvers: run scripts/setup-solvers.sh or set SMTSTORM_SOLVERS")]
+    NoSolvers,
+    #[error("SMTSTORM_SOLVERS: {0}")]
+    Solvers(#[from] crate::util::error::Error),
+    #[error("SMTSTORM_REFERENCE is not one of SMTSTORM_SOLVERS")]
+    UnknownReference,
+    #[error("the STORM reference cannot be {IN_PROCESS_Z3}: set SMTSTORM_REFERENCE")]
+    InProcessReference,
+    #[error("{IN_PROCESS_Z3} needs the z3-inprocess feature (scripts/build-instrumented-z3.sh)")]
+    NoInProcessZ3,
+    #[error("{}: {source}", path.display())]
+    Scratch { path: std::path::PathBuf, source: std::io::Error },
+}
 
 /// Why the harness cannot start (printed once, then every target panics with it: a
 /// misconfigured fuzzer must not run silently without solvers).
-fn setup() -> Result<Harness, String> {
+fn setup() -> Result<Harness, HarnessError> {
     let reg = Registry::load(&crate::solver::registry::default_toml()).unwrap_or_default();
     let names: Vec<String> = match std::env::var("SMTSTORM_SOLVERS") {
         Ok(v) => v.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect(),
@@ -153,21 +170,21 @@ fn setup() -> Result<Harness, String> {
         }
     };
     if names.is_empty() {
-        return Err("no solvers: run scripts/setup-solvers.sh or set SMTSTORM_SOLVERS".into());
+        return Err(HarnessError::NoSolvers);
     }
     let in_process = names.iter().position(|n| n == IN_PROCESS_Z3);
     let names: Vec<String> = names.into_iter().filter(|n| n != IN_PROCESS_Z3).collect();
-    let mut specs = crate::solver::check::resolve(&reg, &names).map_err(|e| e.to_string())?;
+    let mut specs = crate::solver::check::resolve(&reg, &names)?;
     if let Some(k) = in_process {
         specs.insert(k.min(specs.len()), in_process_spec()?);
     }
     let reference =
         crate::solver::registry::reference_index(&specs, std::env::var("SMTSTORM_REFERENCE").ok().as_deref())
-            .ok_or("SMTSTORM_REFERENCE is not one of SMTSTORM_SOLVERS")?;
+            .ok_or(HarnessError::UnknownReference)?;
     let ms = std::env::var("SMTSTORM_TIMEOUT_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(100u64);
     let shim = std::env::var("SMTSTORM_SHIM").map_or(true, |v| v != "0");
     if in_process.is_some_and(|k| k == reference) {
-        return Err(format!("the STORM reference cannot be {IN_PROCESS_Z3}: set SMTSTORM_REFERENCE"));
+        return Err(HarnessError::InProcessReference);
     }
     let mut h = Harness::new(specs, reference, Duration::from_millis(ms), shim)?;
     if std::env::var("SMTSTORM_FRAMING").is_ok_and(|v| v == "pushpop") {
@@ -192,7 +209,7 @@ extern "C" fn print_stats_at_exit() {
 /// The spec standing for the in-process z3 (its command is never run: confirmation uses a
 /// fresh z3 context instead of a fresh process).
 #[cfg(feature = "z3-inprocess")]
-fn in_process_spec() -> Result<SolverSpec, String> {
+fn in_process_spec() -> Result<SolverSpec, HarnessError> {
     Ok(SolverSpec {
         name: IN_PROCESS_Z3.into(),
         family: crate::solver::Family::Z3,
@@ -203,18 +220,18 @@ fn in_process_spec() -> Result<SolverSpec, String> {
 }
 
 #[cfg(not(feature = "z3-inprocess"))]
-fn in_process_spec() -> Result<SolverSpec, String> {
-    Err(format!("{IN_PROCESS_Z3} needs the z3-inprocess feature (scripts/build-instrumented-z3.sh)"))
+fn in_process_spec() -> Result<SolverSpec, HarnessError> {
+    Err(HarnessError::NoInProcessZ3)
 }
 
 impl Harness {
     /// A harness over `specs` (STORM models from `specs[reference]`), each query limited to
     /// `time`; `shim` asks for statistics after every query (the behaviour shim).
-    pub fn new(specs: Vec<SolverSpec>, reference: usize, time: Duration, shim: bool) -> Result<Harness, String> {
+    pub fn new(specs: Vec<SolverSpec>, reference: usize, time: Duration, shim: bool) -> Result<Harness, HarnessError> {
         let limits = Limits { time, grace: Duration::from_millis(500), ..Limits::default() };
         let sessions = specs.iter().map(|s| Self::backend(s, limits)).collect();
         let scratch = std::env::temp_dir().join(format!("smtstorm-harness-{}", std::process::id()));
-        std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(&scratch).map_err(|source| HarnessError::Scratch { path: scratch.clone(), source })?;
         Ok(Harness {
             specs,
             sessions,

@@ -550,15 +550,23 @@ pub const BUILTIN_SORTS: &[(&str, usize)] = &[
 /// Indexed built-in sorts: `(_ BitVec n)`, `(_ FloatingPoint e s)`.
 pub const INDEXED_SORTS: &[(&str, usize)] = &[("BitVec", 1), ("FloatingPoint", 2), ("FiniteField", 1)];
 
+/// A malformed line of the signature table: which line, and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}: {line}")]
+pub struct TableError {
+    pub line: &'static str,
+    pub message: String,
+}
+
 /// Parses the table text. Public so that a test can report a malformed line precisely.
-pub fn parse_table(text: &'static str) -> Result<Vec<OpSig>, String> {
+pub fn parse_table(text: &'static str) -> Result<Vec<OpSig>, TableError> {
     let mut out = vec![];
     for line in text.lines() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        out.push(parse_line(line).map_err(|e| format!("{e}: {line}"))?);
+        out.push(parse_line(line).map_err(|message| TableError { line, message })?);
     }
     Ok(out)
 }
