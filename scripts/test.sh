@@ -14,6 +14,9 @@ step() { printf '\n== %s\n' "$*"; }
 step "solvers"
 scripts/setup-solvers.sh --minimal
 
+step "layers: no import points up (layers.txt)"
+scripts/check-layers.sh
+
 step "format and lints"
 cargo fmt --check
 (cd fuzz && cargo fmt --check)
