@@ -32,20 +32,23 @@ failed=$(grep -oE '[0-9]+ failed;' "$work/cargo-test.log" | awk '{s+=$1} END {pr
 step "dictionary is current"
 "$CARGO_TARGET_DIR/release/smtstorm" dict | diff -u dictionaries/smtlib.dict - >/dev/null
 
-step "fuzz targets build on stable (-s none) and run ${fuzz_seconds}s each"
+step "fuzz targets build on stable (-s none), as OSS-Fuzz-style builds without a sanitizer do"
 if ! command -v cargo-fuzz >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
 fi
-(cd fuzz && CARGO_TARGET_DIR=$fuzz_target_dir cargo fuzz build -s none)
-# The engine targets talk to solvers (default: newest z3 and yices). A confirmed solver
+(cd fuzz && CARGO_TARGET_DIR=$fuzz_target_dir cargo +stable fuzz build -s none)
+
+step "the bare \`cargo fuzz run TARGET\` (nightly from fuzz/rust-toolchain.toml) fuzzes from the seeds, ${fuzz_seconds}s each"
+# Exactly the command a new user types, from fuzz/, with a fresh corpus directory: the
+# target must copy the seeds into it, add the dictionary, and reach the solvers. The
+# engine targets talk to solvers (default: newest z3 and yices). A confirmed solver
 # finding is what they are for, not a failure; any other crash is a bug of ours.
 export SMTSTORM_SOLVERS_DIR=${SMTSTORM_SOLVERS_DIR:-$root/.solvers}
+seeds=$(ls corpus/*.smt2 | wc -l)
 for target in parse_target opfuzz_target valfuzz_target storm_target; do
-  mkdir -p "$work/$target/corpus" "$work/$target/artifacts"
-  cp corpus/*.smt2 "$work/$target/corpus/"
-  if ! "$fuzz_target_dir/x86_64-unknown-linux-gnu/release/$target" "$work/$target/corpus" \
-    -dict=dictionaries/smtlib.dict -max_total_time="$fuzz_seconds" -timeout=60 \
-    -artifact_prefix="$work/$target/artifacts/" -print_final_stats=1 >"$work/$target.log" 2>&1; then
+  rm -rf "fuzz/corpus/$target" "fuzz/artifacts/$target"
+  if ! (cd fuzz && CARGO_TARGET_DIR=$fuzz_target_dir cargo fuzz run "$target" -- -max_total_time="$fuzz_seconds" \
+    -print_final_stats=1 >"$work/$target.log" 2>&1); then
     if grep -q "smtstorm: confirmed" "$work/$target.log"; then
       grep -m1 "smtstorm: confirmed" "$work/$target.log" | sed "s/^/  $target found a solver bug: /"
     else
@@ -54,7 +57,25 @@ for target in parse_target opfuzz_target valfuzz_target storm_target; do
       exit 1
     fi
   fi
-  grep -E 'stat::(number_of_executed_units|average_exec_per_sec)|DONE' "$work/$target.log" | sed "s/^/  $target /"
+  grep -E "smtstorm: $target|stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|#smtstorm" "$work/$target.log" | sed "s/^/  /"
+  # The corpus started from the seeds (libFuzzer counts what it read) ...
+  found=$(grep -oE 'INFO: +[0-9]+ files found in' "$work/$target.log" | head -1 | grep -oE '[0-9]+' || echo 0)
+  if [ "${found:-0}" -lt "$seeds" ]; then
+    echo "$target started from $found inputs, not from the $seeds seeds" >&2
+    exit 1
+  fi
+  grep -q "smtstorm: $target: adding -dict=" "$work/$target.log" || {
+    echo "$target did not add the dictionary" >&2
+    exit 1
+  }
+  # ... and the solvers were asked (the harness's own count, printed at exit).
+  if [ "$target" != parse_target ]; then
+    queried=$(grep -oE '#smtstorm execs [0-9]+ queried [0-9]+' "$work/$target.log" | tail -1 | awk '{print $5}')
+    if [ "${queried:-0}" -eq 0 ]; then
+      echo "$target made no solver query" >&2
+      exit 1
+    fi
+  fi
 done
 
 step "no solver process left behind"

@@ -1,3 +1,5 @@
 //! Arbitrary bytes → parse → print → parse must give the same AST (and never panic).
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| smtstorm::smtlib::roundtrip(data));
+libfuzzer_sys::fuzz_target!(init: smtstorm::harness::libfuzzer_init("parse_target", false), |data: &[u8]| {
+    smtstorm::smtlib::roundtrip(data)
+});

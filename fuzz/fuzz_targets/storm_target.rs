@@ -8,7 +8,7 @@ use smtstorm::harness::{libfuzzer_crossover, libfuzzer_mutate, runner};
 use smtstorm::mutate::Engine;
 
 // Inputs that never reach a solver are not kept (see `Found::Rejected`).
-fuzz_target!(|data: &[u8]| -> Corpus {
+fuzz_target!(init: smtstorm::harness::libfuzzer_init("storm_target", true), |data: &[u8]| -> Corpus {
     if runner::storm_target(data).abort_or_keep() {
         Corpus::Keep
     } else {

@@ -7,7 +7,7 @@ use smtstorm::harness::{libfuzzer_crossover, libfuzzer_mutate, runner};
 use smtstorm::mutate::Engine;
 
 // Inputs that never reach a solver are not kept (see `Found::Rejected`).
-fuzz_target!(|data: &[u8]| -> Corpus {
+fuzz_target!(init: smtstorm::harness::libfuzzer_init("valfuzz_target", true), |data: &[u8]| -> Corpus {
     if runner::differential_target(data).abort_or_keep() {
         Corpus::Keep
     } else {

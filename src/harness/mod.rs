@@ -7,11 +7,16 @@
 //! * [`runner`]: the solver-facing targets: process-global sessions, the differential and
 //!   STORM oracles, confirmation in fresh processes, and the behaviour shim that turns
 //!   solver statistics into coverage ([`shim`]).
+//! * [`start`]: what every libFuzzer target does first: seeds into an empty corpus, the
+//!   dictionary, and a line naming the solvers.
 
 pub mod afl;
 pub mod engines;
 pub mod runner;
 pub mod shim;
+pub mod start;
+
+pub use start::libfuzzer_init;
 
 /// The body of a libFuzzer custom mutator (`fuzz_mutator!`): a structured mutant by
 /// `engine` written into `data` (returns its size), or — for one seed in 16, and whenever

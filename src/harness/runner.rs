@@ -116,7 +116,8 @@ impl Stats {
     /// One line for stderr.
     pub fn line(&self, execs: u64) -> String {
         format!(
-            "#smtstorm execs {execs} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s, from witnesses {}, opfuzz fallbacks {}, confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s",
+            "#smtstorm execs {execs} queried {} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s, from witnesses {}, opfuzz fallbacks {}, confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s",
+            self.by_time.iter().sum::<u64>(),
             self.query_wall.as_secs_f64(),
             self.by_time[0],
             self.by_time[1],
@@ -190,11 +191,10 @@ fn setup() -> Result<Harness, HarnessError> {
     if std::env::var("SMTSTORM_FRAMING").is_ok_and(|v| v == "pushpop") {
         h.use_push_pop();
     }
-    if h.stats_every > 0 {
-        // libFuzzer ends a timed run with exit(): the last figures are printed then.
-        // SAFETY: registers a plain `extern "C"` function.
-        unsafe { libc::atexit(print_stats_at_exit) };
-    }
+    // libFuzzer ends a timed run with exit(): the last figures are printed then, so
+    // every run says how many executions reached a solver.
+    // SAFETY: registers a plain `extern "C"` function that only reads the harness.
+    unsafe { libc::atexit(print_stats_at_exit) };
     Ok(h)
 }
 
@@ -225,6 +225,22 @@ fn in_process_spec() -> Result<SolverSpec, HarnessError> {
 }
 
 impl Harness {
+    /// One line for the start of a fuzzing run: which solvers are asked, the STORM
+    /// reference, the per-query limit, and how to put another release under test.
+    pub fn describe(&self) -> String {
+        let names: Vec<String> = self
+            .specs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| if i == self.reference { format!("{} (STORM reference)", s.name) } else { s.name.clone() })
+            .collect();
+        format!(
+            "asking {} with {} ms per query; another release under test: SMTSTORM_SOLVERS=z3-4.8.12,z3-5.4.0 (installed names: smtstorm solvers), SMTSTORM_TIMEOUT_MS=N",
+            names.join(", "),
+            self.limits.time.as_millis()
+        )
+    }
+
     /// A harness over `specs` (STORM models from `specs[reference]`), each query limited to
     /// `time`; `shim` asks for statistics after every query (the behaviour shim).
     pub fn new(specs: Vec<SolverSpec>, reference: usize, time: Duration, shim: bool) -> Result<Harness, HarnessError> {
