@@ -6,6 +6,8 @@ use libfuzzer_sys::{fuzz_crossover, fuzz_mutator, fuzz_target, Corpus};
 use smtstorm::harness::{libfuzzer_crossover, libfuzzer_mutate, runner};
 use smtstorm::mutate::Engine;
 
+smtstorm::asan_default_options!();
+
 // Inputs that never reach a solver are not kept (see `Found::Rejected`).
 fuzz_target!(init: smtstorm::harness::libfuzzer_init("valfuzz_target", true), |data: &[u8]| -> Corpus {
     if runner::differential_target(data).abort_or_keep() {
