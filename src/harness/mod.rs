@@ -15,6 +15,7 @@ pub mod engines;
 pub mod runner;
 pub mod shim;
 pub mod start;
+pub mod stats;
 
 pub use start::libfuzzer_init;
 

@@ -87,7 +87,7 @@ impl InProcessZ3 {
         let text = format!("(reset)\n(set-option :timeout {})\n{}{script}", self.time.as_millis().max(1), self.options);
         let Ok(c) = CString::new(text) else {
             let message = "script contains a NUL byte".to_string();
-            return super::process::failed(vec![Outcome::Error { message }; checks.max(1)], t0);
+            return super::session::failed(vec![Outcome::Error { message }; checks.max(1)], t0);
         };
         // SAFETY: `c` outlives the call; the returned string is copied before the next call
         // on this context (z3 owns it until then).

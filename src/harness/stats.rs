@@ -1,0 +1,59 @@
+//! Where a fuzz target's time goes (`SMTSTORM_STATS=N`, and the `#smtstorm` line at exit):
+//! the figures behind its executions per second.
+
+use std::time::Duration;
+
+/// Where a fuzz target's time goes: the figures behind its executions per second.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Solver queries of executions (all solvers of one execution run in parallel: the
+    /// wall time counted is the execution's).
+    pub query_wall: Duration,
+    /// Executions by their query wall time: < 5 ms, < 20 ms, < 100 ms, longer.
+    pub by_time: [u64; 4],
+    /// Executions in which some solver hit the time limit.
+    pub timeouts: u64,
+    /// STORM pools built (one reference model query each) and the time it took.
+    pub pools_built: u64,
+    pub pools_failed: u64,
+    pub pools_wall: Duration,
+    /// Pools found in the cache.
+    pub pools_cached: u64,
+    /// Pools of instances, valued by their witness ([`Pools::from_instance`]).
+    pub pools_from_witness: u64,
+    /// STORM mutations that fell back to an operator mutant (no model, or no instance).
+    pub storm_fallbacks: u64,
+    /// Time in the target bodies (everything of an execution) and in STORM's mutator
+    /// (pools included).
+    pub target_wall: Duration,
+    pub mutate_wall: Duration,
+    /// Fresh-process confirmations and their time.
+    pub confirmations: u64,
+    pub confirm_wall: Duration,
+}
+
+impl Stats {
+    /// One line for stderr.
+    pub fn line(&self, execs: u64) -> String {
+        format!(
+            "#smtstorm execs {execs} queried {} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s, from witnesses {}, opfuzz fallbacks {}, confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s",
+            self.by_time.iter().sum::<u64>(),
+            self.query_wall.as_secs_f64(),
+            self.by_time[0],
+            self.by_time[1],
+            self.by_time[2],
+            self.by_time[3],
+            self.timeouts,
+            self.pools_built,
+            self.pools_cached,
+            self.pools_failed,
+            self.pools_wall.as_secs_f64(),
+            self.pools_from_witness,
+            self.storm_fallbacks,
+            self.confirmations,
+            self.confirm_wall.as_secs_f64(),
+            self.target_wall.as_secs_f64(),
+            self.mutate_wall.as_secs_f64()
+        )
+    }
+}
