@@ -16,6 +16,16 @@ scripts/setup-solvers.sh --minimal
 
 step "layers: no import points up (layers.txt)"
 scripts/check-layers.sh
+# The check must be able to fail: the same tree with one upward import added must not pass.
+up=$(mktemp -d)
+cp -r src "$up/src"
+echo 'fn _up() { let _ = crate::campaign::run; }' >>"$up/src/util/hash.rs"
+if scripts/check-layers.sh "$up/src" layers.txt >"$up/out" 2>&1 || ! grep -q "util -> campaign points up" "$up/out"; then
+  cat "$up/out" >&2
+  echo "check-layers.sh did not catch an upward import" >&2
+  exit 1
+fi
+rm -rf "$up"
 
 step "format and lints"
 cargo fmt --check
