@@ -41,6 +41,38 @@ fn runs(d: &Data) -> Vec<&Stats> {
     by_run.into_values().collect()
 }
 
+/// A stored string (solver names, logics, crash messages, seed names: anything a seed or
+/// a solver could put there) as the text of one Markdown table cell: no `|` ends the
+/// cell, no `[`/`]` starts a link, no line break ends the row.
+fn cell(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '|' | '[' | ']' | '\\' | '<' | '>' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            '\n' | '\r' => out.push(' '),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A Markdown cell back to its text (the inverse of [`cell`]'s backslashes).
+fn uncell(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars();
+    while let Some(ch) = it.next() {
+        match ch {
+            '\\' => out.extend(it.next()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 fn rel(out: &Path, p: &Path) -> String {
     p.strip_prefix(out).unwrap_or(p).display().to_string()
 }
@@ -92,21 +124,21 @@ pub fn markdown(out: &Path, d: &Data) -> String {
             let _ = writeln!(
                 s,
                 "| [{}]({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
-                m.id,
-                rel(out, &dir.join("trigger.smt2")),
+                cell(&m.id),
+                cell(&rel(out, &dir.join("trigger.smt2"))),
                 m.kind,
-                m.blamed,
-                m.logic,
-                m.signature.replace('|', "\\|"),
-                m.fixed_in.as_deref().unwrap_or("not fixed in the installed releases"),
+                cell(&m.blamed),
+                cell(&m.logic),
+                cell(&m.signature),
+                cell(m.fixed_in.as_deref().unwrap_or("not fixed in the installed releases")),
                 m.trigger_bytes,
                 match &m.reduction {
-                    Some(r) => format!("[{} bytes]({})", r.reduced_bytes, rel(out, &dir.join("reduced.smt2"))),
+                    Some(r) => format!("[{} bytes]({})", r.reduced_bytes, cell(&rel(out, &dir.join("reduced.smt2")))),
                     None => "-".into(),
                 },
                 m.duplicates,
-                m.engine,
-                m.seed.rsplit('/').next().unwrap_or(&m.seed),
+                cell(&m.engine),
+                cell(m.seed.rsplit('/').next().unwrap_or(&m.seed)),
                 m.found_at
             );
         }
@@ -120,15 +152,15 @@ pub fn markdown(out: &Path, d: &Data) -> String {
         let mut rows: Vec<&crate::store::perf::PerfMeta> = d.perf.iter().collect();
         rows.sort_by(|a, b| b.final_margin.unwrap_or(b.margin).total_cmp(&a.final_margin.unwrap_or(a.margin)));
         for m in rows {
-            let per: Vec<String> = m.final_par2.iter().map(|(n, p)| format!("{n} {p:.3}")).collect();
+            let per: Vec<String> = m.final_par2.iter().map(|(n, p)| format!("{} {p:.3}", cell(n))).collect();
             let _ = writeln!(
                 s,
                 "| [{}](perf/{}/bench.smt2) | {} | {} | {} | {:.3} | {} | {} |",
-                m.id,
-                m.id,
-                m.logic,
+                cell(&m.id),
+                cell(&m.id),
+                cell(&m.logic),
                 m.bytes,
-                m.made_by,
+                cell(&m.made_by),
                 m.margin,
                 m.final_margin.map_or("-".into(), |x| format!("{x:.3}")),
                 if per.is_empty() { "-".into() } else { per.join(", ") }
@@ -142,7 +174,7 @@ pub fn markdown(out: &Path, d: &Data) -> String {
     if !by.is_empty() {
         let _ = writeln!(s, "\n## Which engines found what\n\n| engine | kind | distinct bugs |\n|---|---|---|");
         for ((e, k), n) in by {
-            let _ = writeln!(s, "| {e} | {k} | {n} |");
+            let _ = writeln!(s, "| {} | {k} | {n} |", cell(&e));
         }
     }
     s
@@ -178,7 +210,47 @@ pub fn svg(d: &Data) -> String {
 }
 
 fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
+}
+
+/// Splits a Markdown table row into its cells, honouring `\|` (written by [`cell`]).
+fn split_row(line: &str) -> Vec<&str> {
+    let inner = line.trim().trim_start_matches('|');
+    let inner = inner.strip_suffix('|').filter(|r| !r.ends_with('\\')).unwrap_or(inner);
+    let (mut cells, mut start, mut escaped) = (vec![], 0, false);
+    for (i, ch) in inner.char_indices() {
+        match ch {
+            '\\' if !escaped => escaped = true,
+            '|' if !escaped => {
+                cells.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => escaped = false,
+        }
+    }
+    cells.push(&inner[start..]);
+    cells
+}
+
+/// One Markdown cell as HTML: a whole-cell `[text](target)` link becomes `<a>`, anything
+/// else is text. Never slices outside the cell, whatever it holds.
+fn html_cell(c: &str) -> String {
+    if let Some(rest) = c.strip_prefix('[') {
+        // The first `](` not escaped by a backslash, and a closing `)` at the end.
+        let bytes = rest.as_bytes();
+        let k = (0..bytes.len().saturating_sub(1))
+            .find(|&i| bytes[i] == b']' && bytes[i + 1] == b'(' && (i == 0 || bytes[i - 1] != b'\\'));
+        if let (Some(k), Some(target)) = (k, rest.strip_suffix(')')) {
+            if k + 2 <= target.len() {
+                return format!(
+                    "<a href=\"{}\">{}</a>",
+                    html_escape(&uncell(&target[k + 2..])),
+                    html_escape(&uncell(&rest[..k]))
+                );
+            }
+        }
+    }
+    html_escape(&uncell(c))
 }
 
 /// The HTML report: the Markdown tables rendered as HTML tables, plus the plot.
@@ -191,26 +263,18 @@ pub fn html(out: &Path, d: &Data) -> String {
             if line.starts_with("|---") {
                 continue;
             }
-            let cells: Vec<&str> = line.trim_matches('|').split(" | ").collect();
+            let cells = split_row(line);
             if !in_table {
                 body.push_str("<table><tr>");
                 for c in &cells {
-                    let _ = write!(body, "<th>{}</th>", html_escape(c.trim()));
+                    let _ = write!(body, "<th>{}</th>", html_escape(&uncell(c.trim())));
                 }
                 body.push_str("</tr>\n");
                 in_table = true;
             } else {
                 body.push_str("<tr>");
                 for c in &cells {
-                    let c = c.trim();
-                    // [id](path) links
-                    let cell = match (c.strip_prefix('['), c.find("](")) {
-                        (Some(_), Some(k)) => {
-                            format!("<a href=\"{}\">{}</a>", html_escape(&c[k + 2..c.len() - 1]), html_escape(&c[1..k]))
-                        }
-                        _ => html_escape(c),
-                    };
-                    let _ = write!(body, "<td>{cell}</td>");
+                    let _ = write!(body, "<td>{}</td>", html_cell(c.trim()));
                 }
                 body.push_str("</tr>\n");
             }
@@ -241,4 +305,59 @@ pub fn write(out: &Path) -> std::io::Result<(PathBuf, PathBuf)> {
     crate::util::fs::write_atomic(&md, markdown(out, &d).as_bytes())?;
     crate::util::fs::write_atomic(&html_path, html(out, &d).as_bytes())?;
     Ok((md, html_path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::{BlameBy, BugKind};
+
+    /// Whatever a seed or a solver put into `meta.json` (brackets, quotes, pipes, HTML,
+    /// line breaks), the report is written, its tables keep their columns, and the HTML
+    /// carries it as text. Before, `"blamed":"[a]("` made the HTML step slice out of
+    /// bounds and panic, and so did every `fuzz` that wrote its report.
+    #[test]
+    fn odd_strings_in_meta_json_are_escaped_not_panicked_on() {
+        let out = std::env::temp_dir().join(format!("smtstorm-report-odd-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let odd = ["[a](", "[x](y)", "a|b", "<script>alert(1)</script>", "\"q\" 'q'", "line\nbreak", "\\|]("];
+        std::fs::create_dir_all(&out).unwrap();
+        let cf = CampaignFile {
+            config: Default::default(),
+            solvers: vec![],
+            runs: 1,
+            first_start_unix: 0,
+            elapsed_before: 0.0,
+        };
+        std::fs::write(out.join("campaign.json"), serde_json::to_vec(&cf).unwrap()).unwrap();
+        let mut written = 0;
+        for (i, s) in odd.iter().enumerate() {
+            let m: Meta = serde_json::from_value(serde_json::json!({
+                "id": format!("id{i}{s}"), "kind": "crash", "blamed": s, "blamed_version": null,
+                "blame_by": "crash", "logic": s, "signature": s, "fixed_in": s, "bisection": [],
+                "answers": [], "seed": format!("dir/{s}"), "seed_hash": "", "engine": s, "edits": null,
+                "rng_seed": 0, "found_at": i as f64, "found_unix": 0, "run": 1, "trigger_bytes": 1,
+                "duplicates": 0, "seed_finding": false
+            }))
+            .unwrap();
+            assert_eq!((m.kind, m.blame_by), (BugKind::Crash, BlameBy::Crash));
+            let dir = out.join("bugs/crash").join(format!("d{i}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("meta.json"), serde_json::to_vec(&m).unwrap()).unwrap();
+            std::fs::write(dir.join("trigger.smt2"), "(check-sat)\n").unwrap();
+            written += 1;
+        }
+        let (md, html) = write(&out).unwrap();
+        let md = std::fs::read_to_string(md).unwrap();
+        let html = std::fs::read_to_string(html).unwrap();
+        let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| [")).collect();
+        assert_eq!(rows.len(), written, "{md}");
+        for r in &rows {
+            assert_eq!(split_row(r).len(), 12, "a cell leaked into another column: {r}");
+        }
+        assert!(!html.contains("<script>") && html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{html}");
+        assert!(html.contains("&quot;q&quot; &#39;q&#39;"));
+        assert_eq!(html.matches("/trigger.smt2\">").count(), written, "one linked row per finding: {html}");
+        let _ = std::fs::remove_dir_all(&out);
+    }
 }
