@@ -120,3 +120,59 @@ fn mutate_runs_every_engine_and_bec_and_fuzz_rejects_bad_usage_with_status_2() {
     assert_eq!(code, 2);
     assert!(err.contains("no-such-solver"), "{err}");
 }
+
+/// Every out-of-range setting is refused before anything runs, with exit status 2 and a
+/// message naming the flag or the campaign-file key; none panics (a 0.3 s timeout made a
+/// worker panic in `clamp`; `--time inf`, a negative `reduce --time` panicked in
+/// `Duration::from_secs_f64`; `memory_mb` of 2^44 wrapped to a limit of 0 bytes).
+#[test]
+fn out_of_range_settings_are_refused_by_name_with_status_2() {
+    let out = std::env::temp_dir().join(format!("smtstorm-cli-range-{}", std::process::id()));
+    let o = out.join("camp").display().to_string();
+    let fuzz = |extra: &[&str], names: &[&str]| {
+        let mut args = vec!["fuzz", "corpus", "--solver", "z3-5.4.0", "--quiet", "--out", o.as_str()];
+        args.extend_from_slice(extra);
+        let (code, _, err) = smtstorm(&args);
+        assert_eq!(code, 2, "{extra:?}: {err}");
+        assert!(!err.contains("panicked"), "{extra:?}: {err}");
+        for n in names {
+            assert!(err.contains(n), "{extra:?} should name {n}: {err}");
+        }
+    };
+    let mut refused = 0;
+    for (extra, names) in [
+        (&["--timeout", "0.3"][..], &["--timeout", "`timeout`"][..]),
+        (&["--timeout", "0"], &["--timeout"]),
+        (&["--timeout", "inf"], &["--timeout"]),
+        (&["--time", "inf"], &["--time"]),
+        (&["--time=-5"], &["--time"]),
+        (&["--reduce=-1"], &["--reduce"]),
+        (&["--workers", "100000"], &["--workers"]),
+    ] {
+        fuzz(extra, names);
+        refused += 1;
+    }
+    // Keys without a flag come from the campaign file and are named by their key.
+    std::fs::create_dir_all(&out).unwrap();
+    for (key, value) in [("memory_mb", "17592186044416"), ("batch", "0"), ("memory_mb", "1")] {
+        let f = out.join(format!("{key}.toml"));
+        std::fs::write(&f, format!("{key} = {value}\n")).unwrap();
+        let fp = f.display().to_string();
+        fuzz(&["--config", fp.as_str()], &[&format!("{key} = {value}")]);
+        refused += 1;
+    }
+    for args in [
+        &["reduce", "corpus/lia_bounds.smt2", "/tmp/smtstorm-never.smt2", "--time=-1", "--", "true"][..],
+        &["reduce", "corpus/lia_bounds.smt2", "/tmp/smtstorm-never.smt2", "--timeout", "nan", "--", "true"],
+        &["check", "corpus/lia_bounds.smt2", "--solver", "z3-5.4.0", "--timeout", "inf"],
+        &["check", "corpus/lia_bounds.smt2", "--solver", "z3-5.4.0", "--memory-mb", "17592186044416"],
+    ] {
+        let (code, _, err) = smtstorm(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(!err.contains("panicked") && err.contains("expected"), "{args:?}: {err}");
+        refused += 1;
+    }
+    assert_eq!(refused, 14);
+    assert!(!std::path::Path::new("/tmp/smtstorm-never.smt2").exists());
+    let _ = std::fs::remove_dir_all(&out);
+}

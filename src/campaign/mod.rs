@@ -73,6 +73,7 @@ struct Shared {
 /// Runs (or resumes) a campaign writing to `out`. `quiet` silences the progress line;
 /// `json` also prints events to stdout.
 pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool) -> Result<Summary> {
+    cfg.validate()?;
     let io = |e: std::io::Error| Error::io(out, e);
     std::fs::create_dir_all(out).map_err(io)?;
     let solvers = crate::solver::check::resolve(registry, &cfg.solvers)?;

@@ -21,7 +21,7 @@ impl BenchSolversCmd {
     pub(crate) fn run(&self) -> Result<()> {
         let mut all = vec![];
         for spec in self.solver.specs()? {
-            let b = smtstorm::solver::bench::bench(&spec, self.queries, self.seed, &self.solver.limits())?;
+            let b = smtstorm::solver::bench::bench(&spec, self.queries, self.seed, &self.solver.limits()?)?;
             if !self.json {
                 outln!(
                     "{:<14} fresh {:7.1} q/s  session {:7.1} q/s  x{:.2}  mismatches {}  own CPU {:.2}% of wall  answers {:?}",

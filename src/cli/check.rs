@@ -21,7 +21,7 @@ pub(crate) struct CheckCmd {
 impl CheckCmd {
     pub(crate) fn run(&self) -> Result<()> {
         let rows =
-            smtstorm::solver::check::run(&self.files, &self.solver.specs()?, &self.solver.limits(), self.oneshot)?;
+            smtstorm::solver::check::run(&self.files, &self.solver.specs()?, &self.solver.limits()?, self.oneshot)?;
         if self.json {
             outln!("{}", serde_json::to_string_pretty(&rows)?);
         } else {

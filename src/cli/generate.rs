@@ -43,7 +43,7 @@ impl GenerateCmd {
                 &specs,
                 n,
                 self.seed,
-                std::time::Duration::from_secs_f64(self.timeout),
+                super::opts::seconds("--timeout", self.timeout)?,
             );
             outln!("{}", acceptance::markdown(&rows));
             return Ok(if rows.iter().any(|r| r.error + r.crash > 0) { 1 } else { 0 });

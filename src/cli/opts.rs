@@ -180,11 +180,25 @@ impl SolverOpts {
         let reg = smtstorm::solver::check::default_registry()?;
         Ok(smtstorm::solver::check::resolve(&reg, &self.solvers)?)
     }
-    pub(crate) fn limits(&self) -> smtstorm::solver::Limits {
-        smtstorm::solver::Limits {
-            time: std::time::Duration::from_secs_f64(self.timeout.max(0.001)),
+    pub(crate) fn limits(&self) -> Result<smtstorm::solver::Limits> {
+        use smtstorm::store::campaign::{MAX_MEMORY_MB, MIN_MEMORY_MB};
+        if !(MIN_MEMORY_MB..=MAX_MEMORY_MB).contains(&self.memory_mb) {
+            anyhow::bail!("--memory-mb {}: expected between {MIN_MEMORY_MB} and {MAX_MEMORY_MB}", self.memory_mb);
+        }
+        Ok(smtstorm::solver::Limits {
+            time: seconds("--timeout", self.timeout)?.max(std::time::Duration::from_millis(1)),
             memory: Some(self.memory_mb << 20),
             ..Default::default()
-        }
+        })
+    }
+}
+
+/// A seconds flag as a duration: `Duration::from_secs_f64` panics on a negative, NaN or
+/// infinite value, so every such flag goes through here and is refused with its name.
+pub(crate) fn seconds(flag: &str, v: f64) -> Result<std::time::Duration> {
+    if v.is_finite() && (0.0..=smtstorm::store::campaign::MAX_SECONDS).contains(&v) {
+        Ok(std::time::Duration::from_secs_f64(v))
+    } else {
+        anyhow::bail!("{flag} {v}: expected seconds between 0 and 86400")
     }
 }

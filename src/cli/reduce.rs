@@ -51,14 +51,14 @@ impl ReduceCmd {
         use smtstorm::reduce;
         let opts = reduce::Options {
             jobs: self.jobs.unwrap_or(reduce::Options::default().jobs),
-            time: self.time.map(std::time::Duration::from_secs_f64),
+            time: self.time.map(|t| super::opts::seconds("--time", t)).transpose()?,
             verbose: self.verbose,
             passes: self.passes.clone(),
             stop: Some(smtstorm::util::stop::stop_flag()),
         };
         // Ctrl-C ends the reduction cleanly: the best result so far is already on disk.
         smtstorm::util::stop::install_signal_handlers();
-        let timeout = self.timeout.map(std::time::Duration::from_secs_f64);
+        let timeout = self.timeout.map(|t| super::opts::seconds("--timeout", t)).transpose()?;
         let (report, out) = if self.input.join("meta.json").is_file() {
             let mut solvers = reduce::finding_solvers(&self.input);
             if !self.solvers.is_empty() {

@@ -25,8 +25,8 @@ impl StormMinimizeCmd {
         let r = smtstorm::reduce::storm_minimize_finding(
             &self.dir,
             &solvers,
-            std::time::Duration::from_secs_f64(self.timeout),
-            self.time.map(std::time::Duration::from_secs_f64),
+            super::opts::seconds("--timeout", self.timeout)?,
+            self.time.map(|t| super::opts::seconds("--time", t)).transpose()?,
         )?;
         match r {
             Some(b) => outln!(

@@ -9,6 +9,16 @@ use std::path::{Path, PathBuf};
 
 /// Seconds of reduction per new finding when none is given (campaigns and triage).
 pub const DEFAULT_REDUCE_S: f64 = 60.0;
+/// The smallest per-query limit: a confirmation in a fresh process gets at least 500 ms
+/// (process start-up must not turn a finding into a timeout), and cannot get more than
+/// the campaign's own limit.
+pub const MIN_TIMEOUT_S: f64 = 0.5;
+/// A day: the longest limit any setting in seconds may have.
+pub const MAX_SECONDS: f64 = 86_400.0;
+/// Memory limits in MiB: below 16 no solver starts; above 2^24 MiB (16 TiB) the limit in
+/// bytes would not fit the 64-bit value it is shifted into with room to spare.
+pub const MIN_MEMORY_MB: u64 = 16;
+pub const MAX_MEMORY_MB: u64 = 1 << 24;
 
 /// A campaign definition: flags and the TOML campaign file fill the same struct.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -77,6 +87,43 @@ impl Config {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
         toml::from_str(&text).map_err(|e| Error::config(path, e))
     }
+    /// Checks every setting against the range the campaign can run with, whether it
+    /// came from a flag or the campaign file: a timeout below the confirmation floor made
+    /// a worker panic, and `memory_mb` of 2^44 or more wrapped to 0 when shifted to bytes.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |key, flag, value: String, expected| Err(Error::Invalid { key, flag, value, expected });
+        let t = self.timeout;
+        if !(MIN_TIMEOUT_S..=MAX_SECONDS).contains(&t) {
+            return bad("timeout", Some("--timeout"), t.to_string(), "must be between 0.5 and 86400 seconds");
+        }
+        if let Some(t) = self.time.filter(|t| !(t.is_finite() && *t > 0.0)) {
+            return bad("time", Some("--time"), t.to_string(), "must be a positive, finite number of seconds");
+        }
+        if !(self.reduce.is_finite() && (0.0..=MAX_SECONDS).contains(&self.reduce)) {
+            return bad(
+                "reduce",
+                Some("--reduce"),
+                self.reduce.to_string(),
+                "must be between 0 (off) and 86400 seconds",
+            );
+        }
+        if self.batch == 0 || self.batch > 1 << 16 {
+            return bad("batch", None, self.batch.to_string(), "must be between 1 and 65536 mutants per turn");
+        }
+        if self.workers > 4096 {
+            return bad(
+                "workers",
+                Some("--workers"),
+                self.workers.to_string(),
+                "must be at most 4096 (0: one per core)",
+            );
+        }
+        if !(MIN_MEMORY_MB..=MAX_MEMORY_MB).contains(&self.memory_mb) {
+            return bad("memory_mb", None, self.memory_mb.to_string(), "must be between 16 MiB and 16 TiB (in MiB)");
+        }
+        Ok(())
+    }
+
     pub fn workers(&self) -> usize {
         if self.workers > 0 {
             self.workers

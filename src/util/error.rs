@@ -23,6 +23,10 @@ pub enum Error {
     /// A solver defined with an empty command line.
     #[error("solver {solver}: empty command")]
     EmptyCommand { solver: String },
+    /// A setting out of its range; `key` is its campaign-file key, `flag` its command-line
+    /// flag where it has one.
+    #[error("{key} = {value}: {expected} ({})", match flag { Some(f) => format!("the {f} flag, or `{key}` in the campaign file"), None => format!("`{key}` in the campaign file") })]
+    Invalid { key: &'static str, flag: Option<&'static str>, value: String, expected: &'static str },
     /// A campaign's `reference` that is not one of its solvers.
     #[error("reference {name:?} is not one of the campaign's solvers")]
     UnknownReference { name: String },
