@@ -143,8 +143,10 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
             }
         }
     }
-    // Adaptive limit: a few times the seed's own solving time, within the campaign's.
-    let limit = (slowest * 5 + Duration::from_millis(250)).clamp(Duration::from_millis(500), limits.time);
+    // Adaptive limit: a few times the seed's own solving time, within the campaign's; the
+    // floor is the smallest timeout Config::validate admits, so the clamp cannot invert.
+    let floor = Duration::from_secs_f64(crate::store::campaign::MIN_TIMEOUT_S);
+    let limit = (slowest * 5 + Duration::from_millis(250)).clamp(floor, limits.time);
     let mut sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
     sched.screening -= 1;
     let st = &mut sched.state[i];
