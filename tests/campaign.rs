@@ -271,3 +271,31 @@ fn campaign_resumes_after_kill_9_without_losing_or_duplicating_findings() {
     no_leftovers(dir.join("fault_proxy.py").to_str().unwrap());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A solver that dies because the memory limit is too small is never a crash finding
+/// (issue 21, item 1). Under 16 MiB of address space every real z3 release segfaults at
+/// start-up, with no message: the session and the fresh confirmation agree on SIGSEGV,
+/// and only the re-run with twice the memory (32 MiB: `(error "out of memory")`, a
+/// resource outcome) shows it was the limit.
+#[test]
+fn a_solver_starved_of_memory_is_counted_never_stored_as_a_crash() {
+    let dir = tempdir("starved");
+    let s = seeds(&dir, &["bv_arith.smt2", "lia_bounds.smt2"]);
+    let out = dir.join("out");
+    let toml = dir.join("campaign.toml");
+    std::fs::write(
+        &toml,
+        format!(
+            "seeds = [{:?}]\nsolvers = [\"z3-5.4.0\", \"z3-4.8.7\"]\nengines = [\"opfuzz\"]\nworkers = 1\ntime = 6.0\nmemory_mb = 16\nreduce = 0.0\n",
+            s.display().to_string()
+        ),
+    )
+    .unwrap();
+    let (code, _, err) =
+        smtstorm(&["fuzz", "--config", toml.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(metas(&out).is_empty(), "{:?}", metas(&out));
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+    assert!(events.contains("twice the memory"), "the crash candidates must have been seen and refused: {events}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

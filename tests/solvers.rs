@@ -492,3 +492,53 @@ fn the_memory_limit_reaches_the_solver_process() {
     let line = limits.lines().find(|l| l.starts_with("Max address space")).unwrap();
     assert!(line.contains(&(3u64 << 30).to_string()), "{line}");
 }
+
+/// Running out of memory is a limit hit, never a crash: each real solver under a tight
+/// address-space limit on a formula it cannot fit (z3 answers `(error "out of memory")`
+/// and exits 101; cvc5 aborts on `std::bad_alloc`; yices prints `Out of memory` and exits
+/// 16) gives a `resource` outcome, in fresh processes and in sessions.
+#[test]
+fn memory_exhaustion_is_a_resource_outcome_for_every_family() {
+    let dir = tempdir("resource");
+    let f = dir.join("big.smt2");
+    std::fs::write(
+        &f,
+        "(set-logic QF_NIA)\n(declare-const x Int)\n(declare-const y Int)\n(declare-const z Int)\n\
+         (assert (= (* x x x y) (+ (* z z z z) 12345678901234567)))\n(assert (> x 1000))\n(assert (> y 10000))\n(check-sat)\n",
+    )
+    .unwrap();
+    let mb = |m: u64| Limits { memory: Some(m << 20), time: Duration::from_secs(20), ..Limits::default() };
+    let cases = [
+        (real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]), 40),
+        (real("z3-4.8.7/bin/z3", Family::Z3, &["-smt2"]), 40),
+        (py_solver("cvc5", Family::Cvc5), 72),
+        (real("yices/bin/yices-smt2", Family::Yices, &["--incremental"]), 16),
+    ];
+    let mut seen = 0;
+    for (spec, m) in cases {
+        let r = run_file(&spec, &f, 1, &mb(m));
+        assert!(matches!(r.outcome(), Outcome::Resource { .. }), "{}: {r:?}", spec.name);
+        assert!(r.crash.is_none(), "{}: {r:?}", spec.name);
+        if spec.has_session() {
+            let mut s = Session::new(spec.clone(), mb(m));
+            let r = s.query(&std::fs::read_to_string(&f).unwrap(), 1);
+            assert!(matches!(r.outcome(), Outcome::Resource { .. }), "{} session: {r:?}", spec.name);
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 4);
+    // A non-zero exit with nothing that shows a crash is an error, and the OOM killer's
+    // SIGKILL is a resource outcome (a fake process only injects the exit).
+    for (sh, want) in [("echo boom >&2; exit 3", "error"), ("kill -KILL $$", "resource"), ("kill -SEGV $$", "crash")] {
+        let spec = SolverSpec {
+            name: "fake".into(),
+            family: Family::Other,
+            command: vec!["sh".into(), "-c".into(), sh.into()],
+            version: None,
+            restart_every: None,
+        };
+        let r = run_file(&spec, &f, 1, &Limits::default());
+        assert_eq!(r.outcome().name(), want, "{sh}: {r:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

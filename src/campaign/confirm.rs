@@ -66,6 +66,15 @@ pub(super) fn confirm_and_store(
             return None;
         }
     };
+    if let (BugKind::Crash, Some(b)) = (verdict.kind, verdict.blamed) {
+        if !crash_survives_more_memory(&sh.solvers[b], &files[b], checks, limits, &verdict.signature) {
+            sh.counters.unconfirmed.fetch_add(1, Relaxed);
+            sh.events.emit(serde_json::json!({"event": "unconfirmed", "seed": seed.path, "engine": engine,
+                "kind": verdict.kind, "blamed": sh.solvers[b].name, "signature": verdict.signature,
+                "why": "does not crash the same way with twice the memory"}));
+            return None;
+        }
+    }
     if verdict.blamed.is_none() {
         // A tie: settle it with a model cross-check.
         let sat = readers.iter().copied().find(|&k| all[k].is_some_and(|r| r.outcomes.first() == Some(&Outcome::Sat)));
@@ -224,4 +233,23 @@ pub(super) fn confirm_and_store(
         Err(e) => sh.events.emit(serde_json::json!({"event": "store-error", "error": e.to_string()})),
     }
     Some(verdict)
+}
+
+/// A crash is stored only if it happens again, with the same message, when the solver
+/// gets twice the memory: a solver that dies because an allocation failed under the
+/// address-space limit (z3 4.x segfaults when it cannot map its first pages) is a limit
+/// hit, not a bug, and does not crash the same way with more room. Without a memory
+/// limit there is nothing to double.
+pub(super) fn crash_survives_more_memory(
+    spec: &SolverSpec,
+    file: &Path,
+    checks: usize,
+    limits: &Limits,
+    signature: &str,
+) -> bool {
+    let Some(bytes) = limits.memory else { return true };
+    let more = Limits { memory: Some(bytes.saturating_mul(2)), ..*limits };
+    let r = crate::solver::run_file(spec, file, checks, &more);
+    let crash = r.crash.clone().or_else(|| r.outcomes.iter().find(|o| matches!(o, Outcome::Crash { .. })).cloned());
+    matches!(crash, Some(Outcome::Crash { message, .. }) if message == signature)
 }

@@ -13,6 +13,8 @@ pub struct Counters {
     /// Mutants at least one solver rejected with an error (dialect / invalid).
     pub invalid: AtomicU64,
     pub timeouts: AtomicU64,
+    /// Mutants on which a solver ran out of memory or hit another resource limit.
+    pub resources: AtomicU64,
     pub candidates: AtomicU64,
     /// Candidates that did not reproduce in fresh processes.
     pub unconfirmed: AtomicU64,
@@ -38,6 +40,7 @@ impl Counters {
             valid: self.valid.load(Relaxed),
             invalid: self.invalid.load(Relaxed),
             timeouts: self.timeouts.load(Relaxed),
+            resources: self.resources.load(Relaxed),
             candidates: self.candidates.load(Relaxed),
             unconfirmed: self.unconfirmed.load(Relaxed),
             new_bugs: self.new_bugs.load(Relaxed),
@@ -63,6 +66,8 @@ pub struct Stats {
     pub valid: u64,
     pub invalid: u64,
     pub timeouts: u64,
+    #[serde(default)]
+    pub resources: u64,
     pub candidates: u64,
     pub unconfirmed: u64,
     pub new_bugs: u64,

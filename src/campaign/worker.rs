@@ -6,7 +6,7 @@ use super::*;
 pub(super) fn worker(sh: &Shared, w: usize) {
     let limits = Limits {
         time: Duration::from_secs_f64(sh.cfg.timeout),
-        memory: Some(sh.cfg.memory_mb << 20),
+        memory: Some(crate::solver::limits::mib_to_bytes(sh.cfg.memory_mb)),
         ..Limits::default()
     };
     // Sessions enforce the per-seed limits with the watchdog alone (the solver's own limit
@@ -299,6 +299,10 @@ pub(super) fn fuzz_batch<'s>(
         let rs: Vec<Option<&QueryResult>> = results[j].iter().map(|r| r.as_ref()).collect();
         let errored = rs.iter().flatten().any(|r| r.outcomes.iter().any(|o| matches!(o, Outcome::Error { .. })));
         let timed_out = rs.iter().flatten().any(|r| r.outcomes.iter().any(|o| matches!(o, Outcome::Timeout)));
+        let exhausted = rs.iter().flatten().any(|r| r.outcomes.iter().any(|o| matches!(o, Outcome::Resource { .. })));
+        if exhausted {
+            sh.counters.resources.fetch_add(1, Relaxed);
+        }
         if errored {
             sh.counters.invalid.fetch_add(1, Relaxed);
         } else {
@@ -307,7 +311,7 @@ pub(super) fn fuzz_batch<'s>(
         if timed_out {
             sh.counters.timeouts.fetch_add(1, Relaxed);
         }
-        bad += (errored || timed_out) as u64;
+        bad += (errored || timed_out || exhausted) as u64;
         let edits_json = serde_json::to_value(edits).unwrap_or_default();
         // A STORM instance is satisfied by its witness: any `unsat` is a candidate.
         let sat = vec![Outcome::Sat; (*checks).max(1)];

@@ -71,7 +71,7 @@ impl BanditCmd {
         cfg.strategy = strategy;
         cfg.seed = self.seed;
         cfg.timeout = self.timeout;
-        cfg.memory = Some(self.memory_mb << 20);
+        cfg.memory = Some(smtstorm::solver::limits::mib_to_bytes(self.memory_mb));
         cfg.time = if self.replay.is_some() { None } else { Some(self.time) };
         cfg.iterations = self.iterations;
         cfg.decay = self.decay;

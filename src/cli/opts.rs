@@ -187,7 +187,7 @@ impl SolverOpts {
         }
         Ok(smtstorm::solver::Limits {
             time: seconds("--timeout", self.timeout)?.max(std::time::Duration::from_millis(1)),
-            memory: Some(self.memory_mb << 20),
+            memory: Some(smtstorm::solver::limits::mib_to_bytes(self.memory_mb)),
             ..Default::default()
         })
     }

@@ -94,7 +94,8 @@ pub fn run(combos: &[Combination], solvers: &[SolverSpec], n: usize, seed: u64, 
                                 Outcome::Sat => row.sat += 1,
                                 Outcome::Unsat => row.unsat += 1,
                                 Outcome::Unknown { .. } => row.unknown += 1,
-                                Outcome::Timeout => row.timeout += 1,
+                                // Out of memory is a limit, like a timeout.
+                                Outcome::Timeout | Outcome::Resource { .. } => row.timeout += 1,
                                 o @ (Outcome::Crash { .. } | Outcome::Error { .. } | Outcome::InvalidModel { .. }) => {
                                     if matches!(o, Outcome::Crash { .. }) {
                                         row.crash += 1;

@@ -26,10 +26,15 @@ impl Default for Limits {
         Limits {
             time: Duration::from_secs_f64(DEFAULT_TIMEOUT_S),
             grace: Duration::from_secs(2),
-            memory: Some(DEFAULT_MEMORY_MB << 20),
+            memory: Some(mib_to_bytes(DEFAULT_MEMORY_MB)),
             max_output: 64 << 20,
         }
     }
+}
+
+/// `mb` MiB in bytes, saturating: `mb << 20` wraps to 0 (no limit at all) from 2^44 MiB.
+pub fn mib_to_bytes(mb: u64) -> u64 {
+    mb.saturating_mul(1 << 20)
 }
 
 pub(super) const EXCERPT: usize = 4096;

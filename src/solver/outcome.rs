@@ -30,6 +30,12 @@ pub enum Outcome {
     Error {
         message: String,
     },
+    /// The solver ran out of a resource we limited: memory (the address-space rlimit,
+    /// `out of memory`, `std::bad_alloc`), a kill by the kernel's OOM killer, or a CPU or
+    /// file-size rlimit. Counted, never a finding: the limit, not the solver, ended it.
+    Resource {
+        message: String,
+    },
     InvalidModel {
         message: String,
     },
@@ -40,7 +46,8 @@ impl Outcome {
     pub fn is_definite(&self) -> bool {
         matches!(self, Outcome::Sat | Outcome::Unsat)
     }
-    /// Short name: `sat`, `unsat`, `unknown`, `timeout`, `crash`, `error`, `invalid-model`.
+    /// Short name: `sat`, `unsat`, `unknown`, `timeout`, `crash`, `error`, `resource`,
+    /// `invalid-model`.
     pub fn name(&self) -> &'static str {
         match self {
             Outcome::Sat => "sat",
@@ -49,6 +56,7 @@ impl Outcome {
             Outcome::Timeout => "timeout",
             Outcome::Crash { .. } => "crash",
             Outcome::Error { .. } => "error",
+            Outcome::Resource { .. } => "resource",
             Outcome::InvalidModel { .. } => "invalid-model",
         }
     }
@@ -60,6 +68,7 @@ impl std::fmt::Display for Outcome {
             Outcome::Unknown { reason } if !reason.is_empty() => write!(f, "unknown({reason})"),
             Outcome::Crash { message, .. } => write!(f, "crash({message})"),
             Outcome::Error { message } => write!(f, "error({message})"),
+            Outcome::Resource { message } => write!(f, "resource({message})"),
             Outcome::InvalidModel { message } => write!(f, "invalid-model({message})"),
             o => f.write_str(o.name()),
         }
@@ -209,6 +218,10 @@ pub fn classify_reply(responses: &[&str], expected: usize) -> (Vec<Outcome>, Vec
     if let Some(m) = errors.iter().find(|m| is_invalid_model_message(m)) {
         return (vec![Outcome::InvalidModel { message: m.clone() }; expected.max(1)], data);
     }
+    // z3 answers `(error "out of memory")` when an allocation fails under the rlimit.
+    if let Some(m) = errors.iter().find(|m| memory_exhausted(m)) {
+        return (vec![Outcome::Resource { message: m.clone() }; expected.max(1)], data);
+    }
     if let Some(m) = errors.into_iter().next() {
         return (vec![Outcome::Error { message: m }; expected.max(1)], data);
     }
@@ -219,42 +232,109 @@ pub fn classify_reply(responses: &[&str], expected: usize) -> (Vec<Outcome>, Vec
     (answers, data)
 }
 
-/// A crash message that is stable across runs: z3 and cvc5 assertion locations,
-/// sanitizer summaries, or the signal / exit status. File paths are cut to their base
-/// name and hexadecimal addresses are removed.
-pub fn normalise_crash(stderr: &str, stdout: &str, signal: Option<i32>, exit_code: Option<i32>) -> String {
+/// Whether solver output reports an exhausted memory limit: z3's `out of memory`, a
+/// C++ `std::bad_alloc` (cvc5, bitwuzla), glibc's and the loader's allocation failures,
+/// yices' `Out of memory`.
+pub fn memory_exhausted(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    [
+        "out of memory",
+        "memory exhausted",
+        "bad_alloc",
+        "cannot allocate memory",
+        "failed to map segment",
+        "memory limit",
+    ]
+    .iter()
+    .any(|p| t.contains(p))
+}
+
+/// Why a process that died abnormally ran out of a limited resource, if it did: its
+/// output says memory was exhausted, or the kernel killed it (`SIGKILL` that our watchdog
+/// did not send: the OOM killer), or a CPU or file-size rlimit fired.
+pub fn resource_exhaustion(stderr: &str, stdout: &str, signal: Option<i32>) -> Option<String> {
+    if memory_exhausted(stderr) || memory_exhausted(stdout) {
+        return Some("memory exhausted".into());
+    }
+    match signal {
+        Some(libc::SIGKILL) => Some("killed by the kernel (SIGKILL: out of memory)".into()),
+        Some(libc::SIGXCPU) => Some("CPU time limit (SIGXCPU)".into()),
+        Some(libc::SIGXFSZ) => Some("file size limit (SIGXFSZ)".into()),
+        _ => None,
+    }
+}
+
+/// The crash evidence in a solver's output, normalised to be stable across runs: z3 and
+/// cvc5 assertion locations, sanitizer summaries, failed C assertions. File paths are cut
+/// to their base name and hexadecimal addresses are removed. `None` when the output holds
+/// no such evidence.
+pub fn crash_evidence(stderr: &str, stdout: &str) -> Option<String> {
     let text = format!("{stderr}\n{stdout}");
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     // z3: "ASSERTION VIOLATION\nFile: ../src/x/y.cpp\nLine: 123\n<condition>"
     if let Some(i) = lines.iter().position(|l| l.contains("ASSERTION VIOLATION")) {
         let file = lines[i..].iter().find_map(|l| l.strip_prefix("File:")).map(|f| base(f.trim()));
         let line = lines[i..].iter().find_map(|l| l.strip_prefix("Line:")).map(|l| l.trim().to_string());
-        return match (file, line) {
+        return Some(match (file, line) {
             (Some(f), Some(l)) => format!("ASSERTION VIOLATION {f}:{l}"),
             _ => "ASSERTION VIOLATION".into(),
-        };
+        });
+    }
+    // z3 release builds: "UNREACHABLE CODE WAS REACHED." with File:/Line: as above.
+    if let Some(i) = lines.iter().position(|l| l.contains("UNREACHABLE CODE WAS REACHED")) {
+        let file = lines[i..].iter().find_map(|l| l.strip_prefix("File:")).map(|f| base(f.trim()));
+        let line = lines[i..].iter().find_map(|l| l.strip_prefix("Line:")).map(|l| l.trim().to_string());
+        return Some(match (file, line) {
+            (Some(f), Some(l)) => format!("UNREACHABLE {f}:{l}"),
+            _ => "UNREACHABLE".into(),
+        });
     }
     // cvc5: "Fatal failure within <function> at <file>:<line>"
     if let Some(l) = lines.iter().find(|l| l.starts_with("Fatal failure") || l.contains("Check failure")) {
         let loc = l.rsplit(" at ").next().map(base).unwrap_or_default();
-        return format!("Fatal failure at {loc}");
+        return Some(format!("Fatal failure at {loc}"));
     }
     // Sanitizers: "SUMMARY: AddressSanitizer: heap-use-after-free /p/file.cpp:12:3 in f"
     if let Some(l) = lines.iter().find(|l| l.starts_with("SUMMARY:")) {
-        return l
-            .split_whitespace()
-            .map(|w| if w.contains('/') { base(w) } else { w.to_string() })
-            .collect::<Vec<_>>()
-            .join(" ");
+        return Some(
+            l.split_whitespace()
+                .map(|w| if w.contains('/') { base(w) } else { w.to_string() })
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
     }
     if let Some(l) = lines.iter().find(|l| l.contains("Assertion") && l.contains("failed")) {
-        return strip_addresses(l);
+        return Some(strip_addresses(l));
+    }
+    // An uncaught C++ exception: "terminate called after throwing an instance of 'T'"
+    // and its "what():" line tell two aborts apart.
+    if let Some(i) = lines.iter().position(|l| l.starts_with("terminate called")) {
+        let what = lines[i..].iter().find_map(|l| l.strip_prefix("what():")).map(|w| format!(": {}", strip_numbers(w)));
+        return Some(format!("{}{}", lines[i], what.unwrap_or_default()));
+    }
+    None
+}
+
+/// A crash message that is stable across runs: the crash evidence ([`crash_evidence`]),
+/// or the signal or exit status.
+pub fn normalise_crash(stderr: &str, stdout: &str, signal: Option<i32>, exit_code: Option<i32>) -> String {
+    if let Some(m) = crash_evidence(stderr, stdout) {
+        return m;
     }
     match (signal, exit_code) {
         (Some(s), _) => signal_name(s).to_string(),
         (None, Some(c)) => format!("exit status {c}"),
         _ => "no answer".into(),
     }
+}
+
+/// `s` with every word holding a digit replaced by `#` (sizes, ids and addresses differ
+/// between runs of one bug).
+fn strip_numbers(s: &str) -> String {
+    s.split_whitespace()
+        .map(|w| if w.chars().any(|c| c.is_ascii_digit()) { "#" } else { w })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn base(path: &str) -> String {
@@ -280,6 +360,8 @@ pub fn signal_name(sig: i32) -> &'static str {
         libc::SIGKILL => "SIGKILL",
         libc::SIGTERM => "SIGTERM",
         libc::SIGPIPE => "SIGPIPE",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
         _ => "signal",
     }
 }

@@ -4,7 +4,9 @@
 
 use super::limits::{excerpt, Limits};
 use super::os::{cpu_time, poll};
-use super::outcome::{classify_reply, normalise_crash, split_responses, Outcome, QueryResult};
+use super::outcome::{
+    classify_reply, crash_evidence, normalise_crash, resource_exhaustion, split_responses, Outcome, QueryResult,
+};
 use super::pipes::{Line, Proc, TimedOut};
 use super::registry::SolverSpec;
 use std::os::unix::process::ExitStatusExt;
@@ -363,7 +365,10 @@ pub(super) fn partial(responses: &[&str], checks: usize, rest: Outcome) -> Vec<O
 }
 
 /// Outcomes of a process that ended before the end marker (or a one-shot run), and the
-/// crash if it died abnormally.
+/// crash if it died abnormally. An exhausted resource (memory, the OOM killer, a CPU or
+/// file-size rlimit) is a [`Outcome::Resource`], never a crash; a non-zero exit without a
+/// signal and without crash evidence (assertion, sanitizer report, uncaught exception) is
+/// an error: the solver refused or failed, it did not crash.
 pub(super) fn crash_or_reply(
     responses: &[&str],
     checks: usize,
@@ -374,15 +379,28 @@ pub(super) fn crash_or_reply(
     let signal = status.and_then(|s| s.signal());
     let code = status.and_then(|s| s.code());
     let has_error = responses.iter().any(|r| super::outcome::error_message(r).is_some());
-    if (signal.is_none() && code == Some(0)) || (signal.is_none() && has_error) {
-        // A clean exit (or an error reply, which yices and cvc5 follow with an exit).
+    let clean = signal.is_none() && code == Some(0);
+    if !clean {
+        if let Some(message) = resource_exhaustion(stderr, out, signal) {
+            return (partial(responses, checks, Outcome::Resource { message: message.clone() }), None);
+        }
+    }
+    let evidence = crash_evidence(stderr, out);
+    if clean || (signal.is_none() && (has_error || evidence.is_none())) {
+        // A clean exit, an error reply (which yices and cvc5 follow with an exit), or a
+        // failure exit that shows no sign of a crash (bitwuzla exits 10 or 20 after `sat`
+        // or `unsat`: the answers stand).
         let answered = responses.iter().filter(|r| matches!(**r, "sat" | "unsat" | "unknown")).count();
         if !has_error && answered < checks {
-            let message = "solver exited before answering".to_string();
+            let message = match code {
+                Some(c) if c != 0 => format!("exit status {c} before answering"),
+                _ => "solver exited before answering".to_string(),
+            };
             return (partial(responses, checks, Outcome::Error { message }), None);
         }
         return (classify_reply(responses, checks).0, None);
     }
-    let crash = Outcome::Crash { signal, exit_code: code, message: normalise_crash(stderr, out, signal, code) };
+    let message = evidence.unwrap_or_else(|| normalise_crash(stderr, out, signal, code));
+    let crash = Outcome::Crash { signal, exit_code: code, message };
     (partial(responses, checks, crash.clone()), Some(crash))
 }
