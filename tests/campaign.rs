@@ -1,5 +1,5 @@
 //! `smtstorm fuzz` and `smtstorm report` end to end: the real binary, real solvers (z3
-//! 4.8.7 with known soundness bugs, z3 4.8.9 and 5.4.0, yices), and the files a user reads.
+//! 4.8.7 with known soundness bugs, z3 4.8.9 and 5.4.0, yices, cvc5), and the files a user reads.
 //! Faults (crash, hang) are injected by `fixtures/fault_proxy.py` around a real z3.
 
 mod common;
@@ -49,6 +49,8 @@ fn campaign_confirms_bisects_deduplicates_and_reports_real_bugs() {
         "z3-5.4.0",
         "--solver",
         "yices",
+        "--solver",
+        "cvc5",
         "--engine",
         "typefuzz",
         "--workers",
@@ -75,11 +77,12 @@ fn campaign_confirms_bisects_deduplicates_and_reports_real_bugs() {
     assert!(!bugs.is_empty());
     for (path, m) in &bugs {
         // Never a false alarm: every stored fuzzing finding is a yices let bug, blamed by
-        // the two z3s agreeing against it, in fresh processes.
+        // two families (z3 and cvc5) agreeing against it, in fresh processes. The two z3
+        // releases are one vote: without cvc5 it would be a tie.
         assert_eq!((m.kind.as_str(), m.blamed.as_str(), m.blame_by.as_str()), ("soundness", "yices", "majority"));
         assert_eq!(m.engine, "typefuzz");
         assert!(m.seed.ends_with("core_let_shadow.smt2"));
-        assert_eq!(m.answers.len(), 3);
+        assert_eq!(m.answers.len(), 4);
         assert!(m.answers.iter().all(|a| a.version.is_some()));
         let z3 = &m.answers.iter().find(|a| a.solver == "z3-5.4.0").unwrap().outcomes;
         let yices = &m.answers.iter().find(|a| a.solver == "yices").unwrap().outcomes;
@@ -297,5 +300,42 @@ fn a_solver_starved_of_memory_is_counted_never_stored_as_a_crash() {
     assert!(metas(&out).is_empty(), "{:?}", metas(&out));
     let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
     assert!(events.contains("twice the memory"), "the crash candidates must have been seen and refused: {events}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A seed whose `:status` is wrong is a note on the seed, not a finding against every
+/// solver that answers correctly (issue 21, item 3).
+#[test]
+fn a_wrong_status_that_every_solver_contradicts_is_a_seed_note() {
+    let dir = tempdir("status");
+    let s = dir.join("seeds");
+    std::fs::create_dir_all(&s).unwrap();
+    std::fs::write(
+        s.join("wrong_status.smt2"),
+        "(set-logic QF_LIA)\n(set-info :status unsat)\n(declare-const x Int)\n(declare-const y Int)\n\
+         (assert (< x y))\n(assert (> (+ x y) 3))\n(check-sat)\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (code, _, err) = smtstorm(&[
+        "fuzz",
+        s.to_str().unwrap(),
+        "--solver",
+        "z3-5.4.0",
+        "--solver",
+        "yices",
+        "--mutants",
+        "30",
+        "--reduce",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(metas(&out).is_empty(), "{:?}", metas(&out));
+    assert_eq!(stats(&out)["status_mismatches"], 1);
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+    assert!(events.contains("\"status-mismatch\""), "{events}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -429,7 +429,8 @@ impl<'a> Bandit<'a> {
     fn disagreements(&mut self, text: &str, results: &[QueryResult]) -> Option<()> {
         let solvers: Vec<SolverSpec> = self.cfg.targets.iter().chain(&self.cfg.references).cloned().collect();
         let refs: Vec<Option<&QueryResult>> = results.iter().map(Some).collect();
-        if oracle::judge(&refs, None).is_empty() {
+        let families: Vec<_> = solvers.iter().map(|s| s.family).collect();
+        if oracle::judge(&refs, &families[..refs.len()], None).is_empty() {
             return Some(());
         }
         let mut again = vec![];
@@ -437,7 +438,7 @@ impl<'a> Bandit<'a> {
             again.push(self.runner.run(spec, text, self.cfg.timeout)?.1);
         }
         let refs: Vec<Option<&QueryResult>> = again.iter().map(Some).collect();
-        for v in oracle::judge(&refs, None) {
+        for v in oracle::judge(&refs, &families[..refs.len()], None) {
             let blamed = v.blamed.map_or("undecided".to_string(), |b| solvers[b].name.clone());
             let meta = Meta {
                 id: String::new(),

@@ -52,7 +52,7 @@ pub(super) fn confirm_and_store(
     for (r, &k) in fresh.iter().zip(&readers) {
         all[k] = Some(r);
     }
-    let again = oracle::judge(&all, truth);
+    let again = oracle::judge(&all, &sh.families, truth);
     let mut verdict = match again.iter().find(|x| x.kind == v.kind && x.blamed == v.blamed) {
         Some(x) if witness.is_some() && x.blame_by == BlameBy::Status => {
             oracle::Verdict { blame_by: BlameBy::Witness, ..x.clone() }

@@ -53,6 +53,8 @@ pub struct Summary {
 struct Shared {
     cfg: Config,
     solvers: Vec<SolverSpec>,
+    /// `solvers[i].family`: who votes ([`oracle::judge`]).
+    families: Vec<crate::solver::Family>,
     ladder: Vec<SolverSpec>,
     seeds: Vec<Seed>,
     sched: Mutex<Scheduler>,
@@ -132,6 +134,7 @@ pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool
         storm: Mutex::new(Default::default()),
         reference,
         ladder: registry.solvers.clone(),
+        families: solvers.iter().map(|s| s.family).collect(),
         solvers,
         seeds,
         sched: Mutex::new(sched),

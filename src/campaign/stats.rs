@@ -27,6 +27,8 @@ pub struct Counters {
     /// Candidates on mutants that repeat their seed's own failure (same kind and blame,
     /// same crash message).
     pub inherited: AtomicU64,
+    /// Seeds whose `:status` every solver contradicts (a note on the seed, no finding).
+    pub status_mismatches: AtomicU64,
 }
 
 impl Counters {
@@ -50,6 +52,7 @@ impl Counters {
             seeds_demoted: self.seeds_demoted.load(Relaxed),
             seeds_rejected: self.seeds_rejected.load(Relaxed),
             inherited: self.inherited.load(Relaxed),
+            status_mismatches: self.status_mismatches.load(Relaxed),
             own_cpu: crate::util::cpu::own_cpu_seconds(),
         }
     }
@@ -78,6 +81,8 @@ pub struct Stats {
     pub seeds_rejected: u64,
     #[serde(default)]
     pub inherited: u64,
+    #[serde(default)]
+    pub status_mismatches: u64,
     /// CPU seconds of smtstorm itself (not the solvers).
     pub own_cpu: f64,
 }

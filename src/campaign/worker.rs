@@ -120,7 +120,12 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
             Some(_) => Some(vec![Outcome::Sat; checks]),
             None => truth(&seed.script),
         };
-        for v in oracle::judge(&refs, t.as_deref()) {
+        if let Some(note) = t.as_deref().filter(|_| witness.is_none()).and_then(|t| oracle::status_mismatch(&refs, t)) {
+            // Every solver contradicts the seed's :status: a note on the seed, no finding.
+            sh.counters.status_mismatches.fetch_add(1, Relaxed);
+            sh.events.emit(serde_json::json!({"event": "status-mismatch", "seed": seed.path, "note": note}));
+        }
+        for v in oracle::judge(&refs, &sh.families, t.as_deref()) {
             sh.counters.candidates.fetch_add(1, Relaxed);
             let cand = Candidate {
                 seed: i,
@@ -316,7 +321,7 @@ pub(super) fn fuzz_batch<'s>(
         // A STORM instance is satisfied by its witness: any `unsat` is a candidate.
         let sat = vec![Outcome::Sat; (*checks).max(1)];
         let truth = pools.as_ref().map(|_| &sat[..]);
-        for mut v in oracle::judge(&rs, truth) {
+        for mut v in oracle::judge(&rs, &sh.families, truth) {
             if pools.is_some() && v.blame_by == BlameBy::Status {
                 v.blame_by = BlameBy::Witness;
             }

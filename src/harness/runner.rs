@@ -427,11 +427,12 @@ impl Harness {
     pub fn differential(&mut self, s: &Script) -> Found {
         let results = self.run_all(s);
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
-        let verdicts = judge(&refs, None);
+        let families: Vec<_> = self.specs.iter().map(|s| s.family).collect();
+        let verdicts = judge(&refs, &families, None);
         for v in verdicts.iter().filter(|v| v.blamed.is_some()) {
             let fresh = self.run_fresh(s);
             let refs: Vec<Option<&QueryResult>> = fresh.iter().map(|r| r.as_ref()).collect();
-            if judge(&refs, None).iter().any(|x| x.kind == v.kind && x.blamed == v.blamed) {
+            if judge(&refs, &families, None).iter().any(|x| x.kind == v.kind && x.blamed == v.blamed) {
                 return self.named(v);
             }
         }

@@ -1,8 +1,9 @@
 //! Oracles: which answers make a bug, and whom to blame.
 //!
 //! * **Soundness** (differential): at least two solvers give definite, conflicting answers
-//!   (`sat` vs `unsat`) to the same check-sat. Blame goes to the minority; against a known
-//!   ground truth (the unmutated seed's `:status`) to whoever contradicts it; on a tie, to
+//!   (`sat` vs `unsat`) to the same check-sat. Blame goes to the minority of solver
+//!   families (one vote per family, not per release); against a known ground truth (the
+//!   unmutated seed's `:status`) to whoever contradicts it, unless all do; on a tie, to
 //!   whichever side a model cross-check refutes ([`resolve_tie`]).
 //! * **Crash**: the process died on a signal, an assertion or a sanitizer report.
 //! * **Invalid model**: the solver's own model validation (z3 `model_validate`, cvc5
@@ -13,7 +14,7 @@
 use crate::smtlib::checks;
 use crate::smtlib::{self, Script};
 use crate::solver::registry::version_cmp;
-use crate::solver::{model, run_file, Limits, Outcome, QueryResult, SolverSpec};
+use crate::solver::{model, run_file, Family, Limits, Outcome, QueryResult, SolverSpec};
 use std::path::Path;
 
 pub mod kind;
@@ -33,9 +34,30 @@ pub struct Verdict {
     pub signature: String,
 }
 
+/// Who votes: one vote per solver family (z3, cvc5, yices, bitwuzla, ...), however many
+/// of its releases run. Two z3 releases that share a bug must not outvote cvc5 on it;
+/// releases of one family decide among themselves only by bisection. Every solver of
+/// family `Other` (an unknown command line) is a family of its own.
+fn voter(families: &[Family], i: usize) -> (Family, usize) {
+    match families.get(i) {
+        Some(Family::Other) | None => (Family::Other, i),
+        Some(&f) => (f, 0),
+    }
+}
+
 /// The answers to a query, judged. `results[i]` is `None` for a solver that does not read
-/// the script. `truth` is the expected answer per check-sat when known.
-pub fn judge(results: &[Option<&QueryResult>], truth: Option<&[Outcome]>) -> Vec<Verdict> {
+/// the script; `families[i]` is its family. `truth` is the expected answer per check-sat
+/// when known.
+///
+/// Soundness, per check-sat: each family whose releases agree casts one vote; a family
+/// whose releases disagree casts none. The answer with more votes is expected, and every
+/// release that gave the other answer is blamed (`majority`): a minority family's, or the
+/// wrong side of a split family when another family backs the other side. Equal votes
+/// (among them: only one family answered, and its releases disagree) are an undecided tie,
+/// left to the model cross-check ([`resolve_tie`]). Against a known `truth`, whoever
+/// contradicts it is blamed (`status`) — unless every definite answer contradicts it
+/// ([`status_mismatch`]): then the status, not the solvers, is wrong.
+pub fn judge(results: &[Option<&QueryResult>], families: &[Family], truth: Option<&[Outcome]>) -> Vec<Verdict> {
     let mut v = vec![];
     for (i, r) in results.iter().enumerate() {
         let Some(r) = r else { continue };
@@ -57,25 +79,12 @@ pub fn judge(results: &[Option<&QueryResult>], truth: Option<&[Outcome]>) -> Vec
             });
         }
     }
+    let truth = truth.filter(|t| status_mismatch(results, t).is_none());
     let checks = results.iter().flatten().map(|r| r.outcomes.len()).max().unwrap_or(0);
+    let word = |b: bool| if b { "sat" } else { "unsat" };
     for k in 0..checks {
-        let ans: Vec<(usize, bool)> = results
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| match r.and_then(|r| r.outcomes.get(k)) {
-                Some(Outcome::Sat) => Some((i, true)),
-                Some(Outcome::Unsat) => Some((i, false)),
-                _ => None,
-            })
-            .collect();
-        let truth_k = truth.and_then(|t| t.get(k)).and_then(|o| match o {
-            Outcome::Sat => Some(true),
-            Outcome::Unsat => Some(false),
-            _ => None,
-        });
-        let sats = ans.iter().filter(|a| a.1).count();
-        let unsats = ans.len() - sats;
-        let word = |b: bool| if b { "sat" } else { "unsat" };
+        let ans = definite_answers(results, k);
+        let truth_k = truth.and_then(|t| t.get(k)).and_then(definite);
         if let Some(t) = truth_k {
             for &(i, a) in ans.iter().filter(|a| a.1 != t) {
                 if !v.iter().any(|x: &Verdict| x.kind == BugKind::Soundness && x.blamed == Some(i)) {
@@ -89,10 +98,22 @@ pub fn judge(results: &[Option<&QueryResult>], truth: Option<&[Outcome]>) -> Vec
             }
             continue;
         }
-        if sats == 0 || unsats == 0 {
+        if ans.iter().all(|a| a.1) || ans.iter().all(|a| !a.1) {
             continue;
         }
-        if sats == unsats {
+        // One vote per family that answered with one voice.
+        let mut votes: std::collections::HashMap<(Family, usize), (bool, bool)> = Default::default();
+        for &(i, a) in &ans {
+            let e = votes.entry(voter(families, i)).or_insert((false, false));
+            if a {
+                e.0 = true;
+            } else {
+                e.1 = true;
+            }
+        }
+        let sat_votes = votes.values().filter(|&&(s, u)| s && !u).count();
+        let unsat_votes = votes.values().filter(|&&(s, u)| u && !s).count();
+        if sat_votes == unsat_votes {
             if !v.iter().any(|x| x.kind == BugKind::Soundness) {
                 v.push(Verdict {
                     kind: BugKind::Soundness,
@@ -103,19 +124,46 @@ pub fn judge(results: &[Option<&QueryResult>], truth: Option<&[Outcome]>) -> Vec
             }
             continue;
         }
-        let minority = sats < unsats;
-        for &(i, a) in ans.iter().filter(|a| a.1 == minority) {
+        let expected = sat_votes > unsat_votes;
+        for &(i, a) in ans.iter().filter(|a| a.1 != expected) {
             if !v.iter().any(|x| x.kind == BugKind::Soundness && x.blamed == Some(i)) {
                 v.push(Verdict {
                     kind: BugKind::Soundness,
                     blamed: Some(i),
                     blame_by: BlameBy::Majority,
-                    signature: format!("{} where {} is expected", word(a), word(!a)),
+                    signature: format!("{} where {} is expected", word(a), word(expected)),
                 });
             }
         }
     }
     v
+}
+
+/// `Some(true)` for `sat`, `Some(false)` for `unsat`.
+fn definite(o: &Outcome) -> Option<bool> {
+    match o {
+        Outcome::Sat => Some(true),
+        Outcome::Unsat => Some(false),
+        _ => None,
+    }
+}
+
+/// (solver, answer is `sat`) for every definite answer to check-sat `k`.
+fn definite_answers(results: &[Option<&QueryResult>], k: usize) -> Vec<(usize, bool)> {
+    results.iter().enumerate().filter_map(|(i, r)| Some((i, definite((*r)?.outcomes.get(k)?)?))).collect()
+}
+
+/// When every definite answer to a check-sat contradicts the seed's `:status` (and there
+/// is at least one), the status is what is wrong, not every solver at once: a seed note
+/// (`status-mismatch`), never a finding. Returns what the note says.
+pub fn status_mismatch(results: &[Option<&QueryResult>], truth: &[Outcome]) -> Option<String> {
+    truth.iter().enumerate().find_map(|(k, t)| {
+        let t = definite(t)?;
+        let ans = definite_answers(results, k);
+        let word = if t { "unsat" } else { "sat" };
+        (!ans.is_empty() && ans.iter().all(|a| a.1 != t))
+            .then(|| format!("check-sat {}: every solver answers {word}, the seed's :status says the opposite", k + 1))
+    })
 }
 
 /// The normalised form of a model-validation message: line and column numbers differ
@@ -218,26 +266,63 @@ mod tests {
         }
     }
 
+    use Family::{Cvc5, Yices, Z3};
+
     #[test]
     fn blame_goes_to_the_minority_or_against_the_truth_and_unknowns_are_never_bugs() {
         let (s, u, k) = (r(&[Outcome::Sat]), r(&[Outcome::Unsat]), r(&[Outcome::Unknown { reason: String::new() }]));
-        let v = judge(&[Some(&u), Some(&s), Some(&s)], None);
+        let v = judge(&[Some(&u), Some(&s), Some(&s)], &[Z3, Cvc5, Yices], None);
         assert_eq!(v.len(), 1);
         assert_eq!((v[0].kind, v[0].blamed, v[0].blame_by), (BugKind::Soundness, Some(0), BlameBy::Majority));
         assert_eq!(v[0].signature, "unsat where sat is expected");
-        assert!(judge(&[Some(&u), Some(&k), None], None).is_empty(), "unknown is not a bug");
-        assert!(judge(&[Some(&s), Some(&s)], None).is_empty());
-        let tie = judge(&[Some(&s), Some(&u)], None);
+        assert!(judge(&[Some(&u), Some(&k), None], &[Z3, Cvc5, Yices], None).is_empty(), "unknown is not a bug");
+        assert!(judge(&[Some(&s), Some(&s)], &[Z3, Cvc5], None).is_empty());
+        let tie = judge(&[Some(&s), Some(&u)], &[Z3, Cvc5], None);
         assert_eq!(tie[0].blamed, None);
         let truth = [Outcome::Sat];
-        let v = judge(&[Some(&u)], Some(&truth));
+        let v = judge(&[Some(&u), Some(&s)], &[Z3, Cvc5], Some(&truth));
         assert_eq!((v[0].blamed, v[0].blame_by), (Some(0), BlameBy::Status));
         let e = r(&[Outcome::Error { message: "x".into() }]);
-        assert!(judge(&[Some(&e), Some(&s)], None).is_empty(), "errors are dialect, not bugs");
+        assert!(judge(&[Some(&e), Some(&s)], &[Z3, Cvc5], None).is_empty(), "errors are dialect, not bugs");
         let mut c = r(&[Outcome::Sat]);
         c.crash = Some(Outcome::Crash { signal: Some(11), exit_code: None, message: "SIGSEGV".into() });
-        let v = judge(&[Some(&c), Some(&s)], None);
+        let v = judge(&[Some(&c), Some(&s)], &[Z3, Cvc5], None);
         assert_eq!((v[0].kind, v[0].blamed, v[0].signature.as_str()), (BugKind::Crash, Some(0), "SIGSEGV"));
         assert!(version_cmp("4.8.10", "4.8.9").is_gt());
+    }
+
+    /// Issue 21, items 2 and 3: releases of one family do not outvote another family, a
+    /// split family is decided by the other families, one family alone is undecided, and
+    /// a status every solver contradicts is a seed note, not a finding against all.
+    #[test]
+    fn one_vote_per_family_and_a_status_all_contradict_is_no_finding() {
+        let (s, u) = (r(&[Outcome::Sat]), r(&[Outcome::Unsat]));
+        let blamed = |v: &[Verdict]| -> Vec<(Option<usize>, BlameBy)> {
+            v.iter().filter(|x| x.kind == BugKind::Soundness).map(|x| (x.blamed, x.blame_by)).collect()
+        };
+        // z3 4.8.7 and z3 5.4.0 (unsat) against cvc5 (sat): one vote each, a tie.
+        let v = judge(&[Some(&u), Some(&u), Some(&s)], &[Z3, Z3, Cvc5], None);
+        assert_eq!(blamed(&v), vec![(None, BlameBy::Undecided)]);
+        // ... and with yices siding with cvc5, both z3 releases are blamed.
+        let v = judge(&[Some(&u), Some(&u), Some(&s), Some(&s)], &[Z3, Z3, Cvc5, Yices], None);
+        assert_eq!(blamed(&v), vec![(Some(0), BlameBy::Majority), (Some(1), BlameBy::Majority)]);
+        // A split z3 with cvc5 backing the newer release: the older one is blamed.
+        let v = judge(&[Some(&u), Some(&s), Some(&s)], &[Z3, Z3, Cvc5], None);
+        assert_eq!(blamed(&v), vec![(Some(0), BlameBy::Majority)]);
+        // A split z3 alone, however many releases: undecided.
+        let v = judge(&[Some(&u), Some(&s), Some(&s)], &[Z3, Z3, Z3], None);
+        assert_eq!(blamed(&v), vec![(None, BlameBy::Undecided)]);
+        // Solvers of unknown family each vote.
+        let v = judge(&[Some(&u), Some(&s), Some(&s)], &[Family::Other, Family::Other, Family::Other], None);
+        assert_eq!(blamed(&v), vec![(Some(0), BlameBy::Majority)]);
+        // A wrong :status: every solver answers unsat where it says sat.
+        let truth = [Outcome::Sat];
+        let all = [Some(&u), Some(&u), Some(&u)];
+        assert!(status_mismatch(&all, &truth).is_some());
+        assert!(blamed(&judge(&all, &[Z3, Cvc5, Yices], Some(&truth))).is_empty());
+        // One solver agreeing with the status keeps the status as the judge.
+        let v = judge(&[Some(&u), Some(&s), Some(&u)], &[Z3, Cvc5, Yices], Some(&truth));
+        assert_eq!(blamed(&v), vec![(Some(0), BlameBy::Status), (Some(2), BlameBy::Status)]);
+        assert_eq!(status_mismatch(&[Some(&u), Some(&s)], &truth), None);
     }
 }
