@@ -542,3 +542,36 @@ fn memory_exhaustion_is_a_resource_outcome_for_every_family() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Ties settled at the same time in one directory do not read each other's model files
+/// (issue 21, item 4: one `tie-model.smt2` for all workers made a satisfiable script's
+/// tie read an unsatisfiable script's file). Real z3 on both sides: for a satisfiable
+/// script its model, pinned, is still `sat` (blame the `unsat` side); an unsatisfiable
+/// one has no model (undecided).
+#[test]
+fn concurrent_tie_breaks_keep_their_own_files() {
+    let dir = tempdir("ties");
+    let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    let sat = smtlib::parse("(declare-const x Int)\n(assert (> x 5))\n(check-sat)\n").unwrap();
+    let unsat = smtlib::parse("(declare-const x Int)\n(assert (> x 5))\n(assert (< x 2))\n(check-sat)\n").unwrap();
+    let limits = Limits::default();
+    let mut settled = 0;
+    for _ in 0..6 {
+        std::thread::scope(|sc| {
+            let hs: Vec<_> = (0..4)
+                .map(|t| {
+                    let (s, z3, dir, limits) = (if t % 2 == 0 { &sat } else { &unsat }, &z3, &dir, &limits);
+                    sc.spawn(move || (t, smtstorm::oracle::resolve_tie(s, z3, z3, dir, limits)))
+                })
+                .collect();
+            for h in hs {
+                let (t, r) = h.join().unwrap();
+                assert_eq!(r, if t % 2 == 0 { Some(false) } else { None }, "thread {t}");
+                settled += 1;
+            }
+        });
+    }
+    assert_eq!(settled, 24);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "tie files are removed");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -176,6 +176,10 @@ pub fn invalid_model_signature(message: &str) -> String {
 /// script: the sat solver's model values are asserted with the formula and given to the
 /// unsat solver. If it then answers `sat`, it contradicted itself: blame it. If the sat
 /// solver itself rejects its own model, blame the sat solver. Otherwise undecided.
+///
+/// The files live in `dir` under names no other call shares (workers settle ties at the
+/// same time), and the model is asserted in front of the script's real `check-sat`
+/// command, never by replacing text that a string literal could also hold.
 pub fn resolve_tie(
     trigger: &Script,
     sat: &SolverSpec,
@@ -186,11 +190,11 @@ pub fn resolve_tie(
     if checks(trigger) != 1 {
         return None;
     }
-    let text = smtlib::print(trigger);
-    let with_model = text.replacen("(check-sat)", "(check-sat)\n(get-model)", 1);
-    let f = dir.join("tie-model.smt2");
-    std::fs::write(&f, format!("(set-option :produce-models true)\n{with_model}")).ok()?;
-    let r = run_file(sat, &f, 1, limits);
+    let file = tempfile::Builder::new().prefix("tie-").suffix(".smt2").tempfile_in(dir).ok()?;
+    let f = file.path();
+    let with_model = around_check_sat(trigger, "", "(get-model)\n");
+    std::fs::write(f, format!("(set-option :produce-models true)\n{with_model}")).ok()?;
+    let r = run_file(sat, f, 1, limits);
     let m = r.data.iter().find_map(|d| model::parse_model(d).ok())?;
     let vals = m.values();
     if vals.is_empty() {
@@ -200,16 +204,35 @@ pub fn resolve_tie(
     for (name, value) in &vals {
         fixed.push_str(&format!("(assert (= {name} {value}))\n"));
     }
-    let pinned = text.replacen("(check-sat)", &format!("{fixed}(check-sat)"), 1);
-    std::fs::write(&f, &pinned).ok()?;
-    let other = run_file(unsat, &f, 1, limits);
-    let own = run_file(sat, &f, 1, limits);
-    let _ = std::fs::remove_file(&f);
+    std::fs::write(f, around_check_sat(trigger, &fixed, "")).ok()?;
+    let other = run_file(unsat, f, 1, limits);
+    let own = run_file(sat, f, 1, limits);
     match (other.outcome(), own.outcome()) {
         (Outcome::Sat, _) => Some(false),  // blame the unsat solver
         (_, Outcome::Unsat) => Some(true), // blame the sat solver: its own model fails
         _ => None,
     }
+}
+
+/// `s` printed one command a line, with `before` and `after` around its first check-sat
+/// command (found in the AST, so a `"(check-sat)"` inside a string literal or a quoted
+/// symbol is never taken for it).
+pub fn around_check_sat(s: &Script, before: &str, after: &str) -> String {
+    let mut out = String::with_capacity(s.text.len() + before.len() + after.len() + 64);
+    let mut done = false;
+    for c in &s.commands {
+        let check = !done && s.is_check(&c.kind);
+        if check {
+            out.push_str(before);
+        }
+        out.push_str(&smtlib::printer::print_command_with(s, &c.kind, &[]));
+        out.push('\n');
+        if check {
+            out.push_str(after);
+            done = true;
+        }
+    }
+    out
 }
 
 /// Fixed-in bisection over the installed releases of the blamed solver's family that are
@@ -324,5 +347,18 @@ mod tests {
         let v = judge(&[Some(&u), Some(&s), Some(&u)], &[Z3, Cvc5, Yices], Some(&truth));
         assert_eq!(blamed(&v), vec![(Some(0), BlameBy::Status), (Some(2), BlameBy::Status)]);
         assert_eq!(status_mismatch(&[Some(&u), Some(&s)], &truth), None);
+    }
+
+    /// Issue 21, item 4: the model goes in front of the real check-sat, not of a
+    /// `"(check-sat)"` string literal that comes first.
+    #[test]
+    fn the_model_is_inserted_at_the_check_sat_command_of_the_ast() {
+        let s = smtlib::parse("(declare-const s String)\n(assert (= s \"(check-sat)\"))\n(check-sat)\n(check-sat)\n")
+            .unwrap();
+        let t = around_check_sat(&s, "(assert (= s s))\n", "(get-model)\n");
+        assert_eq!(
+            t,
+            "(declare-const s String)\n(assert (= s \"(check-sat)\"))\n(assert (= s s))\n(check-sat)\n(get-model)\n(check-sat)\n"
+        );
     }
 }
