@@ -339,3 +339,46 @@ fn a_wrong_status_that_every_solver_contradicts_is_a_seed_note() {
     assert!(events.contains("\"status-mismatch\""), "{events}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// One process per store (issue 21, item 5): a second `fuzz` or `triage` on a store in
+/// use fails at once naming the holder's pid; after the holder is killed with `kill -9`
+/// the kernel has released the lock and the store resumes.
+#[test]
+fn a_second_process_on_one_store_is_refused_until_the_first_is_gone() {
+    let dir = tempdir("lock");
+    let s = seeds(&dir, &["lia_bounds.smt2", "bv_arith.smt2"]);
+    let out = dir.join("out");
+    let mut first = Command::new(env!("CARGO_BIN_EXE_smtstorm"))
+        .args(["fuzz", s.to_str().unwrap(), "--solver", "z3-5.4.0", "--solver", "yices", "--time", "60"])
+        .args(["--out", out.to_str().unwrap(), "--quiet"])
+        .current_dir(repo())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while !std::fs::read_to_string(out.join("lock")).is_ok_and(|t| t.trim() == first.id().to_string()) {
+        assert!(t0.elapsed() < Duration::from_secs(20), "the first campaign never took the lock");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = format!("pid {}", first.id());
+    let o = out.to_str().unwrap();
+    for args in [
+        vec!["fuzz", s.to_str().unwrap(), "--solver", "z3-5.4.0", "--mutants", "5", "--out", o, "--quiet"],
+        vec!["triage", s.to_str().unwrap(), "--solver", "z3-5.4.0", "--out", o],
+    ] {
+        let t = Instant::now();
+        let (code, _, err) = smtstorm(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(&pid) && err.contains("in use"), "{args:?}: {err}");
+        assert!(t.elapsed() < Duration::from_secs(5), "refused at once, not after a run");
+    }
+    first.kill().unwrap(); // SIGKILL: no clean-up runs
+    first.wait().unwrap();
+    let (code, _, err) =
+        smtstorm(&["fuzz", s.to_str().unwrap(), "--solver", "z3-5.4.0", "--mutants", "5", "--out", o, "--quiet"]);
+    assert!(code == 0 || code == 10, "{err}");
+    let c: Value = serde_json::from_slice(&std::fs::read(out.join("campaign.json")).unwrap()).unwrap();
+    assert_eq!(c["runs"], 2, "the refused runs did not count");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -217,6 +217,8 @@ pub enum BanditError {
     Io(#[from] std::io::Error),
     #[error("at least one target and one reference solver are needed")]
     Solvers,
+    #[error(transparent)]
+    Store(#[from] crate::util::error::Error),
 }
 
 /// The state of one run.
@@ -233,6 +235,8 @@ pub struct Bandit<'a> {
     sites: Option<(String, Sites)>,
     kept: Vec<PerfMeta>,
     store: Store,
+    /// One process per store ([`crate::store::lock`]).
+    _lock: crate::store::lock::StoreLock,
     decisions: std::fs::File,
     t0: Instant,
     pub summary: Summary,
@@ -244,6 +248,7 @@ impl<'a> Bandit<'a> {
             return Err(BanditError::Solvers);
         }
         let grammar = Grammar::new(cfg.grammar.clone())?;
+        let lock = crate::store::lock::lock(out)?;
         std::fs::create_dir_all(out.join("perf"))?;
         crate::util::fs::write_atomic(&out.join("bandit.json"), &serde_json::to_vec_pretty(&cfg).unwrap_or_default())?;
         let decisions = std::fs::File::create(out.join("decisions.jsonl"))?;
@@ -262,6 +267,7 @@ impl<'a> Bandit<'a> {
             sites: None,
             kept: vec![],
             store: Store::open(out)?,
+            _lock: lock,
             decisions,
             t0: Instant::now(),
         })

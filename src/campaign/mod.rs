@@ -73,8 +73,24 @@ struct Shared {
 }
 
 /// Runs (or resumes) a campaign writing to `out`. `quiet` silences the progress line;
-/// `json` also prints events to stdout.
+/// `json` also prints events to stdout. Fails at once if another process uses `out`
+/// ([`store::lock`]).
 pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool) -> Result<Summary> {
+    cfg.validate()?;
+    let lock = store::lock::lock(out)?;
+    run_locked(cfg, registry, out, quiet, json, &lock)
+}
+
+/// [`run`] for a caller that already holds the store's lock (triage, which writes more
+/// after the campaign).
+pub fn run_locked(
+    cfg: Config,
+    registry: &Registry,
+    out: &Path,
+    quiet: bool,
+    json: bool,
+    _lock: &store::lock::StoreLock,
+) -> Result<Summary> {
     cfg.validate()?;
     let io = |e: std::io::Error| Error::io(out, e);
     std::fs::create_dir_all(out).map_err(io)?;

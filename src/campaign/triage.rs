@@ -84,6 +84,7 @@ pub fn triage(
     quiet: bool,
 ) -> Result<TriageReport> {
     let t0 = std::time::Instant::now();
+    let lock = crate::store::lock::lock(out)?;
     let files = artifacts(paths)?;
     let mut rep = TriageReport { artifacts: files.len(), ..Default::default() };
     let mut replay = vec![];
@@ -115,7 +116,7 @@ pub fn triage(
             timeout,
             ..Config::default()
         };
-        campaign::run(cfg, registry, out, quiet, false)?;
+        campaign::run_locked(cfg, registry, out, quiet, false, &lock)?;
     }
     // Which artifacts reproduced: the store's events name the seed of every finding and
     // of every duplicate of one.

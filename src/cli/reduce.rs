@@ -60,6 +60,10 @@ impl ReduceCmd {
         smtstorm::util::stop::install_signal_handlers();
         let timeout = self.timeout.map(|t| super::opts::seconds("--timeout", t)).transpose()?;
         let (report, out) = if self.input.join("meta.json").is_file() {
+            // The store the finding belongs to (OUT/bugs/KIND/ID), else the directory itself:
+            // no campaign, triage or other reduction may write it meanwhile.
+            let root = self.input.ancestors().nth(3).filter(|r| r.join("campaign.json").is_file());
+            let _lock = smtstorm::store::lock::lock(root.unwrap_or(&self.input))?;
             let mut solvers = reduce::finding_solvers(&self.input);
             if !self.solvers.is_empty() {
                 let reg = smtstorm::solver::check::default_registry()?;

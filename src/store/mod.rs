@@ -2,6 +2,7 @@
 //! read and write of it. Campaigns, triage, the reducer and BanditFuzz all store here.
 //!
 //! ```text
+//! OUT/lock                              held by the one process using the store
 //! OUT/campaign.json                      the campaign definition and run count
 //! OUT/bugs/<kind>/<id>/trigger.smt2      one directory per distinct fuzzing finding
 //! OUT/bugs/<kind>/<id>/meta.json
@@ -16,6 +17,7 @@
 //! twice and never loses one.
 
 pub mod campaign;
+pub mod lock;
 pub mod perf;
 pub mod reduction;
 
