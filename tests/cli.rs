@@ -176,3 +176,51 @@ fn out_of_range_settings_are_refused_by_name_with_status_2() {
     assert!(!std::path::Path::new("/tmp/smtstorm-never.smt2").exists());
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// A FIFO named `.smt2` is refused by name instead of blocking the reader forever, and
+/// a campaign skips it as a rejected seed and goes on (issue 21, item 13).
+#[test]
+fn a_fifo_seed_is_refused_not_waited_on() {
+    let d = common::tempdir("fifo");
+    let fifo = d.join("hang.smt2");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    std::fs::copy(repo().join("corpus/lia_bounds.smt2"), d.join("lia_bounds.smt2")).unwrap();
+    let run = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_smtstorm"))
+            .args(args)
+            .current_dir(repo())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t0 = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if t0.elapsed() > std::time::Duration::from_secs(30) {
+                let _ = child.kill();
+                panic!("{args:?} blocked on the FIFO");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
+        (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    let (code, err) = run(&["parse", fifo.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("hang.smt2") && err.contains("FIFO"), "{err}");
+    let out = d.join("out");
+    let (code, err) = run(&[
+        "fuzz",
+        d.to_str().unwrap(),
+        "--solver",
+        "z3-5.4.0",
+        "--mutants",
+        "10",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(code == 0 || code == 10, "{err}");
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+    assert!(events.lines().any(|l| l.contains("seed-rejected") && l.contains("FIFO")), "{events}");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -119,7 +119,15 @@ pub fn run_locked(
     let mut seeds = vec![];
     let mut rejected = 0;
     for f in files {
-        let bytes = std::fs::read(&f).map_err(|e| Error::io(&f, e))?;
+        let bytes = match crate::util::files::read_input(&f) {
+            Ok(b) => b,
+            Err(e) => {
+                // A FIFO, a device or a file over 4 GiB among the seeds: said, skipped.
+                rejected += 1;
+                events.emit(serde_json::json!({"event": "seed-rejected", "seed": f, "error": e.to_string()}));
+                continue;
+            }
+        };
         match smtlib::parse_bytes(&bytes) {
             Ok(script) => {
                 let text = String::from_utf8_lossy(&bytes);

@@ -93,7 +93,8 @@ pub fn triage(
             "timeout" => rep.timeouts += 1,
             "oom" => rep.ooms += 1,
             _ => {
-                let parses = std::fs::read(&f).ok().is_some_and(|b| crate::smtlib::parse_bytes(&b).is_ok());
+                let parses =
+                    crate::util::files::read_input(&f).ok().is_some_and(|b| crate::smtlib::parse_bytes(&b).is_ok());
                 if parses {
                     replay.push(f);
                 } else {

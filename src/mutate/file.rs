@@ -3,7 +3,7 @@
 use crate::mutate::{choice::Rng, edit::Edit, valfuzz, Engine, Prepared};
 use crate::smtlib;
 use crate::solver::{model, Limits, Outcome, Session, SolverSpec};
-use crate::util::error::{Error, Result};
+use crate::util::error::Result;
 use std::path::Path;
 
 /// A mutant and its description.
@@ -13,7 +13,7 @@ pub struct Mutant {
 }
 
 fn read(path: &Path) -> Result<smtlib::Script> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::util::files::read_input_text(path)?;
     smtlib::parse(&text).map_err(|e| e.in_file(path))
 }
 

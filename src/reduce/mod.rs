@@ -120,7 +120,7 @@ pub fn reduce_finding(
     let scratch = tempdir_in(dir)?;
     let (mut judge, mut meta) = judge::FindingJudge::for_finding(dir, solvers, max_time, scratch.path())?;
     let trigger_path = dir.join("trigger.smt2");
-    let text = std::fs::read_to_string(&trigger_path).map_err(|e| crate::Error::io(&trigger_path, e))?;
+    let text = crate::util::files::read_input_text(&trigger_path)?;
     let mut script = smtlib::parse(&text).map_err(|e| e.in_file(&trigger_path))?;
     let mut header =
         text.lines().find(|l| l.starts_with(crate::mutate::storm::WITNESS_PREFIX)).map(|l| format!("{l}\n"));
@@ -178,7 +178,7 @@ pub fn storm_minimize_finding(
         }));
     }
     let trigger_path = dir.join("trigger.smt2");
-    let text = std::fs::read_to_string(&trigger_path).map_err(|e| crate::Error::io(&trigger_path, e))?;
+    let text = crate::util::files::read_input_text(&trigger_path)?;
     let script = smtlib::parse(&text).map_err(|e| e.in_file(&trigger_path))?;
     let from = smtlib::print(&script).len();
     let Some(m) = storm_bounds(dir, &judge, &meta, from, time.map(|t| t0 + t)) else { return Ok(None) };
@@ -255,7 +255,7 @@ pub fn reduce_external(
     timeout: Option<Duration>,
     opts: &Options,
 ) -> Result<Report, ReduceError> {
-    let text = std::fs::read_to_string(input).map_err(|e| crate::Error::io(input, e))?;
+    let text = crate::util::files::read_input_text(input)?;
     let script = smtlib::parse(&text).map_err(|e| e.in_file(input))?;
     let scratch = tempdir_in(&std::env::temp_dir())?;
     let file_name = input.file_name().map_or("input.smt2".into(), |n| n.to_string_lossy().into_owned());

@@ -2,7 +2,7 @@
 //! round-trip fidelity and throughput. This is the front end's benchmark.
 
 use crate::smtlib::{self, check};
-use crate::util::error::{Error, Result};
+use crate::util::error::Result;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -68,7 +68,7 @@ pub fn run(paths: &[PathBuf], opts: &ParseOptions) -> Result<ParseReport> {
     let files = crate::util::files::collect_smt2(paths)?;
     let mut texts = Vec::with_capacity(files.len());
     for f in &files {
-        let bytes = std::fs::read(f).map_err(|e| Error::io(f, e))?;
+        let bytes = crate::util::files::read_input(f)?;
         texts.push(bytes);
     }
     let bytes: u64 = texts.iter().map(|t| t.len() as u64).sum();

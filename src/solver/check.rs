@@ -34,7 +34,7 @@ pub fn run(files: &[PathBuf], solvers: &[SolverSpec], limits: &Limits, oneshot: 
         solvers.iter().map(|s| (!oneshot && s.has_session()).then(|| Session::new(s.clone(), *limits))).collect();
     let mut rows = vec![];
     for f in &files {
-        let text = std::fs::read_to_string(f).map_err(|e| Error::io(f, e))?;
+        let text = crate::util::files::read_input_text(f)?;
         let script = smtlib::parse(&text).map_err(|e| e.in_file(f))?;
         let (query, checks) = solver::session_text(&script);
         let mut cells = vec![];

@@ -27,6 +27,9 @@ pub enum Error {
     /// flag where it has one.
     #[error("{key} = {value}: {expected} ({})", match flag { Some(f) => format!("the {f} flag, or `{key}` in the campaign file"), None => format!("`{key}` in the campaign file") })]
     Invalid { key: &'static str, flag: Option<&'static str>, value: String, expected: &'static str },
+    /// An input that is not read: not a regular file, too large, not text.
+    #[error("{}: {why}", path.display())]
+    Input { path: PathBuf, why: String },
     /// Another process holds the store's lock file (`OUT/lock`).
     #[error("{} is in use by another smtstorm ({}): wait for it to end, or give another --out", path.display(), match pid { Some(p) => format!("pid {p}"), None => "pid unknown".to_string() })]
     Locked { path: PathBuf, pid: Option<u32> },

@@ -1,6 +1,7 @@
-//! Collecting `.smt2` files from command-line paths.
+//! Collecting `.smt2` files from command-line paths, and reading one input safely.
 
 use crate::util::error::{Error, Result};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 /// Every `.smt2` file under `paths` (files are taken as given), sorted, without duplicates.
@@ -19,6 +20,56 @@ pub fn collect_smt2(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// The largest input read: the front end addresses text with 32-bit offsets.
+pub const MAX_INPUT_BYTES: u64 = u32::MAX as u64;
+
+/// Reads an input file (a seed, a trigger, a script to check), refusing what is not a
+/// regular file — a FIFO named `x.smt2` would block the reader forever, a device would
+/// never end — and files over [`MAX_INPUT_BYTES`]. The error names the file and why.
+pub fn read_input(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let refuse = |why: String| Error::Input { path: path.to_path_buf(), why };
+    // Opened without blocking, so that opening a FIFO with no writer cannot hang; only a
+    // regular file is then read.
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    let meta = f.metadata().map_err(|e| Error::io(path, e))?;
+    let ft = meta.file_type();
+    if !ft.is_file() {
+        let what = if ft.is_dir() {
+            "a directory"
+        } else if ft.is_fifo() {
+            "a FIFO"
+        } else if ft.is_char_device() || ft.is_block_device() {
+            "a device"
+        } else if ft.is_socket() {
+            "a socket"
+        } else {
+            "not a regular file"
+        };
+        return Err(refuse(format!("{what}, not a regular file: refused")));
+    }
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(refuse(format!("{} bytes: inputs over {MAX_INPUT_BYTES} bytes (4 GiB) are refused", meta.len())));
+    }
+    let mut data = Vec::with_capacity(meta.len() as usize);
+    // Bounded even if the file grows while it is read.
+    f.take(MAX_INPUT_BYTES + 1).read_to_end(&mut data).map_err(|e| Error::io(path, e))?;
+    if data.len() as u64 > MAX_INPUT_BYTES {
+        return Err(refuse("grew past 4 GiB while read: refused".into()));
+    }
+    Ok(data)
+}
+
+/// [`read_input`] as UTF-8 text.
+pub fn read_input_text(path: &Path) -> Result<String> {
+    String::from_utf8(read_input(path)?)
+        .map_err(|e| Error::Input { path: path.to_path_buf(), why: format!("not UTF-8 text: {e}") })
+}
+
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -34,4 +85,34 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 21, item 13: a FIFO or a device named `.smt2` is refused with a message (a
+    /// FIFO without a writer used to block the read forever); a sparse file over 4 GiB is
+    /// refused without being read.
+    #[test]
+    fn fifos_devices_and_inputs_over_4_gib_are_refused_by_name() {
+        let d = tempfile::tempdir().unwrap();
+        let fifo = d.path().join("seed.smt2");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo on a NUL-terminated path we own.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = read_input(&fifo).unwrap_err().to_string();
+        assert!(e.contains("seed.smt2") && e.contains("a FIFO"), "{e}");
+        let e = read_input(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert!(e.contains("/dev/zero") && e.contains("a device"), "{e}");
+        let big = d.path().join("big.smt2");
+        std::fs::File::create(&big).unwrap().set_len(MAX_INPUT_BYTES + 1).unwrap();
+        let e = read_input(&big).unwrap_err().to_string();
+        assert!(e.contains("big.smt2") && e.contains("4 GiB"), "{e}");
+        let ok = d.path().join("ok.smt2");
+        std::fs::write(&ok, "(check-sat)\n").unwrap();
+        assert_eq!(read_input_text(&ok).unwrap(), "(check-sat)\n");
+        // A walk over the directory lists them, and each read refuses them on its own.
+        assert_eq!(collect_smt2(&[d.path().to_path_buf()]).unwrap().len(), 3);
+    }
 }
