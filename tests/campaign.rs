@@ -382,3 +382,57 @@ fn a_second_process_on_one_store_is_refused_until_the_first_is_gone() {
     assert_eq!(c["runs"], 2, "the refused runs did not count");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A seed cannot make a solver write files (issue 21, item 9): a seed that asks z3, cvc5
+/// and yices to write `$HOME/...` through every file-writing option they know leaves no
+/// file there, none where smtstorm runs, and nothing in the store outside `scratch/`;
+/// `smtstorm mutate` does not re-emit the options.
+#[test]
+fn a_seed_cannot_make_solvers_write_files() {
+    let dir = tempdir("sandbox");
+    let home = dir.join("home");
+    let cwd = dir.join("cwd");
+    let s = dir.join("seeds");
+    for d in [&home, &cwd, &s] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let h = home.display();
+    let options = [
+        format!("(set-option :regular-output-channel \"{h}/regular\")"),
+        format!("(set-option :diagnostic-output-channel \"{h}/diagnostic\")"),
+        format!("(set-option :solver.smtlib2_log \"{h}/smtlib2_log\")"),
+        format!("(set-option :sat.drat.file \"{h}/drat\")"),
+        format!("(set-option :dump-to \"{h}/dump\")"),
+        "(set-option :regular-output-channel \"relative-out\")".to_string(),
+    ];
+    let body = "(declare-const x Int)\n(declare-const y Int)\n(assert (< x y))\n(assert (> (+ x y) 3))\n(check-sat)\n";
+    for (i, o) in options.iter().enumerate() {
+        std::fs::write(s.join(format!("w{i}.smt2")), format!("(set-logic QF_LIA)\n{o}\n{body}")).unwrap();
+    }
+    let out = dir.join("out");
+    let run = Command::new(env!("CARGO_BIN_EXE_smtstorm"))
+        .args(["fuzz", s.to_str().unwrap(), "--solver", "z3-5.4.0", "--solver", "cvc5", "--solver", "yices"])
+        .args(["--mutants", "60", "--reduce", "0", "--out", out.to_str().unwrap(), "--quiet"])
+        .env("HOME", &home)
+        .env("SMTSTORM_SOLVERS_DIR", repo().join(".solvers"))
+        .current_dir(&cwd)
+        .output()
+        .unwrap();
+    assert!(matches!(run.status.code(), Some(0 | 10)), "{}", String::from_utf8_lossy(&run.stderr));
+    let listing = |d: &Path| -> Vec<String> {
+        std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
+    };
+    assert!(listing(&home).is_empty(), "written to $HOME: {:?}", listing(&home));
+    assert!(listing(&cwd).is_empty(), "written where smtstorm runs: {:?}", listing(&cwd));
+    let stats = stats(&out);
+    assert!(stats["mutants"].as_u64().unwrap() >= 60, "{stats}");
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+    assert_eq!(events.matches("\"seed-sanitized\"").count(), options.len(), "{events}");
+    for f in std::fs::read_dir(&s).unwrap() {
+        let (code, text, err) =
+            smtstorm(&["mutate", f.unwrap().path().to_str().unwrap(), "--engine", "opfuzz", "--count", "3"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!text.contains("set-option"), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -249,6 +249,7 @@ impl<'a> Bandit<'a> {
         }
         let grammar = Grammar::new(cfg.grammar.clone())?;
         let lock = crate::store::lock::lock(out)?;
+        crate::solver::sandbox::use_scratch_dir(&out.join("scratch"))?;
         std::fs::create_dir_all(out.join("perf"))?;
         crate::util::fs::write_atomic(&out.join("bandit.json"), &serde_json::to_vec_pretty(&cfg).unwrap_or_default())?;
         let decisions = std::fs::File::create(out.join("decisions.jsonl"))?;

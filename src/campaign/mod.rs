@@ -94,6 +94,7 @@ pub fn run_locked(
     cfg.validate()?;
     let io = |e: std::io::Error| Error::io(out, e);
     std::fs::create_dir_all(out).map_err(io)?;
+    crate::solver::sandbox::use_scratch_dir(&out.join("scratch")).map_err(io)?;
     let solvers = crate::solver::check::resolve(registry, &cfg.solvers)?;
     if solvers.is_empty() {
         return Err(Error::NoSolvers { registry: crate::solver::registry::default_toml() });
@@ -129,7 +130,15 @@ pub fn run_locked(
             }
         };
         match smtlib::parse_bytes(&bytes) {
-            Ok(script) => {
+            Ok(mut script) => {
+                // Options that would make a solver write files go before anything is made
+                // of the seed: its mutants and stored triggers never carry them (edits
+                // replay on the seed without them).
+                if let Some(clean) = crate::solver::sandbox::without_file_writers(&script) {
+                    events.emit(serde_json::json!({"event": "seed-sanitized", "seed": f,
+                        "removed": script.commands.len() - clean.commands.len()}));
+                    script = clean;
+                }
                 let text = String::from_utf8_lossy(&bytes);
                 let witness = crate::mutate::storm::read_witness(&text);
                 seeds.push(Seed { hash: crate::util::hash::short_hash(&text), path: f, script, witness })

@@ -64,6 +64,7 @@ impl ReduceCmd {
             // no campaign, triage or other reduction may write it meanwhile.
             let root = self.input.ancestors().nth(3).filter(|r| r.join("campaign.json").is_file());
             let _lock = smtstorm::store::lock::lock(root.unwrap_or(&self.input))?;
+            smtstorm::solver::sandbox::use_scratch_dir(&root.unwrap_or(&self.input).join("scratch"))?;
             let mut solvers = reduce::finding_solvers(&self.input);
             if !self.solvers.is_empty() {
                 let reg = smtstorm::solver::check::default_registry()?;

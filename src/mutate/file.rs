@@ -12,9 +12,12 @@ pub struct Mutant {
     pub text: String,
 }
 
+/// The seed at `path`, without options that would make a solver write files
+/// ([`crate::solver::sandbox`]): mutants are for running.
 fn read(path: &Path) -> Result<smtlib::Script> {
     let text = crate::util::files::read_input_text(path)?;
-    smtlib::parse(&text).map_err(|e| e.in_file(path))
+    let s = smtlib::parse(&text).map_err(|e| e.in_file(path))?;
+    Ok(crate::solver::sandbox::without_file_writers(&s).unwrap_or(s))
 }
 
 fn finish(edits: Vec<Edit>, mut m: smtlib::Script) -> Mutant {

@@ -19,6 +19,7 @@ mod os;
 pub mod outcome;
 mod pipes;
 pub mod registry;
+pub mod sandbox;
 pub mod session;
 
 pub use limits::{Limits, DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S};
@@ -64,6 +65,8 @@ fn print_script(p: &mut crate::smtlib::printer::Printer, s: &Script, incremental
         match c.kind {
             CommandKind::Nullary(Nullary::Exit) => continue,
             CommandKind::SetLogic(_) | CommandKind::SetOption(_) if incremental => continue,
+            // A seed cannot make a solver write files (`sandbox`).
+            CommandKind::SetOption(_) if sandbox::writes_file_command(s, c) => continue,
             // z3 keeps `(set-info :status ...)` across `(pop)` and `(reset)` (4.15.4 and
             // 5.4.0 alike): one stale `unsat` status turns every later `sat` of the session
             // into "check annotation that says unsat", until the process restarts.

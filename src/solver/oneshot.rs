@@ -50,7 +50,7 @@ pub struct RawRun {
 /// ends or times out, so nothing is left behind. `Err` only when it cannot start.
 pub fn run_argv(argv: &[String], limits: &Limits) -> std::io::Result<RawRun> {
     let t0 = Instant::now();
-    let mut child = spawn(argv, limits.memory, Stdio::null())?;
+    let mut child = spawn(argv, limits, Stdio::null())?;
     let pid = child.id();
     let out = collect(child.stdout.take().unwrap(), limits.max_output + 1);
     let err = collect(child.stderr.take().unwrap(), 1 << 20);
@@ -98,7 +98,9 @@ pub fn run_argv(argv: &[String], limits: &Limits) -> std::io::Result<RawRun> {
 /// confirmed, and how solvers without a session protocol run.
 pub fn run_file(spec: &SolverSpec, file: &Path, checks: usize, limits: &Limits) -> QueryResult {
     let t0 = Instant::now();
-    let argv = spec.file_argv(file, limits.time);
+    // The solver may run in a scratch directory: it gets the file by its full path.
+    let abs = std::path::absolute(file);
+    let argv = spec.file_argv(abs.as_deref().unwrap_or(file), limits.time);
     let run = match run_argv(&argv, limits) {
         Ok(r) => r,
         Err(e) => {

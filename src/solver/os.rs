@@ -8,9 +8,21 @@ use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-pub(super) fn spawn(argv: &[String], memory: Option<u64>, stdin: Stdio) -> std::io::Result<Child> {
-    let mut cmd = Command::new(&argv[0]);
+pub(super) fn spawn(argv: &[String], limits: &super::Limits, stdin: Stdio) -> std::io::Result<Child> {
+    let memory = limits.memory;
+    // A relative executable path (`--solver a=./mysolver`) means relative to where we run,
+    // also when the solver runs in the scratch directory.
+    let workdir = super::sandbox::workdir(limits);
+    let exe = match workdir {
+        Some(_) if argv[0].contains('/') => std::path::absolute(&argv[0])?,
+        _ => argv[0].clone().into(),
+    };
+    let mut cmd = Command::new(exe);
     cmd.args(&argv[1..]).stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    if let Some(dir) = workdir {
+        // glibc's posix_spawn_file_actions_addchdir_np: still no fork.
+        cmd.current_dir(dir);
+    }
     // No `pre_exec`: it makes std fork() instead of posix_spawn (vfork), and fork copies
     // this process's page tables for every solver start — measured as most of smtstorm's
     // own CPU in an OpFuzz campaign (kernel `copy_page_range`, one-shot confirmations and

@@ -194,7 +194,7 @@ pub(super) struct Proc {
 impl Proc {
     pub(super) fn start(spec: &SolverSpec, limits: &Limits) -> std::io::Result<Proc> {
         let argv = spec.session_argv(limits.time);
-        let mut child = spawn(&argv, limits.memory, Stdio::piped())?;
+        let mut child = spawn(&argv, limits, Stdio::piped())?;
         let pid = child.id();
         let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
         let pipes = Pipes::new(stdin.unwrap(), stdout.unwrap(), stderr.unwrap());

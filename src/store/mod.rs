@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! OUT/lock                              held by the one process using the store
+//! OUT/scratch/                           the solvers' working directory
 //! OUT/campaign.json                      the campaign definition and run count
 //! OUT/bugs/<kind>/<id>/trigger.smt2      one directory per distinct fuzzing finding
 //! OUT/bugs/<kind>/<id>/meta.json
