@@ -436,3 +436,72 @@ fn a_seed_cannot_make_solvers_write_files() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Solvers die with smtstorm (issue 21, item 11). Every query hangs in the fault proxy
+/// (which then reads nothing, so no end of input tells it to stop): after `kill -9` of
+/// smtstorm the parent-death signal still ends it; a second SIGINT ends a campaign at
+/// once (status 130) where the first waits for the batch; SIGHUP stops a campaign like
+/// SIGINT, with its stats written.
+#[test]
+fn solvers_die_with_smtstorm_and_signals_stop_it() {
+    let dir = tempdir("signals");
+    let s = seeds(&dir, &["lia_bounds.smt2", "bv_arith.smt2"]);
+    let marker = dir.join("fault_proxy.py");
+    let hang = proxy(&dir, "hang-if:check-sat");
+    let start = |out: &str, solver: &str| {
+        Command::new(env!("CARGO_BIN_EXE_smtstorm"))
+            .args(["fuzz", s.to_str().unwrap(), "--solver", "z3-5.4.0", "--solver", solver])
+            .args(["--time", "120", "--timeout", "60", "--out", dir.join(out).to_str().unwrap(), "--quiet"])
+            .current_dir(repo())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let proxy_running = || {
+        let t0 = Instant::now();
+        loop {
+            let out = Command::new("pgrep").args(["-f", marker.to_str().unwrap()]).output().unwrap();
+            if !out.stdout.is_empty() {
+                return;
+            }
+            assert!(t0.elapsed() < Duration::from_secs(20), "the proxy never started");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let signal = |pid: u32, sig: &str| {
+        assert!(Command::new("kill").args([sig, &pid.to_string()]).status().unwrap().success());
+    };
+    // kill -9: no handler runs, the kernel delivers the parent-death signal.
+    let mut c = start("out1", &hang);
+    proxy_running();
+    std::thread::sleep(Duration::from_millis(300));
+    c.kill().unwrap();
+    c.wait().unwrap();
+    no_leftovers(marker.to_str().unwrap());
+    // Two SIGINTs: the second does not wait for the hung batch.
+    let mut c = start("out2", &hang);
+    proxy_running();
+    signal(c.id(), "-INT");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(c.try_wait().unwrap().is_none(), "the first SIGINT waits for the batch (60 s timeout)");
+    let t0 = Instant::now();
+    signal(c.id(), "-INT");
+    let status = c.wait().unwrap();
+    assert!(t0.elapsed() < Duration::from_secs(5));
+    assert_eq!(status.code(), Some(130));
+    no_leftovers(marker.to_str().unwrap());
+    // SIGHUP ends a normal campaign cleanly: exit status, stats and report written.
+    let mut c = start("out3", "yices");
+    let t0 = Instant::now();
+    while !std::fs::read_to_string(dir.join("out3/events.jsonl")).unwrap_or_default().contains("seed-ready") {
+        assert!(t0.elapsed() < Duration::from_secs(20), "the campaign never got going");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    signal(c.id(), "-HUP");
+    let status = c.wait().unwrap();
+    assert!(matches!(status.code(), Some(0 | 10)), "{status:?}");
+    assert!(dir.join("out3/report.md").is_file());
+    assert!(stats(&dir.join("out3"))["elapsed"].as_f64().unwrap() < 60.0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -575,3 +575,18 @@ fn concurrent_tie_breaks_keep_their_own_files() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "tie files are removed");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A solver's name is the user's text: `bench-solvers`' scratch directory named after
+/// it stays inside the temporary directory (issue 21, item 11: `x/../../name` made it
+/// `/name`).
+#[test]
+fn a_solver_name_cannot_move_scratch_files_out_of_their_directory() {
+    let escape = format!("smtstorm-escape-{}", std::process::id());
+    let mut z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    z3.name = format!("x/../../{escape}");
+    let b = solver::bench::bench(&z3, 2, 0, &Limits::default()).unwrap();
+    assert_eq!(b.solver, z3.name);
+    for root in [std::path::PathBuf::from("/"), std::env::temp_dir()] {
+        assert!(!root.join(&escape).exists(), "{}", root.join(&escape).display());
+    }
+}

@@ -73,7 +73,7 @@ pub struct Harness {
     pub push_pop: bool,
     /// STORM pools by seed text hash (`None`: no model for that seed).
     pools: HashMap<u64, Option<Pools>>,
-    scratch: std::path::PathBuf,
+    scratch: tempfile::TempDir,
     /// Executions so far (for statistics).
     pub execs: u64,
     /// Where the time went (`SMTSTORM_STATS=N` prints it every N executions).
@@ -192,8 +192,12 @@ impl Harness {
     pub fn new(specs: Vec<SolverSpec>, reference: usize, time: Duration, shim: bool) -> Result<Harness, HarnessError> {
         let limits = Limits { time, grace: Duration::from_millis(500), ..Limits::default() };
         let sessions = specs.iter().map(|s| Self::backend(s, limits)).collect();
-        let scratch = std::env::temp_dir().join(format!("smtstorm-harness-{}", std::process::id()));
-        std::fs::create_dir_all(&scratch).map_err(|source| HarnessError::Scratch { path: scratch.clone(), source })?;
+        // A fresh directory with an unpredictable name (a `/tmp/smtstorm-harness-<pid>`
+        // planted as a symlink by another user was followed), removed with the harness.
+        let scratch = tempfile::Builder::new()
+            .prefix("smtstorm-harness-")
+            .tempdir()
+            .map_err(|source| HarnessError::Scratch { path: std::env::temp_dir(), source })?;
         Ok(Harness {
             specs,
             sessions,
@@ -354,7 +358,12 @@ impl Harness {
                 .max_by_key(|&k| results[k].as_ref().map(|r| r.wall));
             if let Some(k) = slowest {
                 let r = results[k].as_ref().expect("filtered");
-                let name = format!("{:06}ms-{}-{}.smt2", r.wall.as_millis(), self.specs[k].name, self.execs);
+                let name = format!(
+                    "{:06}ms-{}-{}.smt2",
+                    r.wall.as_millis(),
+                    crate::util::fs::safe_name(&self.specs[k].name),
+                    self.execs
+                );
                 let head = format!("; {} {:?} in {:?}\n", self.specs[k].name, r.outcomes, r.wall);
                 let _ = std::fs::create_dir_all(dir)
                     .and_then(|_| std::fs::write(dir.join(name), head + texts[k].as_deref().unwrap_or_default()));
@@ -404,7 +413,7 @@ impl Harness {
                 }
                 let text =
                     format!("{}{}", spec.family.dialect().model_validation, smtlib::print(own.as_ref().unwrap_or(s)));
-                let f = self.scratch.join(format!("confirm-{k}.smt2"));
+                let f = self.scratch.path().join(format!("confirm-{k}.smt2"));
                 std::fs::write(&f, text).ok()?;
                 Some(run_file(spec, &f, n, &self.confirm_limits()))
             })
@@ -465,7 +474,7 @@ impl Harness {
             if self.specs[r].cannot_read(&p).is_some() {
                 continue;
             }
-            let f = self.scratch.join("pinned.smt2");
+            let f = self.scratch.path().join("pinned.smt2");
             let own = self.specs[r].family.without_foreign_options(&p);
             if std::fs::write(&f, smtlib::print(own.as_ref().unwrap_or(&p))).is_err() {
                 continue;

@@ -23,7 +23,7 @@ pub use crate::store::reduction::{BoundsReport, Report};
 use passes::{materialize, measure, Ctx, PASSES};
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Decides whether a candidate still shows the behaviour being reduced.
@@ -220,27 +220,13 @@ fn storm_bounds(
     bounds::minimise(judge, &seed, &reference, &original, tactic.as_deref(), current, judge.limits, deadline)
 }
 
-/// A scratch directory removed when dropped.
-pub struct TempDir(PathBuf);
-
-impl TempDir {
-    pub fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A fresh scratch directory under `parent` (hidden, named by pid and time).
-pub fn tempdir_in(parent: &Path) -> Result<TempDir, ReduceError> {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let p = parent.join(format!(".reduce-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&p).map_err(|e| ReduceError::Write { path: p.display().to_string(), source: e })?;
-    Ok(TempDir(p))
+/// A fresh scratch directory under `parent` (hidden, unpredictable name), removed when
+/// dropped.
+pub fn tempdir_in(parent: &Path) -> Result<tempfile::TempDir, ReduceError> {
+    tempfile::Builder::new()
+        .prefix(".reduce-")
+        .tempdir_in(parent)
+        .map_err(|e| ReduceError::Write { path: parent.display().to_string(), source: e })
 }
 
 /// Reduces `input` to `output` with an external ddSMT-style checker (see

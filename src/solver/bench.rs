@@ -83,8 +83,12 @@ pub fn query(seed: u64, i: usize) -> String {
 
 /// Benchmarks `spec` on `n` generated queries.
 pub fn bench(spec: &SolverSpec, n: usize, seed: u64, limits: &Limits) -> std::io::Result<SolverBench> {
-    let dir = std::env::temp_dir().join(format!("smtstorm-bench-{}-{}", std::process::id(), spec.name));
-    std::fs::create_dir_all(&dir)?;
+    // Named after the solver only as a prefix, with path separators removed: a solver
+    // name is the user's text and must not reach outside the temporary directory.
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!("smtstorm-bench-{}-", crate::util::fs::safe_name(&spec.name)))
+        .tempdir()?;
+    let dir = tmp.path().to_path_buf();
     let queries: Vec<String> = (0..n).map(|i| query(seed, i)).collect();
     let mut paths = vec![];
     for (i, q) in queries.iter().enumerate() {
@@ -110,7 +114,7 @@ pub fn bench(spec: &SolverSpec, n: usize, seed: u64, limits: &Limits) -> std::io
     let own = (crate::util::cpu::own_cpu() - cpu0).as_secs_f64();
     let starts = s.starts;
     drop(s);
-    std::fs::remove_dir_all(&dir)?;
+    drop(tmp);
 
     let mismatches = fresh.iter().zip(&session).filter(|(a, b)| a != b).count();
     let mut answers = std::collections::BTreeMap::new();

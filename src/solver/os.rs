@@ -1,11 +1,13 @@
 //! The operating-system calls of solver processes, each behind a safe function: spawning
-//! into a process group with a memory limit, killing the group, per-process CPU clocks,
+//! into a process group with a memory limit and a parent-death signal, killing the group, per-process CPU clocks,
 //! non-blocking pipes, raw reads into a buffer's spare room, poll(2) and wait4(2). Every
 //! `unsafe` of the solver floor is here, each with the reason it is sound.
 
 use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{mpsc, OnceLock};
 use std::time::Duration;
 
 pub(super) fn spawn(argv: &[String], limits: &super::Limits, stdin: Stdio) -> std::io::Result<Child> {
@@ -13,11 +15,24 @@ pub(super) fn spawn(argv: &[String], limits: &super::Limits, stdin: Stdio) -> st
     // A relative executable path (`--solver a=./mysolver`) means relative to where we run,
     // also when the solver runs in the scratch directory.
     let workdir = super::sandbox::workdir(limits);
-    let exe = match workdir {
+    let exe: PathBuf = match workdir {
         Some(_) if argv[0].contains('/') => std::path::absolute(&argv[0])?,
         _ => argv[0].clone().into(),
     };
-    let mut cmd = Command::new(exe);
+    // The solver dies with smtstorm, `kill -9` included: util-linux's `setpriv` sets the
+    // parent-death signal (PR_SET_PDEATHSIG) and execs the solver in the same process.
+    // The parent that counts is the *thread* that spawned it, so every spawn goes through
+    // one thread that lives as long as the process. A missing solver is still an error
+    // here, as it was without the wrapper.
+    let wrapper = setpriv().filter(|_| resolve(&exe).is_some());
+    let mut cmd = match wrapper {
+        Some(w) => {
+            let mut c = Command::new(w);
+            c.args(["--pdeathsig", "KILL", "--"]).arg(&exe);
+            c
+        }
+        None => Command::new(&exe),
+    };
     cmd.args(&argv[1..]).stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
     if let Some(dir) = workdir {
         // glibc's posix_spawn_file_actions_addchdir_np: still no fork.
@@ -28,7 +43,11 @@ pub(super) fn spawn(argv: &[String], limits: &super::Limits, stdin: Stdio) -> st
     // own CPU in an OpFuzz campaign (kernel `copy_page_range`, one-shot confirmations and
     // restarts). The memory limit is set on the child with prlimit(2) right after it
     // exists, before it has read any input.
-    let child = cmd.spawn()?;
+    let child = match wrapper {
+        Some(_) => spawn_on_spawner(cmd)?,
+        None => cmd.spawn()?,
+    };
+    crate::util::stop::register_group(child.id());
     if let Some(bytes) = memory {
         let lim = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
         // SAFETY: plain syscall on our own child's pid with a limit struct we own.
@@ -37,11 +56,69 @@ pub(super) fn spawn(argv: &[String], limits: &super::Limits, stdin: Stdio) -> st
     Ok(child)
 }
 
+/// `exe` as it would be executed: itself if it names a path, else the first executable
+/// of that name on `PATH`.
+fn resolve(exe: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let runnable = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    if exe.components().count() > 1 || exe.is_absolute() {
+        return runnable(exe).then(|| exe.to_path_buf());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(exe)).find(|p| runnable(p))
+}
+
+/// util-linux's `setpriv`, if it is installed and knows `--pdeathsig` (2.33 and later).
+/// `SMTSTORM_NO_PDEATHSIG=1` turns the wrapper off.
+fn setpriv() -> Option<&'static Path> {
+    static SETPRIV: OnceLock<Option<PathBuf>> = OnceLock::new();
+    SETPRIV
+        .get_or_init(|| {
+            if std::env::var_os("SMTSTORM_NO_PDEATHSIG").is_some_and(|v| v == "1") {
+                return None;
+            }
+            let p = resolve(Path::new("setpriv"))?;
+            let ok = Command::new(&p)
+                .args(["--pdeathsig", "KILL", "--", "true"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            ok.then_some(p)
+        })
+        .as_deref()
+}
+
+/// Spawns `cmd` from the one thread that never ends (see [`spawn`]); falls back to the
+/// calling thread if that thread cannot be started.
+fn spawn_on_spawner(mut cmd: Command) -> std::io::Result<Child> {
+    type Request = (Command, mpsc::Sender<std::io::Result<Child>>);
+    static SPAWNER: OnceLock<Option<mpsc::Sender<Request>>> = OnceLock::new();
+    let tx = SPAWNER.get_or_init(|| {
+        let (tx, rx) = mpsc::channel::<Request>();
+        std::thread::Builder::new()
+            .name("smtstorm-spawner".into())
+            .spawn(move || {
+                for (mut c, reply) in rx {
+                    let _ = reply.send(c.spawn());
+                }
+            })
+            .ok()
+            .map(|_| tx)
+    });
+    let Some(tx) = tx else { return cmd.spawn() };
+    let (reply, answer) = mpsc::channel();
+    let gone = || std::io::Error::other("the spawner thread is gone");
+    tx.send((cmd, reply)).map_err(|_| gone())?;
+    answer.recv().map_err(|_| gone())?
+}
+
 pub(super) fn kill_group(pid: u32) {
     // SAFETY: plain syscall; the negative pid addresses the process group we created.
     unsafe {
         libc::kill(-(pid as i32), libc::SIGKILL);
     }
+    crate::util::stop::forget_group(pid);
 }
 
 /// The CPU-time clock of process `pid` (user + system of all its threads).
