@@ -505,3 +505,49 @@ fn solvers_die_with_smtstorm_and_signals_stop_it() {
     assert!(stats(&dir.join("out3"))["elapsed"].as_f64().unwrap() < 60.0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A confirmed bug that cannot be written is never dropped silently (issue 21, item 6):
+/// with `bugs/crash` blocked (a file where the directory should be), the crash the fault
+/// proxy injects is tried twice, counted, reported as a `store-failed` event carrying its
+/// meta and trigger, and the campaign exits with status 3.
+#[test]
+fn a_finding_that_cannot_be_stored_is_counted_reported_and_fails_the_run() {
+    let dir = tempdir("unstorable");
+    let s = seeds(&dir, &["bv_arith.smt2", "bv_shifts.smt2"]);
+    let out = dir.join("out");
+    std::fs::create_dir_all(out.join("bugs")).unwrap();
+    std::fs::write(out.join("bugs/crash"), "not a directory").unwrap();
+    let faulty = proxy(&dir, "crash-if:bvor,crash-if:bvudiv,crash-if:bvxor,crash-if:bvsub");
+    let (code, _, err) = smtstorm(&[
+        "fuzz",
+        s.to_str().unwrap(),
+        "--solver",
+        "z3-5.4.0",
+        "--solver",
+        &faulty,
+        "--engine",
+        "opfuzz",
+        "--mutants",
+        "200",
+        "--reduce",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("could NOT be stored"), "{err}");
+    let st = stats(&out);
+    assert!(st["store_errors"].as_u64().unwrap() > 0, "{st}");
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+    let failed: Vec<Value> = events
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["event"] == "store-failed")
+        .collect();
+    assert_eq!(failed.len() as u64, st["store_errors"].as_u64().unwrap());
+    assert_eq!(failed[0]["meta"]["kind"], "crash");
+    assert!(failed[0]["trigger"].as_str().unwrap().contains("check-sat"));
+    no_leftovers(dir.join("fault_proxy.py").to_str().unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}

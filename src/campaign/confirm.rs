@@ -216,7 +216,13 @@ pub(super) fn confirm_and_store(
         Some(wit) => format!("{}\n{text}", crate::mutate::storm::witness_line(wit)),
         None => text,
     };
-    let rec = sh.store.lock().unwrap_or_else(|e| e.into_inner()).record(meta.clone(), &stored);
+    // A failed write is tried once more; if it fails again the finding is counted, said on
+    // the progress line and in the events (with everything needed to store it by hand),
+    // and the campaign ends with status 3: a confirmed bug is never dropped silently.
+    let rec = {
+        let mut store = sh.store.lock().unwrap_or_else(|e| e.into_inner());
+        store.record(meta.clone(), &stored).or_else(|_| store.record(meta.clone(), &stored))
+    };
     match rec {
         Ok(Recorded::New(dir)) => {
             if seed_finding {
@@ -230,7 +236,12 @@ pub(super) fn confirm_and_store(
             sh.counters.duplicates.fetch_add(1, Relaxed);
             sh.events.emit(serde_json::json!({"event": "duplicate", "dir": dir, "seed": seed.path}));
         }
-        Err(e) => sh.events.emit(serde_json::json!({"event": "store-error", "error": e.to_string()})),
+        Err(e) => {
+            sh.counters.store_errors.fetch_add(1, Relaxed);
+            sh.events.emit(
+                serde_json::json!({"event": "store-failed", "error": e.to_string(), "meta": meta, "trigger": stored}),
+            );
+        }
     }
     Some(verdict)
 }

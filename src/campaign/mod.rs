@@ -213,7 +213,7 @@ pub fn run_locked(
         }
         if !quiet {
             let s = c.snapshot(shared.run, el, shared.elapsed_before);
-            let line = format!(
+            let mut line = format!(
                 "[{:>6.0}s] mutants {} ({:.0}/s) | solver calls {:.0}/s | valid {:.1}% | bugs {} new, {} dup | seed findings {} | unconfirmed {} | seeds {} ready, {} demoted",
                 el,
                 s.mutants,
@@ -227,6 +227,9 @@ pub fn run_locked(
                 s.seeds_ready,
                 s.seeds_demoted
             );
+            if s.store_errors > 0 {
+                line.push_str(&format!(" | NOT STORED {} (see events.jsonl)", s.store_errors));
+            }
             if tty {
                 eprint!("\r{line}\x1b[K");
             } else if last_stats.elapsed() < Duration::from_millis(200) {

@@ -29,6 +29,8 @@ pub struct Counters {
     pub inherited: AtomicU64,
     /// Seeds whose `:status` every solver contradicts (a note on the seed, no finding).
     pub status_mismatches: AtomicU64,
+    /// Confirmed findings that could not be written to the store, even on a second try.
+    pub store_errors: AtomicU64,
 }
 
 impl Counters {
@@ -53,6 +55,7 @@ impl Counters {
             seeds_rejected: self.seeds_rejected.load(Relaxed),
             inherited: self.inherited.load(Relaxed),
             status_mismatches: self.status_mismatches.load(Relaxed),
+            store_errors: self.store_errors.load(Relaxed),
             own_cpu: crate::util::cpu::own_cpu_seconds(),
         }
     }
@@ -83,6 +86,8 @@ pub struct Stats {
     pub inherited: u64,
     #[serde(default)]
     pub status_mismatches: u64,
+    #[serde(default)]
+    pub store_errors: u64,
     /// CPU seconds of smtstorm itself (not the solvers).
     pub own_cpu: f64,
 }

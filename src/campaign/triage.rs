@@ -31,6 +31,8 @@ pub struct TriageReport {
     /// Files that are not SMT-LIB at all (byte-level artifacts of `parse_target` that do
     /// not crash the parser).
     pub unreadable: usize,
+    /// Confirmed findings that could not be written to the store.
+    pub not_stored: u64,
     pub seconds: f64,
 }
 
@@ -117,7 +119,8 @@ pub fn triage(
             timeout,
             ..Config::default()
         };
-        campaign::run_locked(cfg, registry, out, quiet, false, &lock)?;
+        let sum = campaign::run_locked(cfg, registry, out, quiet, false, &lock)?;
+        rep.not_stored = sum.stats.store_errors;
     }
     // Which artifacts reproduced: the store's events name the seed of every finding and
     // of every duplicate of one.

@@ -5,7 +5,7 @@ use anyhow::Result;
 use std::path::PathBuf;
 
 /// Run (or resume) a fuzzing campaign. Exit status: 0 nothing found, 10 findings stored,
-/// 2 usage error.
+/// 3 confirmed findings could not all be stored (see events.jsonl), 2 usage error.
 #[derive(clap::Args)]
 pub(crate) struct FuzzCmd {
     /// Seed files or directories (default: corpus/).

@@ -156,8 +156,28 @@ pub(crate) fn run_campaign(
             md.display()
         );
     }
-    Ok(if sum.bugs + sum.seed_findings > 0 { 10 } else { 0 })
+    if sum.stats.store_errors > 0 {
+        eprintln!(
+            "smtstorm: {} confirmed findings could NOT be stored (disk full or unwritable?); each is in {} as a store-failed event",
+            sum.stats.store_errors,
+            out.join("events.jsonl").display()
+        );
+    }
+    Ok(findings_status(sum.stats.store_errors, sum.bugs + sum.seed_findings))
 }
+
+/// The exit status of a run that stores findings: 3 when some confirmed findings could not
+/// be stored (they are in `events.jsonl`), else 10 when findings are stored, else 0.
+pub(crate) fn findings_status(not_stored: u64, stored: usize) -> i32 {
+    match (not_stored, stored) {
+        (1.., _) => EXIT_NOT_STORED,
+        (0, 1..) => 10,
+        _ => 0,
+    }
+}
+
+/// Exit status when confirmed findings could not all be written to the store.
+pub(crate) const EXIT_NOT_STORED: i32 = 3;
 
 /// Options shared by commands that run solvers.
 #[derive(clap::Args, Clone)]

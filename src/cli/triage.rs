@@ -67,6 +67,6 @@ impl TriageCmd {
         for p in &r.not_reproduced {
             outln!("not reproduced: {}", p.display());
         }
-        Ok(if r.findings > 0 { 10 } else { 0 })
+        Ok(super::opts::findings_status(r.not_stored, r.findings))
     }
 }
