@@ -224,3 +224,27 @@ fn a_fifo_seed_is_refused_not_waited_on() {
     assert!(events.lines().any(|l| l.contains("seed-rejected") && l.contains("FIFO")), "{events}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A campaign.json that does not read is an error naming it, not run 1 of a new campaign
+/// over the stored findings (issue 21, item 7).
+#[test]
+fn a_corrupt_campaign_file_is_an_error_not_a_fresh_start() {
+    let d = common::tempdir("corrupt-campaign");
+    let out = d.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("campaign.json"), "{\"config\": {\"seeds\": [\"corp").unwrap();
+    let (code, _, err) = smtstorm(&[
+        "fuzz",
+        "corpus/lia_bounds.smt2",
+        "--solver",
+        "z3-5.4.0",
+        "--mutants",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("campaign.json") && err.contains("unreadable"), "{err}");
+    assert_eq!(std::fs::read_to_string(out.join("campaign.json")).unwrap(), "{\"config\": {\"seeds\": [\"corp");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -100,7 +100,15 @@ pub fn run_locked(
         return Err(Error::NoSolvers { registry: crate::solver::registry::default_toml() });
     }
     let cfile_path = out.join("campaign.json");
-    let prev: Option<CampaignFile> = std::fs::read(&cfile_path).ok().and_then(|b| serde_json::from_slice(&b).ok());
+    // A campaign.json that exists but does not read is an error, never run 1 again (which
+    // would restart the run count and the campaign's clock over stored findings).
+    let prev: Option<CampaignFile> = match std::fs::read(&cfile_path) {
+        Ok(b) => Some(serde_json::from_slice(&b).map_err(|e| {
+            Error::config(&cfile_path, format!("unreadable ({e}); fix or remove it to start the campaign anew"))
+        })?),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(Error::io(&cfile_path, e)),
+    };
     let now_unix = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let cfile = CampaignFile {
         config: cfg.clone(),
@@ -112,6 +120,14 @@ pub fn run_locked(
     crate::util::fs::write_atomic(&cfile_path, &serde_json::to_vec_pretty(&cfile).unwrap_or_default()).map_err(io)?;
     let store = Store::open(out).map_err(io)?;
     let events = Events::new(out, json);
+    for (from, to) in store.quarantined() {
+        events.emit(
+            serde_json::json!({"event": "quarantined", "from": from, "to": to, "why": "meta.json does not read"}),
+        );
+        if !quiet {
+            eprintln!("smtstorm: {}: meta.json does not read; moved to {}", from.display(), to.display());
+        }
+    }
     events.emit(serde_json::json!({"event": "start", "run": cfile.runs, "solvers": solvers.iter().map(|s| &s.name).collect::<Vec<_>>()}));
 
     // Seeds: every file is read; one that does not parse is reported with its position

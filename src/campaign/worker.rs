@@ -142,7 +142,13 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
             // this solver: its mutants would mostly repeat the same failure.
             let mut s = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
             let blames = &mut s.state[i].seed_blames;
-            blames.push((v.kind, c.and_then(|c| c.blamed).or(v.blamed), v.signature.clone()));
+            // The fresh run's signature when it confirmed: mutants' candidates are compared
+            // with it, and they are confirmed in fresh processes too.
+            let (blamed, signature) = match c {
+                Some(c) => (c.blamed, c.signature),
+                None => (v.blamed, v.signature.clone()),
+            };
+            blames.push((v.kind, blamed, signature));
             if v.kind == BugKind::Soundness {
                 blames.push((BugKind::Soundness, None, String::new()));
             }

@@ -316,14 +316,25 @@ pub fn crash_evidence(stderr: &str, stdout: &str) -> Option<String> {
 }
 
 /// A crash message that is stable across runs: the crash evidence ([`crash_evidence`]),
-/// or the signal or exit status.
+/// or the signal or exit status — with the first line the solver wrote to stderr, numbers
+/// and paths removed, so that two crashes on one signal that say different things stay
+/// two bugs.
 pub fn normalise_crash(stderr: &str, stdout: &str, signal: Option<i32>, exit_code: Option<i32>) -> String {
     if let Some(m) = crash_evidence(stderr, stdout) {
         return m;
     }
-    match (signal, exit_code) {
-        (Some(s), _) => signal_name(s).to_string(),
-        (None, Some(c)) => format!("exit status {c}"),
+    let said = stderr.lines().map(str::trim).find(|l| !l.is_empty()).map(|l| {
+        let words = strip_numbers(&strip_addresses(l));
+        let mut end = words.len().min(100);
+        while !words.is_char_boundary(end) {
+            end -= 1;
+        }
+        words[..end].to_string()
+    });
+    match (signal, exit_code, said) {
+        (Some(s), _, Some(said)) => format!("{}: {said}", signal_name(s)),
+        (Some(s), _, None) => signal_name(s).to_string(),
+        (None, Some(c), _) => format!("exit status {c}"),
         _ => "no answer".into(),
     }
 }
@@ -433,5 +444,26 @@ mod tests {
         assert_eq!(normalise_crash(asan, "", None, Some(1)), "SUMMARY: AddressSanitizer: SEGV c.cpp:12:3 in f");
         assert_eq!(normalise_crash("", "", Some(libc::SIGSEGV), None), "SIGSEGV");
         assert_eq!(normalise_crash("boom", "", None, Some(3)), "exit status 3");
+        // Issue 21, item 7: one signal, different words on stderr: two bugs; the same
+        // words with other numbers: one.
+        let a = normalise_crash(
+            "Fatal Python error: Segmentation fault\nThread 0x7f12 (most recent call first):",
+            "",
+            Some(libc::SIGSEGV),
+            None,
+        );
+        let b = normalise_crash("double free or corruption (out)", "", Some(libc::SIGABRT), None);
+        let c = normalise_crash("free(): invalid pointer", "", Some(libc::SIGABRT), None);
+        assert_eq!(a, "SIGSEGV: Fatal Python error: Segmentation fault");
+        assert_ne!(b, c);
+        assert_eq!(
+            normalise_crash("stack overflow at depth 1234", "", Some(libc::SIGSEGV), None),
+            normalise_crash("stack overflow at depth 99", "", Some(libc::SIGSEGV), None)
+        );
+        let e = "terminate called after throwing an instance of 'z3::exception'\n  what():  bad sort 42";
+        assert_eq!(
+            normalise_crash(e, "", Some(libc::SIGABRT), None),
+            "terminate called after throwing an instance of 'z3::exception': bad sort #"
+        );
     }
 }

@@ -145,7 +145,8 @@ impl Session {
         }
         p.pipes.send(msg.into_bytes());
         let checks = queries.iter().map(|q| q.1).collect();
-        let mut run = Run { markers, checks, done: 0, t0: t_start, out: String::new(), cpu_prev: None };
+        let err_mark = p.pipes.err.len();
+        let mut run = Run { markers, checks, done: 0, t0: t_start, out: String::new(), cpu_prev: None, err_mark };
         self.begin_query(&mut run);
         Ok(run)
     }
@@ -202,7 +203,10 @@ impl Session {
         // The stderr excerpt: a live process's stderr is excerpted in place (it grows up
         // to 1 MB over a process's life and was copied whole for every query before).
         let (outcomes, stderr_excerpt) = match end {
-            End::Marker => (answers, excerpt(&String::from_utf8_lossy(&p.pipes.err))),
+            End::Marker => {
+                run.err_mark = p.pipes.err.len();
+                (answers, excerpt(&String::from_utf8_lossy(&p.pipes.err)))
+            }
             End::Timeout => {
                 let (_, stderr) = self.proc.take().unwrap().end();
                 (partial(&responses, checks, Outcome::Timeout), excerpt(&stderr))
@@ -216,7 +220,8 @@ impl Session {
                 // Died before the marker: a crash, unless it exited 0 after answering
                 // everything (a script with `(exit)`) or printed an error (yices exits 0).
                 let (status, stderr) = self.proc.take().unwrap().end();
-                let (o, c) = crash_or_reply(&responses, checks, status, &stderr, &out);
+                let own = stderr.get(run.err_mark..).unwrap_or(&stderr);
+                let (o, c) = crash_or_reply(&responses, checks, status, own, &out);
                 crash = c;
                 (o, excerpt(&stderr))
             }
@@ -251,6 +256,10 @@ struct Run {
     t0: Instant,
     out: String,
     cpu_prev: Option<Duration>,
+    /// Length of the process's stderr when the current query began: a crash's message is
+    /// read from what this query made it write, not from earlier queries' warnings (a
+    /// fresh process re-running the query would not have them).
+    err_mark: usize,
 }
 
 /// A session and the batch of `(script, check-sat count)` queries it is to answer.

@@ -8,6 +8,7 @@
 //! OUT/bugs/<kind>/<id>/trigger.smt2      one directory per distinct fuzzing finding
 //! OUT/bugs/<kind>/<id>/meta.json
 //! OUT/seed-findings/<kind>/<id>/...      seeds that already fail, kept apart
+//! OUT/quarantine/                        findings whose meta.json did not read on open
 //! OUT/stats.jsonl                        append-only progress log
 //! OUT/events.jsonl                       append-only event stream (JSON lines)
 //! ```
@@ -95,13 +96,18 @@ pub struct Store {
     pub out: PathBuf,
     /// Dedup key → bug directory.
     index: BTreeMap<String, PathBuf>,
+    quarantined: Vec<(PathBuf, PathBuf)>,
 }
 
 impl Store {
     /// Opens (or creates) the store, rebuilding the index from the stored `meta.json`s.
+    /// A finding whose `meta.json` exists but does not read (a disk error, a hand edit) is
+    /// moved whole to `OUT/quarantine/` rather than skipped, where its directory would be
+    /// overwritten when the bug is found again; [`Store::quarantined`] lists the moves.
     pub fn open(out: &Path) -> std::io::Result<Store> {
         std::fs::create_dir_all(out.join("bugs"))?;
         std::fs::create_dir_all(out.join("seed-findings"))?;
+        let quarantined = Store::quarantine_unreadable(out)?;
         let mut index = BTreeMap::new();
         for meta in Store::list_in(out) {
             if let Some(dir) = meta.0.parent() {
@@ -111,7 +117,44 @@ impl Store {
                 }
             }
         }
-        Ok(Store { out: out.to_path_buf(), index })
+        Ok(Store { out: out.to_path_buf(), index, quarantined })
+    }
+
+    /// Moves every finding directory whose `meta.json` is present but unreadable to
+    /// `OUT/quarantine/<top>-<kind>-<id>[-n]`; returns (from, to) pairs.
+    fn quarantine_unreadable(out: &Path) -> std::io::Result<Vec<(PathBuf, PathBuf)>> {
+        let mut moved = vec![];
+        for top in ["bugs", "seed-findings"] {
+            let Ok(kinds) = std::fs::read_dir(out.join(top)) else { continue };
+            for k in kinds.flatten() {
+                let Ok(ids) = std::fs::read_dir(k.path()) else { continue };
+                for id in ids.flatten() {
+                    let p = id.path().join("meta.json");
+                    let Ok(bytes) = std::fs::read(&p) else { continue };
+                    if serde_json::from_slice::<Meta>(&bytes).is_ok() {
+                        continue;
+                    }
+                    let name =
+                        format!("{top}-{}-{}", k.file_name().to_string_lossy(), id.file_name().to_string_lossy());
+                    std::fs::create_dir_all(out.join("quarantine"))?;
+                    let mut to = out.join("quarantine").join(&name);
+                    let mut n = 1;
+                    while to.exists() {
+                        to = out.join("quarantine").join(format!("{name}-{n}"));
+                        n += 1;
+                    }
+                    std::fs::rename(id.path(), &to)?;
+                    moved.push((id.path(), to));
+                }
+            }
+        }
+        Ok(moved)
+    }
+
+    /// Findings moved to `OUT/quarantine/` when the store was opened (unreadable
+    /// `meta.json`), as (from, to).
+    pub fn quarantined(&self) -> &[(PathBuf, PathBuf)] {
+        &self.quarantined
     }
 
     /// Every stored finding (fuzzing and seed findings) as (meta.json path, meta).
@@ -150,7 +193,18 @@ impl Store {
                 std::fs::read(&path).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_else(|| meta.clone());
             old.duplicates += 1;
             if trigger.len() < old.trigger_bytes {
-                // Keep the smallest trigger, with the description that goes with it.
+                // Keep the smallest trigger, with the description that goes with it. Its
+                // old reduction goes first (meta.json, then reduced.smt2), so that no
+                // moment after a `kill -9` pairs the new trigger with a stale reduction;
+                // the reducer derives a new one.
+                if old.reduction.is_some() || dir.join("reduced.smt2").exists() {
+                    let unreduced = Meta { reduction: None, ..old.clone() };
+                    write_atomic(&path, &serde_json::to_vec_pretty(&unreduced).unwrap_or_default())?;
+                    match std::fs::remove_file(dir.join("reduced.smt2")) {
+                        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+                        _ => {}
+                    }
+                }
                 write_atomic(&dir.join("trigger.smt2"), trigger.as_bytes())?;
                 let dups = old.duplicates;
                 let (id, found_at, found_unix, run) = (old.id.clone(), old.found_at, old.found_unix, old.run);
@@ -354,5 +408,44 @@ mod tests {
         assert_eq!((now.kind, now.blame_by), (BugKind::InvalidModel, BlameBy::Validation));
         assert!(dir.starts_with(out.join("bugs/invalid-model")));
         let _ = std::fs::remove_dir_all(&out);
+    }
+
+    /// Issue 21, item 7: a smaller duplicate takes the trigger's place together with its
+    /// reduction's (removed, to be derived anew), and a finding whose meta.json does not
+    /// read is quarantined on open, never skipped and later overwritten.
+    #[test]
+    fn smaller_duplicates_drop_stale_reductions_and_unreadable_findings_are_quarantined() {
+        let out = tempfile::tempdir().unwrap();
+        let out = out.path();
+        let mut st = Store::open(out).unwrap();
+        let Recorded::New(dir) = st.record(meta("QF_LIA", "4.8.9", 1.0), "(check-sat) ; a long trigger").unwrap()
+        else {
+            panic!("new")
+        };
+        std::fs::write(dir.join("reduced.smt2"), "(check-sat) ; reduced from the long one").unwrap();
+        let mut m: Meta = serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
+        m.reduction = Some(reduction::Report { original_bytes: 28, reduced_bytes: 40, ..Default::default() });
+        write_atomic(&dir.join("meta.json"), &serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+        // A larger duplicate changes nothing but the count.
+        st.record(meta("QF_LIA", "4.8.9", 2.0), "(check-sat) ; an even longer trigger").unwrap();
+        assert!(dir.join("reduced.smt2").exists());
+        // A smaller one replaces the trigger; the old reduction goes with it.
+        assert_eq!(st.record(meta("QF_LIA", "4.8.9", 3.0), "(check-sat)").unwrap(), Recorded::Duplicate(dir.clone()));
+        let now: Meta = serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
+        assert_eq!((now.trigger_bytes, now.duplicates, now.reduction.is_none()), (11, 2, true));
+        assert!(!dir.join("reduced.smt2").exists());
+        assert_eq!(std::fs::read_to_string(dir.join("trigger.smt2")).unwrap(), "(check-sat)");
+        // A torn meta.json: moved away whole on the next open, said, not indexed.
+        std::fs::write(dir.join("meta.json"), "{\"id\": \"trunc").unwrap();
+        let mut st = Store::open(out).unwrap();
+        assert_eq!(st.quarantined().len(), 1);
+        let (from, to) = st.quarantined()[0].clone();
+        assert_eq!(from, dir);
+        assert!(to.starts_with(out.join("quarantine")) && to.join("trigger.smt2").is_file());
+        assert!(!dir.exists());
+        assert_eq!(st.counts(), (0, 0));
+        // Found again, it is stored anew beside the quarantined copy.
+        assert!(matches!(st.record(meta("QF_LIA", "4.8.9", 4.0), "(check-sat)").unwrap(), Recorded::New(_)));
+        assert!(to.join("meta.json").is_file());
     }
 }
