@@ -35,6 +35,9 @@ pub(crate) struct ReduceCmd {
     /// campaign's.
     #[arg(long = "solver")]
     solvers: Vec<String>,
+    /// Address-space limit of CMD in MiB (default: none).
+    #[arg(long)]
+    memory_mb: Option<u64>,
     /// Print each accepted reduction.
     #[arg(short, long)]
     verbose: bool,
@@ -49,6 +52,10 @@ pub(crate) struct ReduceCmd {
 impl ReduceCmd {
     pub(crate) fn run(&self) -> Result<()> {
         use smtstorm::reduce;
+        let known: Vec<&str> = reduce::passes::PASSES.iter().map(|p| p.0).collect();
+        if let Some(p) = self.passes.iter().find(|p| !known.contains(&p.as_str())) {
+            anyhow::bail!("--passes: unknown pass {p:?}; known: {}", known.join(", "));
+        }
         let opts = reduce::Options {
             jobs: self.jobs.unwrap_or(reduce::Options::default().jobs),
             time: self.time.map(|t| super::opts::seconds("--time", t)).transpose()?,
@@ -84,15 +91,24 @@ impl ReduceCmd {
             let (Some(output), false) = (&self.output, self.command.is_empty()) else {
                 anyhow::bail!("a file needs OUTPUT and `-- CMD ARGS...` (or give a finding directory with meta.json)");
             };
-            let r = reduce::reduce_external(
-                &self.input,
-                output,
-                self.command.clone(),
-                self.match_out.clone(),
-                self.match_err.clone(),
+            let memory = self
+                .memory_mb
+                .map(|m| {
+                    use smtstorm::store::campaign::{MAX_MEMORY_MB, MIN_MEMORY_MB};
+                    if !(MIN_MEMORY_MB..=MAX_MEMORY_MB).contains(&m) {
+                        anyhow::bail!("--memory-mb {m}: expected between {MIN_MEMORY_MB} and {MAX_MEMORY_MB}");
+                    }
+                    Ok(smtstorm::solver::limits::mib_to_bytes(m))
+                })
+                .transpose()?;
+            let cmd = reduce::ExternalCheck {
+                argv: self.command.clone(),
+                match_out: self.match_out.clone(),
+                match_err: self.match_err.clone(),
                 timeout,
-                &opts,
-            )?;
+                memory,
+            };
+            let r = reduce::reduce_external(&self.input, output, cmd, &opts)?;
             (r, output.clone())
         };
         outln!(

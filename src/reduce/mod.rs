@@ -229,18 +229,23 @@ pub fn tempdir_in(parent: &Path) -> Result<tempfile::TempDir, ReduceError> {
         .map_err(|e| ReduceError::Write { path: parent.display().to_string(), source: e })
 }
 
-/// Reduces `input` to `output` with an external ddSMT-style checker (see
-/// [`judge::External`]). Without `timeout`, each check may take three times as long as the
-/// command took on the original (at least one second).
-pub fn reduce_external(
-    input: &Path,
-    output: &Path,
-    argv: Vec<String>,
-    match_out: Option<String>,
-    match_err: Option<String>,
-    timeout: Option<Duration>,
-    opts: &Options,
-) -> Result<Report, ReduceError> {
+/// The user's interestingness command for [`reduce_external`] (ddSMT's convention).
+pub struct ExternalCheck {
+    pub argv: Vec<String>,
+    /// Interesting only if stdout / stderr contains this text.
+    pub match_out: Option<String>,
+    pub match_err: Option<String>,
+    /// Limit per check; `None`: three times what the command took on the original (at
+    /// least one second).
+    pub timeout: Option<Duration>,
+    /// Address-space limit of the command in bytes; `None`: no limit.
+    pub memory: Option<u64>,
+}
+
+/// Reduces `input` to `output` while the external ddSMT-style checker `cmd` finds it
+/// interesting (see [`judge::External`]).
+pub fn reduce_external(input: &Path, output: &Path, cmd: ExternalCheck, opts: &Options) -> Result<Report, ReduceError> {
+    let ExternalCheck { argv, match_out, match_err, timeout, memory } = cmd;
     let text = crate::util::files::read_input_text(input)?;
     let script = smtlib::parse(&text).map_err(|e| e.in_file(input))?;
     let scratch = tempdir_in(&std::env::temp_dir())?;
@@ -249,7 +254,13 @@ pub fn reduce_external(
         argv,
         match_out,
         match_err,
-        limits: crate::solver::Limits { time: timeout.unwrap_or(Duration::from_secs(60)), ..Default::default() },
+        // The user's command gets no memory limit unless one is asked for: it may be a
+        // script that starts several solvers, or a solver that needs more than ours.
+        limits: crate::solver::Limits {
+            time: timeout.unwrap_or(Duration::from_secs(60)),
+            memory,
+            ..Default::default()
+        },
         dir: scratch.path().to_path_buf(),
         file_name,
     };
@@ -300,6 +311,23 @@ pub fn reduce(
     if !judge.confirm(&st.text) {
         return Err(ReduceError::NotInteresting);
     }
+    // Never worse than what is already there: an earlier result in the output file that is
+    // smaller, sort-checks as well and still shows the bug is where this run starts (an
+    // interrupted or time-limited reduction resumes; a rerun cannot overwrite it with the
+    // unreduced input). One that does not show the bug belongs to another input and is
+    // overwritten.
+    if let Some(earlier) = best_out.and_then(|p| std::fs::read(p).ok()).and_then(|b| smtlib::parse_bytes(&b).ok()) {
+        let text = smtlib::print(&earlier);
+        if measure(&earlier, &text) < st.size && check::check(&earlier).diagnostics.len() <= st.baseline {
+            st.report.checks += 1;
+            if judge.confirm(&text) {
+                st.report.resumed_from = Some(text.len());
+                st.size = measure(&earlier, &text);
+                st.best = earlier;
+                st.text = text;
+            }
+        }
+    }
     if !st.workers[0].interesting(&st.text) {
         // Screening disagrees with confirmation on the original itself (z3 4.8.7 validates
         // models in a session but not on a file): screen the way confirmation runs.
@@ -322,6 +350,8 @@ pub fn reduce(
             let mut at = 0;
             loop {
                 let stopped = opts.stop.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
+                // Checked before every wave of at most `jobs` candidates, and inside a
+                // wave between candidates that are prepared but refused (`wave`).
                 if stopped || st.deadline.is_some_and(|d| Instant::now() >= d) {
                     st.report.timed_out = true;
                     break 'rounds;
@@ -378,6 +408,9 @@ fn wave(st: &mut State, judge: &dyn Judge, pass: fn(&Ctx) -> Vec<passes::Change>
     let jobs = st.workers.len();
     let mut batch: Vec<(usize, String, Script, [u8; 32])> = vec![];
     while *at < changes.len() && batch.len() < jobs {
+        if st.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
         let i = *at;
         *at += 1;
         let text = materialize(&ctx, &changes[i]);

@@ -25,6 +25,10 @@ pub struct Report {
     /// For a STORM finding: what bound minimisation found before the passes ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<BoundsReport>,
+    /// Size of an earlier result in the output file that this run started from (it was
+    /// smaller than the input and still showed the bug).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumed_from: Option<usize>,
 }
 
 /// The outcome of STORM's bound minimisation (`reduce::bounds::minimise`).

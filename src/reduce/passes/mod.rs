@@ -39,6 +39,9 @@ pub enum Repl {
     Text(String),
     /// Another term of the same script (printed when the candidate is materialised).
     Term(TermId),
+    /// The `let` term itself with these of its bindings substituted and dropped (built
+    /// when the candidate is materialised, [`binders::let_elim_text`]).
+    LetElim(Vec<usize>),
 }
 
 /// One candidate, relative to the current script.
@@ -94,9 +97,10 @@ pub fn materialize(ctx: &Ctx, c: &Change) -> String {
         Change::Edit { drop, commands, terms } => {
             let texts: Vec<String> = terms
                 .iter()
-                .map(|(_, r)| match r {
+                .map(|(at, r)| match r {
                     Repl::Text(t) => t.clone(),
                     Repl::Term(t) => term_to_string(ctx.s, *t),
+                    Repl::LetElim(elim) => binders::let_elim_text(ctx, *at, elim),
                 })
                 .collect();
             let ov: Vec<(TermId, &str)> = terms.iter().zip(&texts).map(|((t, _), x)| (*t, x.as_str())).collect();
