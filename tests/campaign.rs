@@ -551,3 +551,76 @@ fn a_finding_that_cannot_be_stored_is_counted_reported_and_fails_the_run() {
     no_leftovers(dir.join("fault_proxy.py").to_str().unwrap());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A worker that panics ends the campaign with an error and a message, never a hang (the
+/// other workers waited forever for its pre-screening) and never status 0 (issue 21,
+/// item 10). The panic is injected (`SMTSTORM_INJECT_PANIC`, as the fault proxy injects
+/// solver faults); the campaign has a mutant budget but no time limit.
+#[test]
+fn a_panicking_worker_stops_the_campaign_with_an_error() {
+    let dir = tempdir("panic");
+    let s = seeds(&dir, &["lia_bounds.smt2", "bv_arith.smt2", "lra_strict.smt2"]);
+    let out = dir.join("out");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_smtstorm"))
+        .args(["fuzz", s.to_str().unwrap(), "--solver", "z3-5.4.0", "--solver", "yices", "--workers", "2"])
+        .args(["--mutants", "100000", "--out", out.to_str().unwrap(), "--quiet"])
+        .env("SMTSTORM_INJECT_PANIC", "worker")
+        .current_dir(repo())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("the campaign hung after a worker panicked");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("worker") && err.contains("panicked") && err.contains("SMTSTORM_INJECT_PANIC"), "{err}");
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+    assert!(events.contains("\"worker-panicked\"") && events.contains("\"end\""), "{events}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--time T` bounds the whole run, the reduction of its findings included (issue 21,
+/// item 10: `--time 40` with 7 findings ran for minutes of 60-second reductions).
+#[test]
+fn time_bounds_the_run_with_its_reductions() {
+    let dir = tempdir("time-bound");
+    let s = seeds(&dir, &["core_let_shadow.smt2", "str_escapes.smt2"]);
+    let out = dir.join("out");
+    let t0 = Instant::now();
+    let (code, _, err) = smtstorm(&[
+        "fuzz",
+        s.to_str().unwrap(),
+        "--solver",
+        "z3-4.8.7",
+        "--solver",
+        "z3-5.4.0",
+        "--solver",
+        "yices",
+        "--solver",
+        "cvc5",
+        "--engine",
+        "typefuzz",
+        "--time",
+        "16",
+        "--reduce",
+        "60",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let took = t0.elapsed();
+    assert_eq!(code, 10, "{err}");
+    let found = metas(&out);
+    assert!(found.len() >= 2, "{found:?}");
+    assert!(found.iter().any(|m| m.1.reduction.is_some()), "some reduction fits in the time");
+    assert!(took < Duration::from_secs(16 + 8), "{took:?} for --time 16");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -20,7 +20,7 @@ mod worker;
 use confirm::{confirm_and_store, Candidate};
 use schedule::{Job, Scheduler, Seed, SeedState};
 pub use stats::{Counters, Events, Stats};
-use worker::{per_solver, worker, StormSeed};
+use worker::{per_solver, StormSeed};
 
 use crate::oracle::{self, BlameBy, BugKind};
 use crate::store;
@@ -66,6 +66,8 @@ struct Shared {
     t0: Instant,
     elapsed_before: f64,
     stop: AtomicBool,
+    /// Panics of workers (each stops the campaign: the run ends with an error).
+    panics: Mutex<Vec<String>>,
     /// STORM pools per seed, built on the first STORM turn (`None`: no usable model).
     storm: Mutex<std::collections::HashMap<usize, Option<Arc<StormSeed>>>>,
     /// Index of the reference solver.
@@ -195,6 +197,7 @@ pub fn run_locked(
         t0: Instant::now(),
         elapsed_before: cfile.elapsed_before,
         stop: AtomicBool::new(false),
+        panics: Mutex::new(vec![]),
         cfg,
     });
     shared.counters.seeds_rejected.store(rejected, Relaxed);
@@ -204,7 +207,7 @@ pub fn run_locked(
     let workers: Vec<_> = (0..shared.cfg.workers())
         .map(|w| {
             let sh = shared.clone();
-            std::thread::spawn(move || worker(&sh, w))
+            std::thread::spawn(move || worker::guarded(&sh, w))
         })
         .collect();
 
@@ -216,7 +219,15 @@ pub fn run_locked(
         std::thread::sleep(Duration::from_millis(200));
         let el = shared.t0.elapsed().as_secs_f64();
         let c = &shared.counters;
-        let done_time = shared.cfg.time.is_some_and(|t| el >= t);
+        // `--time T` ends the whole run by about T: fuzzing stops early enough to leave
+        // the new findings their reductions, up to a quarter of T.
+        let reserve = if shared.cfg.reduce > 0.0 {
+            let new = (c.new_bugs.load(Relaxed) + c.seed_findings.load(Relaxed)) as f64;
+            (new * shared.cfg.reduce).min(shared.cfg.time.unwrap_or(0.0) / 4.0)
+        } else {
+            0.0
+        };
+        let done_time = shared.cfg.time.is_some_and(|t| el >= t - reserve);
         let done_mut = shared.cfg.mutants.is_some_and(|m| c.mutants.load(Relaxed) >= m);
         let finished = workers.iter().all(|w| w.is_finished());
         if done_time || done_mut || stop_flag().load(Relaxed) {
@@ -257,13 +268,19 @@ pub fn run_locked(
         }
     }
     for w in workers {
-        let _ = w.join();
+        // A worker catches its own panics (`worker::guarded`); a join error is one that
+        // escaped anyway.
+        if w.join().is_err() {
+            shared.panics.lock().unwrap_or_else(|e| e.into_inner()).push("a worker thread panicked".into());
+        }
     }
     if tty {
         eprintln!();
     }
-    if shared.cfg.reduce > 0.0 {
-        reduce_findings(&shared, out, quiet);
+    let panics = std::mem::take(&mut *shared.panics.lock().unwrap_or_else(|e| e.into_inner()));
+    if shared.cfg.reduce > 0.0 && panics.is_empty() {
+        let deadline = shared.cfg.time.map(|t| shared.t0 + Duration::from_secs_f64(t));
+        reduce_findings(&shared, out, quiet, deadline);
     }
     let el = shared.t0.elapsed().as_secs_f64();
     let stats = shared.counters.snapshot(shared.run, el, shared.elapsed_before);
@@ -275,6 +292,9 @@ pub fn run_locked(
     shared
         .events
         .emit(serde_json::json!({"event": "end", "stats": &stats, "bugs": bugs, "seed_findings": seed_findings}));
+    if !panics.is_empty() {
+        return Err(Error::Panicked { what: "a campaign worker".into(), message: panics.join("; ") });
+    }
     Ok(Summary { stats, bugs, seed_findings })
 }
 
@@ -282,17 +302,19 @@ pub fn run_locked(
 /// [`crate::reduce::judge::FindingJudge`]), each for at most `cfg.reduce` seconds, with
 /// one check per worker in parallel. Stops at SIGINT/SIGTERM; what was reduced so far is
 /// kept (each `reduced.smt2` is written atomically after every success).
-fn reduce_findings(sh: &Shared, out: &Path, quiet: bool) {
-    let opts = crate::reduce::Options {
-        jobs: sh.cfg.workers(),
-        time: Some(Duration::from_secs_f64(sh.cfg.reduce)),
-        stop: Some(stop_flag()),
-        ..Default::default()
-    };
+fn reduce_findings(sh: &Shared, out: &Path, quiet: bool, deadline: Option<Instant>) {
     for (meta_path, meta) in Store::list_in(out) {
-        if stop_flag().load(Relaxed) {
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if stop_flag().load(Relaxed) || left.is_some_and(|l| l < Duration::from_millis(500)) {
             break;
         }
+        let each = Duration::from_secs_f64(sh.cfg.reduce);
+        let opts = crate::reduce::Options {
+            jobs: sh.cfg.workers(),
+            time: Some(left.map_or(each, |l| l.min(each))),
+            stop: Some(stop_flag()),
+            ..Default::default()
+        };
         let Some(dir) = meta_path.parent() else { continue };
         if meta.reduction.is_some() {
             continue;

@@ -3,6 +3,22 @@
 
 use super::*;
 
+/// [`worker`], with a panic caught: it is recorded, said in the events, and stops the
+/// campaign (the other workers would otherwise wait forever for the seed it was
+/// pre-screening, or the run would end with status 0 as if nothing happened).
+pub(super) fn guarded(sh: &Shared, w: usize) {
+    if let Err(e) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker(sh, w))) {
+        let message = e
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "panic".into());
+        sh.events.emit(serde_json::json!({"event": "worker-panicked", "worker": w, "message": message}));
+        sh.panics.lock().unwrap_or_else(|e| e.into_inner()).push(format!("worker {w}: {message}"));
+        sh.stop.store(true, Relaxed);
+    }
+}
+
 pub(super) fn worker(sh: &Shared, w: usize) {
     let limits = Limits {
         time: Duration::from_secs_f64(sh.cfg.timeout),
@@ -32,6 +48,11 @@ pub(super) fn worker(sh: &Shared, w: usize) {
             }
             Some(Job::Prescreen(i)) => prescreen(sh, &mut sessions, i, &limits, &tmp, w),
             Some(Job::Fuzz { seed, engine, turn }) => {
+                // Fault injection for the test of `guarded` (as the fault proxy is for
+                // solvers): a worker that panics must stop the campaign with an error.
+                if std::env::var_os("SMTSTORM_INJECT_PANIC").is_some_and(|v| v == "worker") {
+                    panic!("injected by SMTSTORM_INJECT_PANIC=worker");
+                }
                 fuzz_batch(sh, &mut prepared, &mut sessions, seed, engine, turn, &limits, &tmp, w)
             }
         }

@@ -234,7 +234,9 @@ pub fn classify_reply(responses: &[&str], expected: usize) -> (Vec<Outcome>, Vec
 
 /// Whether solver output reports an exhausted memory limit: z3's `out of memory`, a
 /// C++ `std::bad_alloc` (cvc5, bitwuzla), glibc's and the loader's allocation failures,
-/// yices' `Out of memory`.
+/// yices' `Out of memory`, and a thread that could not be created (`std::system_error`:
+/// `Resource temporarily unavailable`, EAGAIN: z3 4.8.7 under 16-32 MiB cannot map a
+/// thread's stack).
 pub fn memory_exhausted(text: &str) -> bool {
     let t = text.to_ascii_lowercase();
     [
@@ -244,6 +246,7 @@ pub fn memory_exhausted(text: &str) -> bool {
         "cannot allocate memory",
         "failed to map segment",
         "memory limit",
+        "resource temporarily unavailable",
     ]
     .iter()
     .any(|p| t.contains(p))

@@ -30,6 +30,9 @@ pub enum Error {
     /// An input that is not read: not a regular file, too large, not text.
     #[error("{}: {why}", path.display())]
     Input { path: PathBuf, why: String },
+    /// Our own code panicked (a bug of smtstorm, not of a solver); what was stored stays.
+    #[error("{what} panicked: {message}; the run was stopped (stored findings are kept; please report this)")]
+    Panicked { what: String, message: String },
     /// Another process holds the store's lock file (`OUT/lock`).
     #[error("{} is in use by another smtstorm ({}): wait for it to end, or give another --out", path.display(), match pid { Some(p) => format!("pid {p}"), None => "pid unknown".to_string() })]
     Locked { path: PathBuf, pid: Option<u32> },
