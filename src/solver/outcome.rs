@@ -236,7 +236,7 @@ pub fn classify_reply(responses: &[&str], expected: usize) -> (Vec<Outcome>, Vec
 /// C++ `std::bad_alloc` (cvc5, bitwuzla), glibc's and the loader's allocation failures,
 /// yices' `Out of memory`, and a thread that could not be created (`std::system_error`:
 /// `Resource temporarily unavailable`, EAGAIN: z3 4.8.7 under 16-32 MiB cannot map a
-/// thread's stack).
+/// thread's stack), and Python's `MemoryError` (the solvers' Python drivers).
 pub fn memory_exhausted(text: &str) -> bool {
     let t = text.to_ascii_lowercase();
     [
@@ -247,6 +247,7 @@ pub fn memory_exhausted(text: &str) -> bool {
         "failed to map segment",
         "memory limit",
         "resource temporarily unavailable",
+        "memoryerror",
     ]
     .iter()
     .any(|p| t.contains(p))
