@@ -39,8 +39,18 @@ memory_mb = 1024
 reduce = 5.0
 EOF
 
-# Processes of ours: the proxy (by its path) and solvers started from .solvers/.
-leftovers() { pgrep -f "$proxy|$root/.solvers/" || true; }
+# Processes of this chaos run: the proxy (by its path) and every solver, which runs in the
+# store's scratch directory (other solvers on the machine are not ours to count).
+mkdir -p "$out/scratch"
+scratch=$(cd "$out/scratch" && pwd -P)
+leftovers() {
+  {
+    pgrep -f "$proxy" || true
+    for d in /proc/[0-9]*; do
+      if [ "$(readlink "$d/cwd" 2>/dev/null)" = "$scratch" ]; then echo "${d#/proc/}"; fi
+    done
+  } | sort -u
+}
 declare -A kills=([KILL]=0 [HUP]=0 [INT]=0)
 runs=0 fsize_runs=0 leaked=0 second_signals=0
 deadline=$((SECONDS + seconds))
@@ -74,6 +84,7 @@ while [ $SECONDS -lt $deadline ]; do
   for _ in $(seq 1 50); do [ -z "$(leftovers)" ] && break; sleep 0.1; done
   if [ -n "$(leftovers)" ]; then
     leaked=$((leaked + $(leftovers | wc -l)))
+    { echo "after run $runs (SIG$sig):"; ps -o pid,ppid,etimes,args -p "$(leftovers | paste -sd,)"; } >>"$work/leaked.log" || true
     leftovers | xargs -r kill -9 2>/dev/null || true
   fi
 done
@@ -81,6 +92,7 @@ done
 "$bin" fuzz --config "$work/campaign.toml" --time 20 --out "$out" --quiet >>"$work/runs.log" 2>&1 || true
 for _ in $(seq 1 50); do [ -z "$(leftovers)" ] && break; sleep 0.1; done
 leaked=$((leaked + $(leftovers | wc -l)))
+[ -s "$work/leaked.log" ] && cat "$work/leaked.log" >&2
 
 python3 - "$out" "$FAULT_LOG" "$runs" "$fsize_runs" "$second_signals" "$leaked" \
   "${kills[KILL]}" "${kills[HUP]}" "${kills[INT]}" <<'PY'

@@ -577,16 +577,20 @@ fn concurrent_tie_breaks_keep_their_own_files() {
 }
 
 /// A solver's name is the user's text: `bench-solvers`' scratch directory named after
-/// it stays inside the temporary directory (issue 21, item 11: `x/../../name` made it
-/// `/name`).
+/// it stays inside the temporary directory (issue 21, item 11: with `x/../../PATH` it
+/// became `/PATH`, which was filled with queries and then removed whole).
 #[test]
 fn a_solver_name_cannot_move_scratch_files_out_of_their_directory() {
-    let escape = format!("smtstorm-escape-{}", std::process::id());
+    let victim = tempdir("escape").join("victim");
+    std::fs::create_dir_all(&victim).unwrap();
+    std::fs::write(victim.join("keep"), "mine").unwrap();
     let mut z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
-    z3.name = format!("x/../../{escape}");
+    // From `$TMPDIR/smtstorm-bench-<pid>-x`, two levels up is `/` when $TMPDIR is /tmp.
+    let rel = victim.strip_prefix("/").unwrap().display().to_string();
+    z3.name = format!("x/../../{rel}");
     let b = solver::bench::bench(&z3, 2, 0, &Limits::default()).unwrap();
     assert_eq!(b.solver, z3.name);
-    for root in [std::path::PathBuf::from("/"), std::env::temp_dir()] {
-        assert!(!root.join(&escape).exists(), "{}", root.join(&escape).display());
-    }
+    assert_eq!(std::fs::read_to_string(victim.join("keep")).unwrap(), "mine");
+    assert_eq!(std::fs::read_dir(&victim).unwrap().count(), 1, "nothing written into it");
+    let _ = std::fs::remove_dir_all(victim.parent().unwrap());
 }

@@ -275,23 +275,17 @@ pub fn resource_exhaustion(stderr: &str, stdout: &str, signal: Option<i32>) -> O
 pub fn crash_evidence(stderr: &str, stdout: &str) -> Option<String> {
     let text = format!("{stderr}\n{stdout}");
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
-    // z3: "ASSERTION VIOLATION\nFile: ../src/x/y.cpp\nLine: 123\n<condition>"
-    if let Some(i) = lines.iter().position(|l| l.contains("ASSERTION VIOLATION")) {
-        let file = lines[i..].iter().find_map(|l| l.strip_prefix("File:")).map(|f| base(f.trim()));
-        let line = lines[i..].iter().find_map(|l| l.strip_prefix("Line:")).map(|l| l.trim().to_string());
-        return Some(match (file, line) {
-            (Some(f), Some(l)) => format!("ASSERTION VIOLATION {f}:{l}"),
-            _ => "ASSERTION VIOLATION".into(),
-        });
-    }
-    // z3 release builds: "UNREACHABLE CODE WAS REACHED." with File:/Line: as above.
-    if let Some(i) = lines.iter().position(|l| l.contains("UNREACHABLE CODE WAS REACHED")) {
-        let file = lines[i..].iter().find_map(|l| l.strip_prefix("File:")).map(|f| base(f.trim()));
-        let line = lines[i..].iter().find_map(|l| l.strip_prefix("Line:")).map(|l| l.trim().to_string());
-        return Some(match (file, line) {
-            (Some(f), Some(l)) => format!("UNREACHABLE {f}:{l}"),
-            _ => "UNREACHABLE".into(),
-        });
+    // z3: "ASSERTION VIOLATION\nFile: ../src/x/y.cpp\nLine: 123\n<condition>", and in
+    // release builds "UNREACHABLE CODE WAS REACHED." with the same File:/Line: lines.
+    for (banner, name) in [("ASSERTION VIOLATION", "ASSERTION VIOLATION"), ("UNREACHABLE CODE WAS REACHED", "UNREACHABLE")] {
+        if let Some(i) = lines.iter().position(|l| l.contains(banner)) {
+            let file = lines[i..].iter().find_map(|l| l.strip_prefix("File:")).map(|f| base(f.trim()));
+            let line = lines[i..].iter().find_map(|l| l.strip_prefix("Line:")).map(|l| l.trim().to_string());
+            return Some(match (file, line) {
+                (Some(f), Some(l)) => format!("{name} {f}:{l}"),
+                _ => name.into(),
+            });
+        }
     }
     // cvc5: "Fatal failure within <function> at <file>:<line>"
     if let Some(l) = lines.iter().find(|l| l.starts_with("Fatal failure") || l.contains("Check failure")) {

@@ -124,29 +124,22 @@ impl Store {
     /// `OUT/quarantine/<top>-<kind>-<id>[-n]`; returns (from, to) pairs.
     fn quarantine_unreadable(out: &Path) -> std::io::Result<Vec<(PathBuf, PathBuf)>> {
         let mut moved = vec![];
-        for top in ["bugs", "seed-findings"] {
-            let Ok(kinds) = std::fs::read_dir(out.join(top)) else { continue };
-            for k in kinds.flatten() {
-                let Ok(ids) = std::fs::read_dir(k.path()) else { continue };
-                for id in ids.flatten() {
-                    let p = id.path().join("meta.json");
-                    let Ok(bytes) = std::fs::read(&p) else { continue };
-                    if serde_json::from_slice::<Meta>(&bytes).is_ok() {
-                        continue;
-                    }
-                    let name =
-                        format!("{top}-{}-{}", k.file_name().to_string_lossy(), id.file_name().to_string_lossy());
-                    std::fs::create_dir_all(out.join("quarantine"))?;
-                    let mut to = out.join("quarantine").join(&name);
-                    let mut n = 1;
-                    while to.exists() {
-                        to = out.join("quarantine").join(format!("{name}-{n}"));
-                        n += 1;
-                    }
-                    std::fs::rename(id.path(), &to)?;
-                    moved.push((id.path(), to));
-                }
+        for (top, dir) in finding_dirs(out) {
+            let Ok(bytes) = std::fs::read(dir.join("meta.json")) else { continue };
+            if serde_json::from_slice::<Meta>(&bytes).is_ok() {
+                continue;
             }
+            let part = |p: Option<&std::ffi::OsStr>| p.map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = format!("{top}-{}-{}", part(dir.parent().and_then(Path::file_name)), part(dir.file_name()));
+            std::fs::create_dir_all(out.join("quarantine"))?;
+            let mut to = out.join("quarantine").join(&name);
+            let mut n = 1;
+            while to.exists() {
+                to = out.join("quarantine").join(format!("{name}-{n}"));
+                n += 1;
+            }
+            std::fs::rename(&dir, &to)?;
+            moved.push((dir, to));
         }
         Ok(moved)
     }
@@ -160,16 +153,10 @@ impl Store {
     /// Every stored finding (fuzzing and seed findings) as (meta.json path, meta).
     pub fn list_in(out: &Path) -> Vec<(PathBuf, Meta)> {
         let mut v = vec![];
-        for top in ["bugs", "seed-findings"] {
-            let Ok(kinds) = std::fs::read_dir(out.join(top)) else { continue };
-            for k in kinds.flatten() {
-                let Ok(ids) = std::fs::read_dir(k.path()) else { continue };
-                for id in ids.flatten() {
-                    let p = id.path().join("meta.json");
-                    if let Some(m) = std::fs::read(&p).ok().and_then(|b| serde_json::from_slice::<Meta>(&b).ok()) {
-                        v.push((p, m));
-                    }
-                }
+        for (_, dir) in finding_dirs(out) {
+            let p = dir.join("meta.json");
+            if let Some(m) = std::fs::read(&p).ok().and_then(|b| serde_json::from_slice::<Meta>(&b).ok()) {
+                v.push((p, m));
             }
         }
         v.sort_by(|a, b| a.1.found_at.total_cmp(&b.1.found_at).then(a.1.id.cmp(&b.1.id)));
@@ -287,6 +274,20 @@ impl Store {
         }
         merged
     }
+}
+
+/// Every finding directory of the store at `out` (`bugs/<kind>/<id>`,
+/// `seed-findings/<kind>/<id>`), with its top directory's name.
+fn finding_dirs(out: &Path) -> Vec<(&'static str, PathBuf)> {
+    let mut v = vec![];
+    for top in ["bugs", "seed-findings"] {
+        let Ok(kinds) = std::fs::read_dir(out.join(top)) else { continue };
+        for k in kinds.flatten() {
+            let Ok(ids) = std::fs::read_dir(k.path()) else { continue };
+            v.extend(ids.flatten().map(|id| (top, id.path())));
+        }
+    }
+    v
 }
 
 /// What makes two findings the same bug: kind, blamed solver, and — for crashes — the
