@@ -111,6 +111,17 @@ pub fn markdown(out: &Path, d: &Data) -> String {
             100.0 * r.own_cpu / r.elapsed.max(1e-9)
         );
     }
+    // What never became a finding, by design, and what should have but could not be stored.
+    let (res, mism, lost) =
+        runs(d).iter().fold((0, 0, 0), |(a, b, c), r| (a + r.resources, b + r.status_mismatches, c + r.store_errors));
+    if res + mism + lost > 0 {
+        let _ = writeln!(
+            s,
+            "\nMutants on which a solver ran out of memory or another limit (never findings): {res}. \
+             Seeds whose `:status` every solver contradicts (notes, not findings): {mism}. \
+             Confirmed findings that could NOT be stored (see `store-failed` in events.jsonl): {lost}."
+        );
+    }
     for (title, seed) in [("Bugs found by fuzzing", false), ("Seed findings (the unmutated seed already fails)", true)]
     {
         let rows: Vec<&(PathBuf, Meta)> = d.findings.iter().filter(|f| f.1.seed_finding == seed).collect();

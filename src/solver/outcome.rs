@@ -277,7 +277,9 @@ pub fn crash_evidence(stderr: &str, stdout: &str) -> Option<String> {
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     // z3: "ASSERTION VIOLATION\nFile: ../src/x/y.cpp\nLine: 123\n<condition>", and in
     // release builds "UNREACHABLE CODE WAS REACHED." with the same File:/Line: lines.
-    for (banner, name) in [("ASSERTION VIOLATION", "ASSERTION VIOLATION"), ("UNREACHABLE CODE WAS REACHED", "UNREACHABLE")] {
+    for (banner, name) in
+        [("ASSERTION VIOLATION", "ASSERTION VIOLATION"), ("UNREACHABLE CODE WAS REACHED", "UNREACHABLE")]
+    {
         if let Some(i) = lines.iter().position(|l| l.contains(banner)) {
             let file = lines[i..].iter().find_map(|l| l.strip_prefix("File:")).map(|f| base(f.trim()));
             let line = lines[i..].iter().find_map(|l| l.strip_prefix("Line:")).map(|l| l.trim().to_string());
