@@ -438,11 +438,41 @@ impl Harness {
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
         let families: Vec<_> = self.specs.iter().map(|s| s.family).collect();
         let verdicts = judge(&refs, &families, None);
-        for v in verdicts.iter().filter(|v| v.blamed.is_some()) {
+        for v in &verdicts {
             let fresh = self.run_fresh(s);
             let refs: Vec<Option<&QueryResult>> = fresh.iter().map(|r| r.as_ref()).collect();
-            if judge(&refs, &families, None).iter().any(|x| x.kind == v.kind && x.blamed == v.blamed) {
+            let again = judge(&refs, &families, None);
+            if v.blamed.is_some() && again.iter().any(|x| x.kind == v.kind && x.blamed == v.blamed) {
                 return self.named(v);
+            }
+            // A tie between families (one vote each, however many releases): settled, as
+            // in a campaign, by pinning the `sat` side's model into the formula.
+            if v.blamed.is_none() && again.iter().any(|x| x.kind == v.kind && x.blamed.is_none()) {
+                let side = |want: &Outcome| {
+                    fresh.iter().position(|r| r.as_ref().and_then(|r| r.outcomes.first()) == Some(want))
+                };
+                if let (Some(sat), Some(unsat)) = (side(&Outcome::Sat), side(&Outcome::Unsat)) {
+                    let both = self.specs[unsat].own_script(s).into_owned();
+                    let limits = self.confirm_limits();
+                    let blamed = match crate::oracle::resolve_tie(
+                        &both,
+                        &self.specs[sat],
+                        &self.specs[unsat],
+                        self.scratch.path(),
+                        &limits,
+                    ) {
+                        Some(true) => Some((sat, "sat where unsat is expected")),
+                        Some(false) => Some((unsat, "unsat where sat is expected")),
+                        None => None,
+                    };
+                    if let Some((b, signature)) = blamed {
+                        return Found::Finding {
+                            kind: v.kind,
+                            solver: self.specs[b].name.clone(),
+                            signature: signature.into(),
+                        };
+                    }
+                }
             }
         }
         Found::Nothing
