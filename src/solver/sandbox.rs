@@ -4,37 +4,45 @@
 //!
 //! What writes files, by family: SMT-LIB's own `:regular-output-channel` and
 //! `:diagnostic-output-channel` (SMT-LIB 2.6 §4.1.7: a file name); z3's `*.file`,
-//! `*_log`/`*.log` (`solver.smtlib2_log`, `sat.drat.file`, `proof_log`), `dump_*`,
-//! `trace`/`trace_file_name`; cvc5's `--out`/`--err`, `--dump-*`, `--dump-to`; any other
-//! option whose value is a string or quoted symbol that looks like a path.
+//! `*_log`/`*.log` (`solver.smtlib2_log`, `sat.drat.file`, `proof_log`),
+//! `trace_file_name`; cvc5's `--out`/`--err`, `--dump-to`; any other option whose value
+//! is a string or quoted symbol that looks like a path ([`writes_files`]).
 
 use crate::smtlib::ast::CommandKind;
 use crate::smtlib::Script;
 use std::path::Path;
 
-/// Whether `(set-option KEY VALUE)` could make a solver write a file. `key` keeps its
-/// colon; `value` is the value's text.
+/// Whether `(set-option KEY VALUE)` could make a solver write a file named by the seed:
+/// an output channel (its value may be any file name), a file-ish option (`*file*`,
+/// `*log`, `dump*`, `trace*`, `replay*`, `record*`, cvc5's `out`/`err`/`in`) whose value
+/// is a string or a quoted symbol, or any option whose value looks like a path. A
+/// Boolean or numeric `dump`/`trace` switch stays: it prints to the output channel or
+/// writes a fixed name into the working directory, which is the scratch directory
+/// (cvc5's `:dump-proofs true` and `:dump-difficulty true` in its regression suite).
+/// `key` keeps its colon; `value` is the value's text.
 pub fn writes_files(key: &str, value: &str) -> bool {
     let k = key.trim_start_matches(':').to_ascii_lowercase().replace('-', "_");
-    let named = k.contains("output_channel")
-        || k.contains("file")
+    let v = value.trim();
+    let quoted = v.starts_with('"') || v.starts_with('|');
+    let filish = k.contains("file")
         || k.ends_with("log")
         || k.contains("dump")
         || k.contains("trace")
-        || k == "out"
-        || k == "err"
         || k.contains("replay")
-        || k.contains("record");
-    let v = value.trim();
-    let quoted = v.starts_with('"') || v.starts_with('|');
+        || k.contains("record")
+        || matches!(k.as_str(), "out" | "err" | "in");
     let pathlike = quoted && (v.contains('/') || v.contains('\\') || has_extension(v.trim_matches(['"', '|'])));
-    named || pathlike
+    k.contains("output_channel") || (filish && quoted) || pathlike
 }
 
-/// `name.ext` with a short alphabetic extension (`x.smt2`, `log.txt`).
+/// `name.ext` with a short extension that starts with a letter (`x.smt2`, `log.txt`; not
+/// `1.5`, z3's `:RESTART_FACTOR |1.5|` in cvc5's suite).
 fn has_extension(v: &str) -> bool {
     v.rsplit_once('.').is_some_and(|(stem, ext)| {
-        !stem.is_empty() && (1..=5).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_alphanumeric())
+        !stem.is_empty()
+            && (1..=5).contains(&ext.len())
+            && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
     })
 }
 
@@ -100,16 +108,23 @@ mod tests {
             (":sat.drat.file", "\"p\""),
             (":proof_log", "\"p\""),
             (":dump-to", "\"x\""),
-            (":out", "x"),
-            (":trace", "true"),
+            (":out", "\"x\""),
+            (":in", "\"stdin\""),
+            (":trace_file_name", "|t|"),
             (":some-new-option", "\"/home/u/x\""),
             (":other", "|a.smt2|"),
         ] {
             assert!(writes_files(k, v), "{k} {v}");
         }
-        for (k, v) in
-            [(":produce-models", "true"), (":timeout", "100"), (":smt.arith.solver", "2"), (":produce-proofs", "true")]
-        {
+        for (k, v) in [
+            (":produce-models", "true"),
+            (":timeout", "100"),
+            (":smt.arith.solver", "2"),
+            (":produce-proofs", "true"),
+            (":dump-proofs", "true"),
+            (":trace", "true"),
+            (":replay-early-close-depth", "0"),
+        ] {
             assert!(!writes_files(k, v), "{k} {v}");
         }
         let s = crate::smtlib::parse(
