@@ -160,10 +160,5 @@ fn harness_panic(f: &Path) -> Option<String> {
     std::panic::set_hook(Box::new(|_| {}));
     let r = std::panic::catch_unwind(|| crate::smtlib::roundtrip(&data));
     std::panic::set_hook(prev);
-    r.err().map(|e| {
-        e.downcast_ref::<String>()
-            .cloned()
-            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "panic".into())
-    })
+    r.err().map(|e| crate::util::error::panic_message(&*e))
 }

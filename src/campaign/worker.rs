@@ -8,11 +8,7 @@ use super::*;
 /// pre-screening, or the run would end with status 0 as if nothing happened).
 pub(super) fn guarded(sh: &Shared, w: usize) {
     if let Err(e) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker(sh, w))) {
-        let message = e
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "panic".into());
+        let message = crate::util::error::panic_message(&*e);
         sh.events.emit(serde_json::json!({"event": "worker-panicked", "worker": w, "message": message}));
         sh.panics.lock().unwrap_or_else(|e| e.into_inner()).push(format!("worker {w}: {message}"));
         sh.stop.store(true, Relaxed);

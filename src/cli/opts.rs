@@ -201,16 +201,21 @@ impl SolverOpts {
         Ok(smtstorm::solver::check::resolve(&reg, &self.solvers)?)
     }
     pub(crate) fn limits(&self) -> Result<smtstorm::solver::Limits> {
-        use smtstorm::store::campaign::{MAX_MEMORY_MB, MIN_MEMORY_MB};
-        if !(MIN_MEMORY_MB..=MAX_MEMORY_MB).contains(&self.memory_mb) {
-            anyhow::bail!("--memory-mb {}: expected between {MIN_MEMORY_MB} and {MAX_MEMORY_MB}", self.memory_mb);
-        }
         Ok(smtstorm::solver::Limits {
             time: seconds("--timeout", self.timeout)?.max(std::time::Duration::from_millis(1)),
-            memory: Some(smtstorm::solver::limits::mib_to_bytes(self.memory_mb)),
+            memory: Some(memory_bytes(self.memory_mb)?),
             ..Default::default()
         })
     }
+}
+
+/// A `--memory-mb` value, checked against the range a campaign admits, in bytes.
+pub(crate) fn memory_bytes(mb: u64) -> Result<u64> {
+    use smtstorm::store::campaign::{MAX_MEMORY_MB, MIN_MEMORY_MB};
+    if !(MIN_MEMORY_MB..=MAX_MEMORY_MB).contains(&mb) {
+        anyhow::bail!("--memory-mb {mb}: expected between {MIN_MEMORY_MB} and {MAX_MEMORY_MB}");
+    }
+    Ok(smtstorm::solver::limits::mib_to_bytes(mb))
 }
 
 /// A seconds flag as a duration: `Duration::from_secs_f64` panics on a negative, NaN or

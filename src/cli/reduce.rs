@@ -91,16 +91,7 @@ impl ReduceCmd {
             let (Some(output), false) = (&self.output, self.command.is_empty()) else {
                 anyhow::bail!("a file needs OUTPUT and `-- CMD ARGS...` (or give a finding directory with meta.json)");
             };
-            let memory = self
-                .memory_mb
-                .map(|m| {
-                    use smtstorm::store::campaign::{MAX_MEMORY_MB, MIN_MEMORY_MB};
-                    if !(MIN_MEMORY_MB..=MAX_MEMORY_MB).contains(&m) {
-                        anyhow::bail!("--memory-mb {m}: expected between {MIN_MEMORY_MB} and {MAX_MEMORY_MB}");
-                    }
-                    Ok(smtstorm::solver::limits::mib_to_bytes(m))
-                })
-                .transpose()?;
+            let memory = self.memory_mb.map(super::opts::memory_bytes).transpose()?;
             let cmd = reduce::ExternalCheck {
                 argv: self.command.clone(),
                 match_out: self.match_out.clone(),

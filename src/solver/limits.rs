@@ -13,9 +13,6 @@ pub struct Limits {
     pub memory: Option<u64>,
     /// Output beyond this many bytes makes the query an error (and restarts the process).
     pub max_output: usize,
-    /// The working directory of solver processes ([`super::sandbox::scratch_dir`]); the
-    /// caller's when `None`.
-    pub workdir: Option<&'static std::path::Path>,
 }
 
 /// The per-query time limit when none is given, in seconds: campaigns, `check`,
@@ -31,7 +28,6 @@ impl Default for Limits {
             grace: Duration::from_secs(2),
             memory: Some(mib_to_bytes(DEFAULT_MEMORY_MB)),
             max_output: 64 << 20,
-            workdir: None,
         }
     }
 }

@@ -14,7 +14,7 @@ pub(super) fn spawn(argv: &[String], limits: &super::Limits, stdin: Stdio) -> st
     let memory = limits.memory;
     // A relative executable path (`--solver a=./mysolver`) means relative to where we run,
     // also when the solver runs in the scratch directory.
-    let workdir = super::sandbox::workdir(limits);
+    let workdir = super::sandbox::workdir();
     let exe: PathBuf = match workdir {
         Some(_) if argv[0].contains('/') => std::path::absolute(&argv[0])?,
         _ => argv[0].clone().into(),

@@ -71,28 +71,22 @@ pub fn writes_file_command(s: &Script, c: &crate::smtlib::ast::Command) -> bool 
     }
 }
 
-/// Creates `dir` (the scratch directory solver processes run in) and keeps its path for
-/// the rest of the process, as [`super::Limits::workdir`] holds it.
-pub fn scratch_dir(dir: &Path) -> std::io::Result<&'static Path> {
-    std::fs::create_dir_all(dir)?;
-    let abs = std::fs::canonicalize(dir)?;
-    Ok(Box::leak(abs.into_boxed_path()))
-}
-
 static SCRATCH: std::sync::RwLock<Option<&'static Path>> = std::sync::RwLock::new(None);
 
 /// Makes `dir` (created) the working directory of every solver process this process
-/// starts from now on, unless its limits name another: a store's `scratch/` for a
-/// campaign, a triage, a BanditFuzz run or the reduction of a finding.
+/// starts from now on: a store's `scratch/` for a campaign, a triage, a BanditFuzz run or
+/// the reduction of a finding. Its absolute path is kept for the rest of the process.
 pub fn use_scratch_dir(dir: &Path) -> std::io::Result<&'static Path> {
-    let d = scratch_dir(dir)?;
+    std::fs::create_dir_all(dir)?;
+    let d: &'static Path = Box::leak(std::fs::canonicalize(dir)?.into_boxed_path());
     *SCRATCH.write().unwrap_or_else(|e| e.into_inner()) = Some(d);
     Ok(d)
 }
 
-/// The working directory for a solver process under `limits`.
-pub(super) fn workdir(limits: &super::Limits) -> Option<&'static Path> {
-    limits.workdir.or_else(|| *SCRATCH.read().unwrap_or_else(|e| e.into_inner()))
+/// The working directory for solver processes, if a scratch directory was set; the
+/// caller's otherwise.
+pub(super) fn workdir() -> Option<&'static Path> {
+    *SCRATCH.read().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]
