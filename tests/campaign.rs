@@ -6,6 +6,7 @@ mod common;
 
 use common::{repo, smtstorm, solver_bin, tempdir};
 use serde_json::Value;
+use smtstorm::oracle::BlameBy;
 use smtstorm::store::{dedup_key, Meta, Store};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -622,5 +623,59 @@ fn time_bounds_the_run_with_its_reductions() {
     assert!(found.len() >= 2, "{found:?}");
     assert!(found.iter().any(|m| m.1.reduction.is_some()), "some reduction fits in the time");
     assert!(took < Duration::from_secs(16 + 8), "{took:?} for --time 16");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 22, item 1: a solver that answers `sat` and then `unsat` to the same assertions
+/// (here the fault proxy's `contradict-if`, around a real z3) is blamed by the
+/// self-consistency oracle alone: the real z3 answers `sat` twice, so the votes are a
+/// tie the old oracle left undecided. The finding is confirmed in fresh processes and its
+/// signature names both framings; a seed whose check-sats sit on different stacks is not
+/// touched.
+#[test]
+fn a_solver_contradicting_itself_is_a_finding_without_a_vote() {
+    let dir = tempdir("selfcontra");
+    let s = dir.join("seeds");
+    std::fs::create_dir_all(&s).unwrap();
+    std::fs::write(
+        s.join("twice.smt2"),
+        "(set-logic QF_LIA)\n(declare-const contradict_me Int)\n(assert (> contradict_me 2))\n(check-sat)\n(check-sat-using (then simplify smt))\n",
+    )
+    .unwrap();
+    std::fs::write(
+        s.join("two_stacks.smt2"),
+        "(set-logic QF_LIA)\n(declare-const apart Int)\n(assert (> apart 2))\n(check-sat)\n(assert (< apart 0))\n(check-sat)\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let faulty = proxy(&dir, "contradict-if:contradict_me,contradict-if:apart");
+    let (code, _, err) = smtstorm(&[
+        "fuzz",
+        s.to_str().unwrap(),
+        "--solver",
+        &faulty,
+        "--solver",
+        "z3-5.4.0",
+        "--mutants",
+        "20",
+        "--workers",
+        "1",
+        "--reduce",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 10, "{err}");
+    let found = metas(&out);
+    let mine: Vec<&Meta> = found.iter().map(|(_, m)| m).filter(|m| m.blame_by == BlameBy::SelfContradiction).collect();
+    assert!(!mine.is_empty(), "{found:?}");
+    for m in &mine {
+        assert_eq!(m.blamed, "faulty", "{m:?}");
+        assert!(m.seed.ends_with("twice.smt2"), "only the seed asking one question twice: {m:?}");
+        assert_eq!(m.signature, "sat to check-sat, unsat to check-sat-using (then simplify smt)");
+    }
+    // The seed itself is the finding: its mutants repeat it and are not stored again.
+    assert!(mine.iter().any(|m| m.seed_finding), "{mine:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

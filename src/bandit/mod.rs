@@ -437,7 +437,7 @@ impl<'a> Bandit<'a> {
         let solvers: Vec<SolverSpec> = self.cfg.targets.iter().chain(&self.cfg.references).cloned().collect();
         let refs: Vec<Option<&QueryResult>> = results.iter().map(Some).collect();
         let families: Vec<_> = solvers.iter().map(|s| s.family).collect();
-        if oracle::judge(&refs, &families[..refs.len()], None).is_empty() {
+        if oracle::judge(&refs, &families[..refs.len()], None, None).is_empty() {
             return Some(());
         }
         let mut again = vec![];
@@ -445,7 +445,7 @@ impl<'a> Bandit<'a> {
             again.push(self.runner.run(spec, text, self.cfg.timeout)?.1);
         }
         let refs: Vec<Option<&QueryResult>> = again.iter().map(Some).collect();
-        for v in oracle::judge(&refs, &families[..refs.len()], None) {
+        for v in oracle::judge(&refs, &families[..refs.len()], None, None) {
             let blamed = v.blamed.map_or("undecided".to_string(), |b| solvers[b].name.clone());
             let meta = Meta {
                 id: String::new(),

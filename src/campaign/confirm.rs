@@ -52,7 +52,8 @@ pub(super) fn confirm_and_store(
     for (r, &k) in fresh.iter().zip(&readers) {
         all[k] = Some(r);
     }
-    let again = oracle::judge(&all, &sh.families, truth);
+    let framing = crate::smtlib::framing::framing(trigger);
+    let again = oracle::judge(&all, &sh.families, truth, Some(&framing));
     let mut verdict = match again.iter().find(|x| x.kind == v.kind && x.blamed == v.blamed) {
         Some(x) if witness.is_some() && x.blame_by == BlameBy::Status => {
             oracle::Verdict { blame_by: BlameBy::Witness, ..x.clone() }
@@ -134,7 +135,8 @@ pub(super) fn confirm_and_store(
         let repeats = sched.state[i].seed_blames.iter().any(|(k, b, sig)| {
             *k == verdict.kind
                 && *b == verdict.blamed
-                && (verdict.kind == BugKind::Soundness || *sig == verdict.signature)
+                && ((verdict.kind == BugKind::Soundness && verdict.blame_by != BlameBy::SelfContradiction)
+                    || *sig == verdict.signature)
         });
         drop(sched);
         if repeats {
@@ -159,10 +161,18 @@ pub(super) fn confirm_and_store(
             })
             .collect();
         let kind = verdict.kind;
+        let itself = verdict.blame_by == BlameBy::SelfContradiction;
         let good = |r: &QueryResult| -> bool {
             let crashed = r.crash.is_some() || r.outcomes.iter().any(|o| matches!(o, Outcome::Crash { .. }));
             if kind == BugKind::Crash {
                 return !crashed;
+            }
+            if itself {
+                // Fixed: the release answers the same question the same way (definitely,
+                // at least twice, or the contradiction has only gone quiet).
+                return !crashed
+                    && oracle::self_contradiction(r, &framing).is_none()
+                    && r.outcomes.iter().filter(|o| o.is_definite()).count() >= 2;
             }
             !crashed
                 && expected.iter().enumerate().all(|(c, e)| match (e, r.outcomes.get(c)) {

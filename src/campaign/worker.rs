@@ -142,7 +142,8 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
             sh.counters.status_mismatches.fetch_add(1, Relaxed);
             sh.events.emit(serde_json::json!({"event": "status-mismatch", "seed": seed.path, "note": note}));
         }
-        for v in oracle::judge(&refs, &sh.families, t.as_deref()) {
+        let framing = crate::smtlib::framing::framing(&script);
+        for v in oracle::judge(&refs, &sh.families, t.as_deref(), Some(&framing)) {
             sh.counters.candidates.fetch_add(1, Relaxed);
             let cand = Candidate {
                 seed: i,
@@ -322,6 +323,9 @@ pub(super) fn fuzz_batch<'s>(
         }
     }
     let mut bad = 0;
+    // OpFuzz swaps sent as text keep the seed's commands, so its framing; STORM's
+    // instances have one question per instance and none.
+    let seed_framing = pools.is_none().then(|| crate::smtlib::framing::framing(&seed.script));
     for (j, (rng_seed, edits, m, _, checks)) in mutants.iter().enumerate() {
         sh.counters.mutants.fetch_add(1, Relaxed);
         let rs: Vec<Option<&QueryResult>> = results[j].iter().map(|r| r.as_ref()).collect();
@@ -344,7 +348,8 @@ pub(super) fn fuzz_batch<'s>(
         // A STORM instance is satisfied by its witness: any `unsat` is a candidate.
         let sat = vec![Outcome::Sat; (*checks).max(1)];
         let truth = pools.as_ref().map(|_| &sat[..]);
-        for mut v in oracle::judge(&rs, &sh.families, truth) {
+        let own_framing = m.as_ref().map(crate::smtlib::framing::framing);
+        for mut v in oracle::judge(&rs, &sh.families, truth, own_framing.as_ref().or(seed_framing.as_ref())) {
             if pools.is_some() && v.blame_by == BlameBy::Status {
                 v.blame_by = BlameBy::Witness;
             }
@@ -352,7 +357,10 @@ pub(super) fn fuzz_batch<'s>(
             // fresh run has given its normalised message (checked in confirmation).
             if pools.is_none()
                 && v.kind == BugKind::Soundness
-                && seed_blames.iter().any(|(k, b, _)| *k == v.kind && *b == v.blamed)
+                && seed_blames.iter().any(|(k, b, sig)| {
+                    // A self-contradiction is its own bug: another framing's is not the seed's.
+                    *k == v.kind && *b == v.blamed && (v.blame_by != BlameBy::SelfContradiction || *sig == v.signature)
+                })
             {
                 sh.counters.inherited.fetch_add(1, Relaxed);
                 continue;

@@ -437,11 +437,12 @@ impl Harness {
         let results = self.run_all(s);
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
         let families: Vec<_> = self.specs.iter().map(|s| s.family).collect();
-        let verdicts = judge(&refs, &families, None);
+        let framing = crate::smtlib::framing::framing(s);
+        let verdicts = judge(&refs, &families, None, Some(&framing));
         for v in &verdicts {
             let fresh = self.run_fresh(s);
             let refs: Vec<Option<&QueryResult>> = fresh.iter().map(|r| r.as_ref()).collect();
-            let again = judge(&refs, &families, None);
+            let again = judge(&refs, &families, None, Some(&framing));
             if v.blamed.is_some() && again.iter().any(|x| x.kind == v.kind && x.blamed == v.blamed) {
                 return self.named(v);
             }

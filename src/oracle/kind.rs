@@ -67,6 +67,9 @@ named_enum! {
         Crash = "crash",
         /// The blamed solver's own model validation failed.
         Validation = "validation",
+        /// The blamed solver answered `sat` and `unsat` to one assertion stack, asked
+        /// twice (another tactic, a repeated check-sat): no vote needed.
+        SelfContradiction = "self-contradiction",
     }
 }
 
@@ -79,7 +82,8 @@ mod tests {
     fn serde_names_are_the_stored_strings() {
         let old = ["soundness", "crash", "invalid-model"];
         assert_eq!(BugKind::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
-        let old = ["majority", "status", "witness", "model-check", "undecided", "crash", "validation"];
+        let old =
+            ["majority", "status", "witness", "model-check", "undecided", "crash", "validation", "self-contradiction"];
         assert_eq!(BlameBy::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
         for &k in BugKind::ALL {
             let json = serde_json::to_string(&k).unwrap();

@@ -5,6 +5,9 @@
 //!   families (one vote per family, not per release); against a known ground truth (the
 //!   unmutated seed's `:status`) to whoever contradicts it, unless all do; on a tie, to
 //!   whichever side a model cross-check refutes ([`resolve_tie`]).
+//! * **Self-consistency**: one solver answers `sat` and `unsat` to the same assertion
+//!   stack asked twice (another tactic, a repeated check-sat; [`smtlib::framing`]). The
+//!   solver contradicts itself: it is blamed with no vote, before any majority.
 //! * **Crash**: the process died on a signal, an assertion or a sanitizer report.
 //! * **Invalid model**: the solver's own model validation (z3 `model_validate`, cvc5
 //!   `check-models`, switched on for every query) rejected the model it produced.
@@ -12,6 +15,7 @@
 //!   dialect matter, counted apart. Unknown and timeout are never bugs either.
 
 use crate::smtlib::checks;
+use crate::smtlib::framing::Framing;
 use crate::smtlib::{self, Script};
 use crate::solver::registry::version_cmp;
 use crate::solver::{model, run_file, Family, Limits, Outcome, QueryResult, SolverSpec};
@@ -57,8 +61,23 @@ fn voter(families: &[Family], i: usize) -> (Family, usize) {
 /// left to the model cross-check ([`resolve_tie`]). Against a known `truth`, whoever
 /// contradicts it is blamed (`status`) — unless every definite answer contradicts it
 /// ([`status_mismatch`]): then the status, not the solvers, is wrong.
-pub fn judge(results: &[Option<&QueryResult>], families: &[Family], truth: Option<&[Outcome]>) -> Vec<Verdict> {
+///
+/// With the script's `framing`, a solver that contradicts itself is blamed first
+/// ([`self_contradictions`]); the votes then skip it.
+pub fn judge(
+    results: &[Option<&QueryResult>],
+    families: &[Family],
+    truth: Option<&[Outcome]>,
+    framing: Option<&Framing>,
+) -> Vec<Verdict> {
     let mut v = vec![];
+    if let Some(f) = framing {
+        for (i, r) in results.iter().enumerate() {
+            if let Some(x) = r.and_then(|r| self_contradiction(r, f)) {
+                v.push(Verdict { blamed: Some(i), ..x });
+            }
+        }
+    }
     for (i, r) in results.iter().enumerate() {
         let Some(r) = r else { continue };
         let crash = r.crash.clone().or_else(|| r.outcomes.iter().find(|o| matches!(o, Outcome::Crash { .. })).cloned());
@@ -137,6 +156,29 @@ pub fn judge(results: &[Option<&QueryResult>], families: &[Family], truth: Optio
         }
     }
     v
+}
+
+/// The first pair of check-sats on one assertion stack ([`Framing::epochs`]) that `r`
+/// answers `sat` and `unsat`: a soundness bug of that solver by itself. `blamed` is left
+/// for the caller. The signature names both framings, e.g. `sat to check-sat, unsat to
+/// check-sat-using (then fpa2bv smt)`: which configuration is wrong is the bug's identity.
+pub fn self_contradiction(r: &QueryResult, f: &Framing) -> Option<Verdict> {
+    let n = r.outcomes.len().min(f.epochs.len());
+    for a in 0..n {
+        let Some(da) = definite(&r.outcomes[a]) else { continue };
+        for b in a + 1..n {
+            if f.epochs[b] == f.epochs[a] && definite(&r.outcomes[b]) == Some(!da) {
+                let word = |x: bool| if x { "sat" } else { "unsat" };
+                return Some(Verdict {
+                    kind: BugKind::Soundness,
+                    blamed: None,
+                    blame_by: BlameBy::SelfContradiction,
+                    signature: format!("{} to {}, {} to {}", word(da), f.labels[a], word(!da), f.labels[b]),
+                });
+            }
+        }
+    }
+    None
 }
 
 /// `Some(true)` for `sat`, `Some(false)` for `unsat`.
@@ -294,22 +336,22 @@ mod tests {
     #[test]
     fn blame_goes_to_the_minority_or_against_the_truth_and_unknowns_are_never_bugs() {
         let (s, u, k) = (r(&[Outcome::Sat]), r(&[Outcome::Unsat]), r(&[Outcome::Unknown { reason: String::new() }]));
-        let v = judge(&[Some(&u), Some(&s), Some(&s)], &[Z3, Cvc5, Yices], None);
+        let v = judge(&[Some(&u), Some(&s), Some(&s)], &[Z3, Cvc5, Yices], None, None);
         assert_eq!(v.len(), 1);
         assert_eq!((v[0].kind, v[0].blamed, v[0].blame_by), (BugKind::Soundness, Some(0), BlameBy::Majority));
         assert_eq!(v[0].signature, "unsat where sat is expected");
-        assert!(judge(&[Some(&u), Some(&k), None], &[Z3, Cvc5, Yices], None).is_empty(), "unknown is not a bug");
-        assert!(judge(&[Some(&s), Some(&s)], &[Z3, Cvc5], None).is_empty());
-        let tie = judge(&[Some(&s), Some(&u)], &[Z3, Cvc5], None);
+        assert!(judge(&[Some(&u), Some(&k), None], &[Z3, Cvc5, Yices], None, None).is_empty(), "unknown is not a bug");
+        assert!(judge(&[Some(&s), Some(&s)], &[Z3, Cvc5], None, None).is_empty());
+        let tie = judge(&[Some(&s), Some(&u)], &[Z3, Cvc5], None, None);
         assert_eq!(tie[0].blamed, None);
         let truth = [Outcome::Sat];
-        let v = judge(&[Some(&u), Some(&s)], &[Z3, Cvc5], Some(&truth));
+        let v = judge(&[Some(&u), Some(&s)], &[Z3, Cvc5], Some(&truth), None);
         assert_eq!((v[0].blamed, v[0].blame_by), (Some(0), BlameBy::Status));
         let e = r(&[Outcome::Error { message: "x".into() }]);
-        assert!(judge(&[Some(&e), Some(&s)], &[Z3, Cvc5], None).is_empty(), "errors are dialect, not bugs");
+        assert!(judge(&[Some(&e), Some(&s)], &[Z3, Cvc5], None, None).is_empty(), "errors are dialect, not bugs");
         let mut c = r(&[Outcome::Sat]);
         c.crash = Some(Outcome::Crash { signal: Some(11), exit_code: None, message: "SIGSEGV".into() });
-        let v = judge(&[Some(&c), Some(&s)], &[Z3, Cvc5], None);
+        let v = judge(&[Some(&c), Some(&s)], &[Z3, Cvc5], None, None);
         assert_eq!((v[0].kind, v[0].blamed, v[0].signature.as_str()), (BugKind::Crash, Some(0), "SIGSEGV"));
         assert!(version_cmp("4.8.10", "4.8.9").is_gt());
     }
@@ -324,29 +366,55 @@ mod tests {
             v.iter().filter(|x| x.kind == BugKind::Soundness).map(|x| (x.blamed, x.blame_by)).collect()
         };
         // z3 4.8.7 and z3 5.4.0 (unsat) against cvc5 (sat): one vote each, a tie.
-        let v = judge(&[Some(&u), Some(&u), Some(&s)], &[Z3, Z3, Cvc5], None);
+        let v = judge(&[Some(&u), Some(&u), Some(&s)], &[Z3, Z3, Cvc5], None, None);
         assert_eq!(blamed(&v), vec![(None, BlameBy::Undecided)]);
         // ... and with yices siding with cvc5, both z3 releases are blamed.
-        let v = judge(&[Some(&u), Some(&u), Some(&s), Some(&s)], &[Z3, Z3, Cvc5, Yices], None);
+        let v = judge(&[Some(&u), Some(&u), Some(&s), Some(&s)], &[Z3, Z3, Cvc5, Yices], None, None);
         assert_eq!(blamed(&v), vec![(Some(0), BlameBy::Majority), (Some(1), BlameBy::Majority)]);
         // A split z3 with cvc5 backing the newer release: the older one is blamed.
-        let v = judge(&[Some(&u), Some(&s), Some(&s)], &[Z3, Z3, Cvc5], None);
+        let v = judge(&[Some(&u), Some(&s), Some(&s)], &[Z3, Z3, Cvc5], None, None);
         assert_eq!(blamed(&v), vec![(Some(0), BlameBy::Majority)]);
         // A split z3 alone, however many releases: undecided.
-        let v = judge(&[Some(&u), Some(&s), Some(&s)], &[Z3, Z3, Z3], None);
+        let v = judge(&[Some(&u), Some(&s), Some(&s)], &[Z3, Z3, Z3], None, None);
         assert_eq!(blamed(&v), vec![(None, BlameBy::Undecided)]);
         // Solvers of unknown family each vote.
-        let v = judge(&[Some(&u), Some(&s), Some(&s)], &[Family::Other, Family::Other, Family::Other], None);
+        let v = judge(&[Some(&u), Some(&s), Some(&s)], &[Family::Other, Family::Other, Family::Other], None, None);
         assert_eq!(blamed(&v), vec![(Some(0), BlameBy::Majority)]);
         // A wrong :status: every solver answers unsat where it says sat.
         let truth = [Outcome::Sat];
         let all = [Some(&u), Some(&u), Some(&u)];
         assert!(status_mismatch(&all, &truth).is_some());
-        assert!(blamed(&judge(&all, &[Z3, Cvc5, Yices], Some(&truth))).is_empty());
+        assert!(blamed(&judge(&all, &[Z3, Cvc5, Yices], Some(&truth), None)).is_empty());
         // One solver agreeing with the status keeps the status as the judge.
-        let v = judge(&[Some(&u), Some(&s), Some(&u)], &[Z3, Cvc5, Yices], Some(&truth));
+        let v = judge(&[Some(&u), Some(&s), Some(&u)], &[Z3, Cvc5, Yices], Some(&truth), None);
         assert_eq!(blamed(&v), vec![(Some(0), BlameBy::Status), (Some(2), BlameBy::Status)]);
         assert_eq!(status_mismatch(&[Some(&u), Some(&s)], &truth), None);
+    }
+
+    /// Issue 22, item 1: a solver that answers `sat` then `unsat` to one assertion stack
+    /// is blamed by itself, even when it is the only family that answered; the same
+    /// answers across an `assert` are no contradiction.
+    #[test]
+    fn a_solver_contradicting_itself_on_one_stack_is_blamed_without_a_vote() {
+        let s = smtlib::parse(
+            "(declare-const x Real)(assert (> x 0.0))(check-sat)(check-sat-using smt)(check-sat-using (then fpa2bv smt))(assert (< x 0.0))(check-sat)",
+        )
+        .unwrap();
+        let f = smtlib::framing::framing(&s);
+        let z3 = r(&[Outcome::Sat, Outcome::Sat, Outcome::Unsat, Outcome::Unsat]);
+        let cvc5 = r(&[Outcome::Sat, Outcome::Sat, Outcome::Sat, Outcome::Unsat]);
+        let v = judge(&[Some(&z3), Some(&cvc5)], &[Z3, Cvc5], None, Some(&f));
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!((v[0].blamed, v[0].blame_by), (Some(0), BlameBy::SelfContradiction));
+        assert_eq!(v[0].signature, "sat to check-sat, unsat to check-sat-using (then fpa2bv smt)");
+        // Alone, with no other family: still a finding.
+        let v = judge(&[Some(&z3)], &[Z3], None, Some(&f));
+        assert_eq!((v[0].blamed, v[0].blame_by), (Some(0), BlameBy::SelfContradiction));
+        // Without the framing (or across the second assert) only the votes speak.
+        let v = judge(&[Some(&z3), Some(&cvc5)], &[Z3, Cvc5], None, None);
+        assert_eq!((v[0].blamed, v[0].blame_by), (None, BlameBy::Undecided));
+        let consistent = r(&[Outcome::Sat, Outcome::Unknown { reason: String::new() }, Outcome::Sat, Outcome::Unsat]);
+        assert!(judge(&[Some(&consistent)], &[Z3], None, Some(&f)).is_empty(), "unknown and a new assert are fine");
     }
 
     /// Issue 21, item 4: the model goes in front of the real check-sat, not of a

@@ -75,6 +75,10 @@ pub enum Symptom {
     InvalidModel { signature: String },
     /// At one check-sat, solver `i` answers `want[i]` (where `Some`).
     Answers { want: Vec<Option<Outcome>> },
+    /// The blamed solver answers `sat` and `unsat` to one assertion stack
+    /// ([`crate::oracle::self_contradiction`]); the framings may simplify (a tactic
+    /// pipeline to a plain check-sat) as long as it still contradicts itself.
+    Contradiction,
 }
 
 /// The built-in judge for a stored finding.
@@ -136,6 +140,10 @@ impl FindingJudge {
                     Symptom::InvalidModel { signature }
                 };
                 (vec![b], sym)
+            }
+            BugKind::Soundness if meta.blame_by == BlameBy::SelfContradiction => {
+                let b = blamed_at.ok_or_else(|| unusable(format!("blamed solver {} has no answer", meta.blamed)))?;
+                (vec![b], Symptom::Contradiction)
             }
             BugKind::Soundness => {
                 // The bug's check-sat: the first where definite answers conflict.
@@ -216,8 +224,11 @@ impl FindingJudge {
 
     /// Whether results (in `self.solvers` order, as far as run) still show the symptom.
     /// `None` means "not decided yet, run the next solver".
-    fn judge_prefix(&self, results: &[QueryResult], candidates: &mut Vec<usize>) -> Option<bool> {
+    fn judge_prefix(&self, s: &Script, results: &[QueryResult], candidates: &mut Vec<usize>) -> Option<bool> {
         match &self.symptom {
+            Symptom::Contradiction => {
+                Some(crate::oracle::self_contradiction(&results[0], &crate::smtlib::framing::framing(s)).is_some())
+            }
             Symptom::Crash { signature } => {
                 let r = &results[0];
                 let crash = r.crash.clone().or_else(|| r.outcomes.iter().find(|o| matches!(o, Outcome::Crash { .. })).cloned());
@@ -257,7 +268,7 @@ impl FindingJudge {
                 return false;
             }
             results.push(run(k, &s, checks));
-            if let Some(v) = self.judge_prefix(&results, &mut cands) {
+            if let Some(v) = self.judge_prefix(&s, &results, &mut cands) {
                 return v;
             }
         }

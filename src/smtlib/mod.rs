@@ -11,6 +11,7 @@ pub use parser::{parse, parse_bytes, SyntaxError};
 pub use printer::print;
 pub mod check;
 pub mod dict;
+pub mod framing;
 pub mod logic;
 pub mod sort;
 pub mod stats;

@@ -1,0 +1,128 @@
+//! Which check-sats of a script ask the same question.
+//!
+//! SMT-LIB 2.6 §4.2.4: `check-sat` asks about the conjunction of the assertions on the
+//! assertion stack. Two check-sat commands with nothing in between that changes the
+//! stack (an `assert`, a `push`/`pop`, a `reset`) or the solver's options ask the same
+//! question, however they are framed: a plain `check-sat`, z3's `check-sat-using TACTIC`,
+//! or a repeat after a `get-model`. A definite `sat` to one and `unsat` to the other is a
+//! bug of that solver with no second solver needed (the self-consistency oracle; Falcon,
+//! ISSTA 2023, found most of its bugs by asking one formula under several configurations).
+
+use super::ast::{CommandKind, Nullary};
+use super::Script;
+
+/// Per check-sat command (in script order): the assertion stack it asks about, and how it
+/// asks. Check-sats with equal `epochs` must get the same definite answer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Framing {
+    pub epochs: Vec<u32>,
+    /// The check command as a person reads it (`check-sat`, `check-sat-using (then
+    /// fpa2bv smt)`), numbers replaced by `N` so that mutants of one bug share it.
+    pub labels: Vec<String>,
+}
+
+/// Tactic parameters that change what a formula means (z3: division by zero as the
+/// hardware does it, integers read as reals, ...): a check-sat-using that sets one asks a
+/// different question, never compared with the others.
+const MEANING_PARAMS: &[&str] = &["hi_div0", "ignore_int", "elim_and", "arith_lhs", "bv_not_simpl"];
+
+/// Commands after which the question stays the same: they read, print or declare, and
+/// declaring a new symbol constrains nothing (SMT-LIB 2.6 §4.2.3).
+fn keeps_question(s: &Script, c: &CommandKind) -> bool {
+    match *c {
+        CommandKind::Nullary(n) => !matches!(n, Nullary::Reset | Nullary::ResetAssertions),
+        CommandKind::DeclareConst(..)
+        | CommandKind::DeclareFun(..)
+        | CommandKind::DeclareSort(..)
+        | CommandKind::DefineSort(..)
+        | CommandKind::DeclareDatatype(..)
+        | CommandKind::DeclareDatatypes { .. }
+        | CommandKind::SetInfo(_)
+        | CommandKind::GetInfo(_)
+        | CommandKind::GetOption(_)
+        | CommandKind::GetValue(_)
+        | CommandKind::Echo(_) => true,
+        // A defined symbol is new: its definition constrains nothing else. (A recursive
+        // definition is an axiom in z3's reading; it stays conservative.)
+        CommandKind::DefineFun { rec, .. } => !rec,
+        CommandKind::DefineConst(..) => true,
+        CommandKind::TermCmd { name, .. } => matches!(s.str(name), "simplify" | "eval" | "display"),
+        CommandKind::Other { name, .. } => matches!(s.str(name), "check-sat-using" | "get-objectives"),
+        _ => false,
+    }
+}
+
+/// The framing of `s`'s check-sats.
+pub fn framing(s: &Script) -> Framing {
+    let mut f = Framing::default();
+    let mut epoch = 0u32;
+    let mut next = 1u32;
+    for c in &s.commands {
+        if s.is_check(&c.kind) {
+            let text = super::printer::print_command_with(s, &c.kind, &[]);
+            let own = match c.kind {
+                // The assumptions are part of the question.
+                CommandKind::CheckSatAssuming(_) => true,
+                CommandKind::Other { .. } => MEANING_PARAMS.iter().any(|p| text.contains(p)),
+                _ => false,
+            };
+            if own {
+                f.epochs.push(next);
+                next += 1;
+            } else {
+                f.epochs.push(epoch);
+            }
+            f.labels.push(label(&text));
+        } else if !keeps_question(s, &c.kind) {
+            epoch = next;
+            next += 1;
+        }
+    }
+    f
+}
+
+/// `(check-sat-using (then simplify smt))` → `check-sat-using (then simplify smt)`, with
+/// numerals as `N` (symbols with digits, `fpa2bv`, stay).
+fn label(command: &str) -> String {
+    let inner = command.trim().strip_prefix('(').and_then(|c| c.strip_suffix(')')).unwrap_or(command);
+    let spaced = inner.replace('(', " ( ").replace(')', " ) ");
+    let words: Vec<&str> = spaced
+        .split_whitespace()
+        .map(|w| if w.chars().all(|c| c.is_ascii_digit() || c == '.') { "N" } else { w })
+        .collect();
+    words.join(" ").replace("( ", "(").replace(" )", ")")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_sats_on_one_stack_share_an_epoch_and_anything_that_changes_it_splits() {
+        let s = crate::smtlib::parse(
+            "(declare-const x Int)(assert (> x 0))(check-sat)(get-model)(check-sat-using (then simplify smt))\
+             (declare-const y Int)(check-sat-using (using-params smt :arith.ignore_int true))\
+             (check-sat-assuming ((> x 2)))(check-sat)\
+             (assert (< x 5))(check-sat)(push 1)(check-sat)(pop 1)(check-sat)(set-option :smt.random_seed 3)(check-sat)",
+        )
+        .unwrap();
+        let f = framing(&s);
+        assert_eq!(f.epochs.len(), 9);
+        let e = &f.epochs;
+        // check-sat, check-sat-using, and the check-sat after a check-sat-assuming: one question.
+        assert!(e[0] == e[1] && e[1] == e[4], "{e:?}");
+        // A meaning-changing parameter and the assumptions make questions of their own.
+        assert!(e[2] != e[0] && e[3] != e[0] && e[2] != e[3], "{e:?}");
+        // assert, push, pop and set-option each start a new question.
+        let later = &e[5..];
+        for (i, a) in later.iter().enumerate() {
+            assert!(!e[..5 + i].contains(a), "{e:?}");
+        }
+        assert_eq!(f.labels[1], "check-sat-using (then simplify smt)");
+        assert_eq!(f.labels[8], "check-sat");
+        assert_eq!(
+            label("(check-sat-using (using-params smt :random_seed 17))"),
+            "check-sat-using (using-params smt :random_seed N)"
+        );
+    }
+}
