@@ -597,3 +597,86 @@ fn a_solver_name_cannot_move_scratch_files_out_of_their_directory() {
     assert_eq!(std::fs::read_dir(&victim).unwrap().count(), 1, "nothing written into it");
     let _ = std::fs::remove_dir_all(victim.parent().unwrap());
 }
+
+/// Issue 22, item 3: every shared seed without a logic, or with a solver's own name
+/// (`QF_ALL`, `HO_ALL`, `QF_NRAT`), gets a standard logic inferred from its sorts for
+/// yices and bitwuzla; yices and cvc5 then accept that logic on every such seed they
+/// read. A rejection names the logic ("logic", "not supported in this logic", "not
+/// allowed"); any other error is the seed's dialect and is counted apart.
+#[test]
+fn inferred_logics_are_accepted_by_yices_and_cvc5() {
+    let root = repo();
+    let shared = root.join("../shared/seeds/cvc5-regress");
+    let dir = if shared.is_dir() { shared } else { root.join("corpus") };
+    let mut files = vec![];
+    let mut stack = vec![dir.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "smt2") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let yices = real("yices/bin/yices-smt2", Family::Yices, &["--incremental"]);
+    let cvc5 = py_solver("cvc5", Family::Cvc5);
+    let limits = Limits { time: Duration::from_millis(500), grace: Duration::from_millis(200), ..Limits::default() };
+    let work = tempdir("inferred-logic");
+    let (mut inferred, mut read, mut rejected, mut unsupported) = (0, [0usize; 2], vec![], 0);
+    let mut logics = std::collections::BTreeMap::<String, usize>::new();
+    for f in &files {
+        let Ok(bytes) = std::fs::read(f) else { continue };
+        let Ok(s) = smtlib::parse_bytes(&bytes) else { continue };
+        let Some(logic) = Family::Yices.logic_for(&s) else { continue };
+        inferred += 1;
+        *logics.entry(logic.clone()).or_default() += 1;
+        let own = Family::Yices.without_foreign_options(&s).expect("a new logic is a change");
+        assert_eq!(own.logic(), Some(logic.as_str()));
+        // cvc5 gets the same logic in place of its own name (the script as yices gets it,
+        // z3 extensions aside: cvc5 does not read those anyway).
+        for (k, spec) in [&yices, &cvc5].into_iter().enumerate() {
+            if spec.cannot_read(&own).is_some() {
+                continue;
+            }
+            let file = work.join("q.smt2");
+            std::fs::write(&file, smtlib::print(&own)).unwrap();
+            let r = run_file(spec, &file, smtlib::checks(&own).max(1), &limits);
+            let refused = r.outcomes.iter().find_map(|o| match o {
+                Outcome::Error { message } => Some(message.clone()),
+                _ => None,
+            });
+            match refused {
+                // The solver has no such logic at all (yices: quantified logics, QF_BVLIA):
+                // it cannot read the seed, whatever name it is given.
+                Some(m)
+                    if m.contains("is not supported")
+                        || m.contains("unknown logic")
+                        || m.contains("are not supported in logic") =>
+                {
+                    unsupported += 1
+                }
+                // The name is too small for the script, or sits in the wrong place.
+                Some(m)
+                    if m.contains("logic")
+                        || m.contains("HO_")
+                        || m.contains("not allowed")
+                        || m.contains("set now") =>
+                {
+                    rejected.push(format!("{} {}: {logic}: {m}", spec.name, f.display()))
+                }
+                None if r.outcomes.iter().any(|o| o.is_definite()) => read[k] += 1,
+                _ => {}
+            }
+        }
+    }
+    eprintln!(
+        "{inferred} seeds got an inferred logic {logics:?}; answered by yices {}, cvc5 {}; logic unknown to the solver {unsupported}",
+        read[0], read[1]
+    );
+    assert!(inferred > 0 && read[0] > 0 && read[1] > 0, "nothing exercised: {inferred} {read:?}");
+    assert!(rejected.is_empty(), "{} refused: {:#?}", rejected.len(), rejected);
+    let _ = std::fs::remove_dir_all(&work);
+}

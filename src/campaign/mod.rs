@@ -97,7 +97,7 @@ pub fn run_locked(
     let io = |e: std::io::Error| Error::io(out, e);
     std::fs::create_dir_all(out).map_err(io)?;
     crate::solver::sandbox::use_scratch_dir(&out.join("scratch")).map_err(io)?;
-    let solvers = crate::solver::check::resolve(registry, &cfg.solvers)?;
+    let solvers = crate::solver::check::resolve_campaign(registry, &cfg.solvers)?;
     if solvers.is_empty() {
         return Err(Error::NoSolvers { registry: crate::solver::registry::default_toml() });
     }

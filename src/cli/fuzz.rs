@@ -14,6 +14,7 @@ pub(crate) struct FuzzCmd {
     #[arg(long)]
     config: Option<PathBuf>,
     /// Solver: a name from .solvers/solvers.toml or NAME='command args'; repeatable.
+    /// Default: the newest release of every installed family (older ones serve bisection).
     #[arg(long = "solver")]
     solvers: Vec<String>,
     /// Engines, comma-separated: opfuzz, typefuzz, valfuzz, storm (default: all).

@@ -183,7 +183,7 @@ pub(crate) const EXIT_NOT_STORED: i32 = 3;
 #[derive(clap::Args, Clone)]
 pub(crate) struct SolverOpts {
     /// Solver to use: a name from .solvers/solvers.toml, or NAME='command args'.
-    /// Repeatable; default: every installed solver.
+    /// Repeatable; default: every installed solver (a campaign: the newest release of each family).
     #[arg(long = "solver")]
     pub(crate) solvers: Vec<String>,
     /// Per-query time limit in seconds (the solver's own limit; a watchdog kills the

@@ -44,7 +44,7 @@ pub fn classes() -> &'static BTreeMap<&'static str, Vec<&'static str>> {
 }
 
 /// Operators that make linear arithmetic nonlinear.
-pub const NONLINEAR: &[&str] = &["*", "/", "div", "mod", "^", "rem", "abs"];
+pub use crate::smtlib::logic::NONLINEAR;
 
 /// A place OpFuzz can mutate: the term's path and the operators it may become.
 #[derive(Clone, Debug)]

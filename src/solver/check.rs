@@ -111,7 +111,59 @@ pub fn resolve(registry: &solver::Registry, args: &[String]) -> Result<Vec<Solve
     args.iter().map(|a| registry.resolve(a)).collect()
 }
 
+/// Resolves a campaign's `--solver` arguments: by default the newest release of every
+/// installed family under test against each other. Eleven z3 releases in every query cost
+/// a campaign most of its speed and add no vote (one vote per family,
+/// [`crate::oracle::judge`]); the older releases serve bisection, or are named with
+/// `--solver` to test them.
+pub fn resolve_campaign(registry: &solver::Registry, args: &[String]) -> Result<Vec<SolverSpec>> {
+    if !args.is_empty() {
+        return resolve(registry, args);
+    }
+    let all = resolve(registry, args)?;
+    Ok(all
+        .iter()
+        .filter(|s| {
+            s.family == solver::Family::Other
+                || !all.iter().any(|o| {
+                    o.family == s.family
+                        && solver::registry::version_cmp(
+                            o.version.as_deref().unwrap_or(""),
+                            s.version.as_deref().unwrap_or(""),
+                        )
+                        .is_gt()
+                })
+        })
+        .cloned()
+        .collect())
+}
+
 /// Loads the default registry (`.solvers/solvers.toml`).
 pub fn default_registry() -> Result<solver::Registry> {
     solver::Registry::load(Path::new(&solver::registry::default_toml()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 22, item 3: a campaign's default is one release per family, the newest; named
+    /// solvers are taken as named, old releases included.
+    #[test]
+    fn a_campaign_defaults_to_the_newest_release_of_each_family() {
+        let reg = solver::Registry::parse(
+            "[solver.\"z3-4.8.7\"]\nfamily = \"z3\"\nversion = \"4.8.7\"\ncommand = [\"z3\"]\n\
+             [solver.\"z3-5.4.0\"]\nfamily = \"z3\"\nversion = \"5.4.0\"\ncommand = [\"z3\"]\n\
+             [solver.\"z3-4.15.4\"]\nfamily = \"z3\"\nversion = \"4.15.4\"\ncommand = [\"z3\"]\n\
+             [solver.yices]\nfamily = \"yices\"\ncommand = [\"yices-smt2\"]\n\
+             [solver.mine]\ncommand = [\"mine\"]\n[solver.theirs]\ncommand = [\"theirs\"]\n",
+        )
+        .unwrap();
+        let mut names: Vec<String> = resolve_campaign(&reg, &[]).unwrap().into_iter().map(|s| s.name).collect();
+        names.sort();
+        assert_eq!(names, ["mine", "theirs", "yices", "z3-5.4.0"]);
+        let named = resolve_campaign(&reg, &["z3-4.8.7".into(), "z3-5.4.0".into()]).unwrap();
+        assert_eq!(named.len(), 2);
+        assert_eq!(resolve(&reg, &[]).unwrap().len(), 6);
+    }
 }

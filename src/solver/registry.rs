@@ -65,6 +65,11 @@ pub struct Dialect {
     pub statistics: Option<&'static str>,
     /// Whether it supports push/pop sessions ([`crate::solver::Framing::PushPop`]).
     pub push_pop: bool,
+    /// Whether it reads only standard logic names (and none missing): a script without
+    /// `set-logic`, or with a solver's own name (`QF_ALL`, `HO_ALL`), gets the logic
+    /// inferred from its sorts ([`Family::logic_for`]). yices refuses scripts without a
+    /// logic; bitwuzla and yices refuse cvc5's names.
+    pub standard_logic_only: bool,
 }
 
 const Z3_EXTENSIONS: &[&str] = &[
@@ -91,6 +96,7 @@ static DIALECTS: [(Family, Dialect); 5] = [
             model_validation: "(set-option :model_validate true)\n",
             statistics: Some("(get-info :all-statistics)"),
             push_pop: true,
+            standard_logic_only: false,
         },
     ),
     (
@@ -102,6 +108,7 @@ static DIALECTS: [(Family, Dialect); 5] = [
             model_validation: "(set-option :check-models true)\n",
             statistics: Some("(get-info :all-statistics)"),
             push_pop: true,
+            standard_logic_only: false,
         },
     ),
     (
@@ -114,6 +121,7 @@ static DIALECTS: [(Family, Dialect); 5] = [
             // yices-smt2 has no statistics command (`show-stats` is its native language's).
             statistics: None,
             push_pop: true,
+            standard_logic_only: true,
         },
     ),
     (
@@ -121,10 +129,11 @@ static DIALECTS: [(Family, Dialect); 5] = [
         Dialect {
             rejected_commands: Z3_EXTENSIONS,
             legacy_datatypes: false,
-            unsupported_logic_parts: &["DT", "S", "LIA", "LRA", "NIA", "NRA", "LIRA", "IDL", "RDL"],
+            unsupported_logic_parts: &["DT", "S", "LIA", "LRA", "NIA", "NRA", "LIRA", "NIRA", "IDL", "RDL"],
             model_validation: "",
             statistics: None,
             push_pop: true,
+            standard_logic_only: true,
         },
     ),
     (
@@ -136,6 +145,7 @@ static DIALECTS: [(Family, Dialect); 5] = [
             model_validation: "",
             statistics: None,
             push_pop: false,
+            standard_logic_only: false,
         },
     ),
 ];
@@ -190,16 +200,51 @@ impl Family {
         let tactic = |s: &crate::smtlib::Script, c: &crate::smtlib::ast::Command| {
             lower && matches!(c.kind, CommandKind::Other { name, .. } if s.str(name) == "check-sat-using")
         };
-        if !s.commands.iter().any(|c| foreign(s, c) || tactic(s, c)) {
+        let logic = self.logic_for(s);
+        if logic.is_none() && !s.commands.iter().any(|c| foreign(s, c) || tactic(s, c)) {
             return None;
         }
         let mut out = s.clone();
         out.retain_commands(|s, c| !foreign(s, c));
+        if let Some(l) = logic {
+            // After the leading options and infos, wherever the script had its own: some
+            // options (`:produce-models`) may only be set before the logic (SMT-LIB 2.6
+            // §4.1.7, start mode), and cvc5's suite sets them after `(set-logic QF_ALL)`.
+            let name = out.intern(&l);
+            out.retain_commands(|_, c| !matches!(c.kind, CommandKind::SetLogic(_)));
+            let at = out
+                .commands
+                .iter()
+                .position(|c| {
+                    !matches!(
+                        c.kind,
+                        CommandKind::SetOption(_)
+                            | CommandKind::SetInfo(_)
+                            | CommandKind::GetOption(_)
+                            | CommandKind::Echo(_)
+                            | CommandKind::Nullary(Nullary::Reset)
+                    )
+                })
+                .unwrap_or(out.commands.len());
+            out.commands.insert(at, crate::smtlib::ast::Command { kind: CommandKind::SetLogic(name) });
+        }
         let at: Vec<usize> = (0..out.commands.len()).filter(|&i| tactic(&out, &out.commands[i])).collect();
         for i in at {
             out.commands[i].kind = CommandKind::Nullary(Nullary::CheckSat);
         }
         Some(out)
+    }
+
+    /// The logic this family gets in place of `s`'s: `Some` for a family that reads only
+    /// standard logic names ([`Dialect::standard_logic_only`]) when `s` has none or a
+    /// solver's own (`QF_ALL`), inferred from the sorts `s` uses. More families then vote
+    /// on seeds written for one solver.
+    pub fn logic_for(self, s: &crate::smtlib::Script) -> Option<String> {
+        if !self.dialect().standard_logic_only || s.logic().is_some_and(crate::smtlib::logic::is_standard) {
+            return None;
+        }
+        let l = crate::smtlib::logic::infer(s, &crate::smtlib::check::check(s))?;
+        (s.logic() != Some(l.as_str())).then_some(l)
     }
 
     /// Whether it reads z3's `(check-sat-using TACTIC)`; the others get a plain
@@ -231,7 +276,8 @@ impl Family {
                 return Some(format!("command {name}"));
             }
         }
-        let logic = s.logic().unwrap_or("ALL");
+        let inferred = self.logic_for(s);
+        let logic = inferred.as_deref().or(s.logic()).unwrap_or("ALL");
         let parts = logic.trim_start_matches("QF_");
         // Logic names concatenate fragments: QF_AUFLIA = A + UF + LIA, QF_SLIA = S + LIA.
         d.unsupported_logic_parts.iter().find(|p| parts.contains(*p)).map(|p| format!("logic {logic} ({p})"))
@@ -464,7 +510,12 @@ mod tests {
         let tactic = parse("(set-option :smt.arith.solver 2)(declare-const x Int)(assert (> x 0))(check-sat-using (then simplify smt))");
         assert_eq!(Family::Z3.without_foreign_options(&tactic), None);
         let lowered = Family::Yices.without_foreign_options(&tactic).unwrap();
-        assert_eq!(crate::smtlib::print(&lowered), "(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n");
+        // ... and yices, which needs a logic, gets one inferred from the sorts.
+        assert_eq!(
+            crate::smtlib::print(&lowered),
+            "(set-logic QF_LIA)\n(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n"
+        );
+        assert_eq!(Family::Cvc5.without_foreign_options(&tactic).unwrap().logic(), None);
         assert_eq!(crate::smtlib::checks(&lowered), 1);
         assert_eq!(crate::smtlib::checks(&tactic), 1);
         let legacy = parse("(declare-datatypes () ((C r g)))");
@@ -474,6 +525,22 @@ mod tests {
         assert_eq!(Family::Bitwuzla.cannot_read(&parse("(set-logic QF_ALIA)")).as_deref(), Some("logic QF_ALIA (LIA)"));
         assert_eq!(Family::Bitwuzla.cannot_read(&parse("(set-logic QF_ABV)")), None);
         assert_eq!(Family::Cvc5.cannot_read(&parse("(get-abduct A true)")), None);
+        // Issue 22, item 3: cvc5's own logic names become standard ones, after the options
+        // that must come first; nothing standard names higher-order terms or sets.
+        let qf_all = parse("(set-logic QF_ALL)(set-option :produce-models true)(declare-fun f (Int) Real)(assert (> (f 1) (* (f 2) (f 3))))(check-sat)");
+        assert_eq!(Family::Yices.logic_for(&qf_all).as_deref(), Some("QF_UFNIRA"));
+        let own = crate::smtlib::print(&Family::Bitwuzla.without_foreign_options(&qf_all).unwrap());
+        assert!(own.starts_with("(set-option :produce-models true)\n(set-logic QF_UFNIRA)\n"), "{own}");
+        assert_eq!(Family::Bitwuzla.cannot_read(&qf_all).as_deref(), Some("logic QF_UFNIRA (NIRA)"));
+        assert_eq!(Family::Z3.logic_for(&qf_all), None);
+        assert_eq!(Family::Yices.logic_for(&parse("(set-logic QF_LIA)(declare-const x Int)")), None);
+        let sets = parse("(set-logic QF_ALL)(declare-const A (Set Int))(assert (set.member 1 A))(check-sat)");
+        assert_eq!(Family::Yices.logic_for(&sets), None);
+        let ho =
+            parse("(set-logic HO_ALL)(declare-fun f (Int) Int)(declare-fun g (Int) Int)(assert (= f g))(check-sat)");
+        assert_eq!(Family::Yices.logic_for(&ho), None);
+        let div0 = parse("(declare-const x Int)(assert (= x (mod 3 0)))(check-sat)");
+        assert_eq!(Family::Yices.logic_for(&div0).as_deref(), Some("QF_NIA"));
         assert!(Family::Z3.cannot_read(&parse("(get-abduct A true)")).is_some());
     }
 

@@ -113,44 +113,7 @@ pub(super) fn checksat_assuming(ctx: &Ctx) -> Vec<Change> {
 pub(super) fn logic(ctx: &Ctx) -> Vec<Change> {
     let s = ctx.s;
     let Some(at) = s.commands.iter().position(|c| matches!(c.kind, CommandKind::SetLogic(_))) else { return vec![] };
-    let kinds: Vec<&SortKind> = ctx.checked.term_sorts.iter().map(|&r| ctx.checked.sorts.kind(r)).collect();
-    let has = |f: &dyn Fn(&SortKind) -> bool| kinds.iter().any(|k| f(k));
-    let quant = s.terms.iter().any(|t| matches!(t, Term::Quant(b, ..) if *b != Binder::Lambda));
-    let arrays = has(&|k| matches!(k, SortKind::Con(n, a) if &**n == "Array" && a.len() == 2));
-    let uf = s.commands.iter().any(|c| match c.kind {
-        CommandKind::DeclareFun(_, args, _) => !args.is_empty(),
-        CommandKind::DeclareSort(..) => true,
-        _ => false,
-    });
-    let dt = s
-        .commands
-        .iter()
-        .any(|c| matches!(c.kind, CommandKind::DeclareDatatype(..) | CommandKind::DeclareDatatypes { .. }));
-    let bv = has(&|k| matches!(k, SortKind::BitVec(_)));
-    let fp = has(&|k| matches!(k, SortKind::Float(..) | SortKind::RoundingMode));
-    let strings = has(&|k| matches!(k, SortKind::String | SortKind::RegLan));
-    let int = has(&|k| matches!(k, SortKind::Int));
-    let real = has(&|k| matches!(k, SortKind::Real));
-    let nonlinear = s.terms.iter().any(|t| match *t {
-        Term::App(q, args) => {
-            let op = s.str(q.ident.sym);
-            crate::mutate::opfuzz::NONLINEAR.contains(&op)
-                && s.term_list(args).iter().filter(|&&a| !matches!(s.term(a), Term::Lit(..))).count() >= 2
-        }
-        _ => false,
-    });
-    let name = crate::smtlib::logic::name(&crate::smtlib::logic::Features {
-        quantifiers: quant,
-        arrays,
-        uf,
-        datatypes: dt,
-        bv,
-        fp,
-        strings,
-        ints: int,
-        reals: real,
-        nonlinear,
-    });
+    let Some(name) = crate::smtlib::logic::infer(s, ctx.checked) else { return vec![] };
     if s.logic() == Some(name.as_str()) {
         return vec![];
     }
