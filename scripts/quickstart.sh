@@ -23,7 +23,7 @@ echo "== installed solvers"
 "$bin" solvers
 echo "== corpus/: parse, round trip, sort check"
 "$bin" parse corpus --check | tail -n 6
-echo "== fuzzing corpus/ for $secs s: z3 4.8.7, z3 5.4.0, yices, cvc5; engines opfuzz, typefuzz, valfuzz, storm;"
+echo "== fuzzing corpus/ for $secs s: z3 4.8.7, z3 5.4.0, yices, cvc5; engines opfuzz, typefuzz, valfuzz, storm, bec;"
 echo "   then each new finding is reduced (at most 20 s each)"
 status=0
 "$bin" fuzz corpus --solver z3-4.8.7 --solver z3-5.4.0 --solver yices --solver cvc5 \

@@ -679,3 +679,37 @@ fn a_solver_contradicting_itself_is_a_finding_without_a_vote() {
     assert!(mine.iter().any(|m| m.seed_finding), "{mine:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 22, item 6: Boolean Expression Coercion is an engine of campaigns. Its mutants
+/// reach the solvers (the reference's answers give the constants) and read as valid,
+/// but for the seeds' `get-value` after an `unsat` one (yices: "the context is
+/// unsatisfiable"); a coerced divisor is never zero (yices refuses `(/ x 0.0)` in QF_LRA).
+#[test]
+fn bec_is_a_campaign_engine() {
+    let dir = tempdir("bec");
+    let s = seeds(&dir, &["lia_bounds.smt2", "bv_arith.smt2", "lra_strict.smt2"]);
+    let out = dir.join("out");
+    let (code, _, err) = smtstorm(&[
+        "fuzz",
+        s.to_str().unwrap(),
+        "--solver",
+        "z3-5.4.0",
+        "--solver",
+        "yices",
+        "--engine",
+        "bec",
+        "--mutants",
+        "60",
+        "--reduce",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(code == 0 || code == 10, "{err}");
+    let st = stats(&out);
+    let mutants = st["mutants"].as_u64().unwrap();
+    assert!(mutants >= 30, "{st}");
+    assert!(st["valid"].as_u64().unwrap() * 4 >= mutants * 3, "{st}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

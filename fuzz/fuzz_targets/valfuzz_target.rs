@@ -1,4 +1,6 @@
-//! valfuzz_target: structure-aware mutation by the ValFuzz engine (libFuzzer's bytes become a
+//! valfuzz_target: structure-aware mutation by ValFuzz's Boolean Expression Coercion (a
+//! reference solver picks constants that force chosen sub-terms; plain value mutation where
+//! there is nothing to coerce; libFuzzer's bytes become a
 //! typed AST edit), solvers in persistent sessions, abort only on a finding confirmed in
 //! fresh processes. Solvers: `SMTSTORM_SOLVERS` (see `smtstorm::harness::runner`).
 #![no_main]
@@ -18,7 +20,7 @@ fuzz_target!(init: smtstorm::harness::libfuzzer_init("valfuzz_target", true), |d
 });
 
 fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
-    libfuzzer_mutate(Engine::ValFuzz, data, size, max_size, seed, libfuzzer_sys::fuzzer_mutate)
+    libfuzzer_mutate(Engine::Bec, data, size, max_size, seed, libfuzzer_sys::fuzzer_mutate)
 });
 
 fuzz_crossover!(|data1: &[u8], data2: &[u8], out: &mut [u8], seed: u32| {

@@ -96,6 +96,9 @@ pub(super) fn confirm_and_store(
             }
             verdict.blame_by = if verdict.blamed.is_some() { BlameBy::ModelCheck } else { BlameBy::Undecided };
         }
+        if verdict.blamed.is_none() {
+            sh.counters.undecided.fetch_add(1, Relaxed);
+        }
     }
     if let (Some(wit), Some(b)) = (witness, verdict.blamed) {
         // The witness must still satisfy the instance according to every other solver

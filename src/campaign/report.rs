@@ -122,6 +122,20 @@ pub fn markdown(out: &Path, d: &Data) -> String {
              Confirmed findings that could NOT be stored (see `store-failed` in events.jsonl): {lost}."
         );
     }
+    // How well the oracles decide (issue 22): voters per candidate, undecided ties, seeds fuzzed.
+    let (cands, voters, undecided, ready, demoted) = runs(d).iter().fold((0, 0, 0, 0, 0), |a, r| {
+        (a.0 + r.candidates, a.1 + r.definite_families, a.2 + r.undecided, a.3 + r.seeds_ready, a.4 + r.seeds_demoted)
+    });
+    if cands > 0 {
+        let _ = writeln!(
+            s,
+            "\nCandidates: {cands}, with {:.2} solver families answering definitely on average; \
+             left undecided after confirmation: {undecided} ({:.1} % of candidates). Seeds fuzzed: {ready} \
+             ({demoted} demoted or skipped).",
+            voters as f64 / cands as f64,
+            100.0 * undecided as f64 / cands as f64
+        );
+    }
     for (title, seed) in [("Bugs found by fuzzing", false), ("Seed findings (the unmutated seed already fails)", true)]
     {
         let rows: Vec<&(PathBuf, Meta)> = d.findings.iter().filter(|f| f.1.seed_finding == seed).collect();
@@ -178,14 +192,17 @@ pub fn markdown(out: &Path, d: &Data) -> String {
             );
         }
     }
-    let mut by: BTreeMap<(String, String), usize> = BTreeMap::new();
+    let mut by: BTreeMap<(String, String, String), usize> = BTreeMap::new();
     for (_, m) in d.findings.iter().filter(|f| !f.1.seed_finding) {
-        *by.entry((m.engine.clone(), m.kind.to_string())).or_default() += 1;
+        *by.entry((m.engine.clone(), m.kind.to_string(), m.blame_by.to_string())).or_default() += 1;
     }
     if !by.is_empty() {
-        let _ = writeln!(s, "\n## Which engines found what\n\n| engine | kind | distinct bugs |\n|---|---|---|");
-        for ((e, k), n) in by {
-            let _ = writeln!(s, "| {} | {k} | {n} |", cell(&e));
+        let _ = writeln!(
+            s,
+            "\n## Which engines and oracles found what\n\n| engine | kind | decided by | distinct bugs |\n|---|---|---|---|"
+        );
+        for ((e, k, b), n) in by {
+            let _ = writeln!(s, "| {} | {k} | {b} | {n} |", cell(&e));
         }
     }
     s

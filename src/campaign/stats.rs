@@ -31,6 +31,12 @@ pub struct Counters {
     pub status_mismatches: AtomicU64,
     /// Confirmed findings that could not be written to the store, even on a second try.
     pub store_errors: AtomicU64,
+    /// Over all candidates: how many solver families answered `sat` or `unsat` (the
+    /// voters; divided by `candidates` it is the average).
+    pub definite_families: AtomicU64,
+    /// Candidates confirmed in fresh processes whose blame neither the votes, the
+    /// solver's own consistency nor a model settled.
+    pub undecided: AtomicU64,
 }
 
 impl Counters {
@@ -56,6 +62,8 @@ impl Counters {
             inherited: self.inherited.load(Relaxed),
             status_mismatches: self.status_mismatches.load(Relaxed),
             store_errors: self.store_errors.load(Relaxed),
+            definite_families: self.definite_families.load(Relaxed),
+            undecided: self.undecided.load(Relaxed),
             own_cpu: crate::util::cpu::own_cpu_seconds(),
         }
     }
@@ -88,6 +96,10 @@ pub struct Stats {
     pub status_mismatches: u64,
     #[serde(default)]
     pub store_errors: u64,
+    #[serde(default)]
+    pub definite_families: u64,
+    #[serde(default)]
+    pub undecided: u64,
     /// CPU seconds of smtstorm itself (not the solvers).
     pub own_cpu: f64,
 }

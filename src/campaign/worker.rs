@@ -56,6 +56,22 @@ pub(super) fn worker(sh: &Shared, w: usize) {
     drop(sessions); // kills the solver processes
 }
 
+/// Counts a candidate and its voters: the solver families (each unknown command line its
+/// own) that answered at least one check-sat definitely.
+fn count_candidate(sh: &Shared, rs: &[Option<&QueryResult>]) {
+    let voters: std::collections::HashSet<(crate::solver::Family, usize)> = rs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.is_some_and(|r| r.outcomes.iter().any(|o| o.is_definite())))
+        .map(|(k, _)| match sh.families[k] {
+            crate::solver::Family::Other => (crate::solver::Family::Other, k),
+            f => (f, usize::MAX),
+        })
+        .collect();
+    sh.counters.candidates.fetch_add(1, Relaxed);
+    sh.counters.definite_families.fetch_add(voters.len() as u64, Relaxed);
+}
+
 /// The seed's expected answers, one per check-sat: the `(set-info :status ...)` in force
 /// when each check-sat is reached (SMT-LIB 2.6 §4.1.8: a status describes the next
 /// check-sat). `None` when no check-sat has a definite status.
@@ -144,7 +160,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         }
         let framing = crate::smtlib::framing::framing(&script);
         for v in oracle::judge(&refs, &sh.families, t.as_deref(), Some(&framing)) {
-            sh.counters.candidates.fetch_add(1, Relaxed);
+            count_candidate(sh, &refs);
             let cand = Candidate {
                 seed: i,
                 trigger: &script,
@@ -236,7 +252,16 @@ pub(super) fn fuzz_batch<'s>(
     } else {
         None
     };
-    let (prepared, seed_text) = prepared_cache.get(sh, i, engine);
+    // BEC works on ValFuzz's preparation of the seed (its constant sites).
+    let mut answers = std::mem::take(&mut prepared_cache.bec_answers);
+    let prep_engine = if engine == Engine::Bec { Engine::ValFuzz } else { engine };
+    let (prepared, seed_text) = prepared_cache.get(sh, i, prep_engine);
+    let bec_made = match prepared {
+        Prepared::ValFuzz(vp) if engine == Engine::Bec => {
+            bec_mutants(sh, sessions, vp, &solvers, i, turn, limit, &mut answers)
+        }
+        _ => vec![],
+    };
     let mut mutants: Vec<Mutant> = vec![];
     for b in 0..sh.cfg.batch as u64 {
         let rng_seed = mix(&[sh.cfg.seed, sh.run as u64, i as u64, engine as u64, turn, b]);
@@ -270,6 +295,9 @@ pub(super) fn fuzz_batch<'s>(
                     (edits, Some(m), texts, checks)
                 };
                 match (prepared, seed_text) {
+                    _ if engine == Engine::Bec => {
+                        bec_made.get(b as usize).map(|(e, m)| script_mutant(e.clone(), m.clone()))
+                    }
                     // OpFuzz's common case, an operator swap that keeps the sort: the
                     // seed's text with one symbol replaced; the script is only built for a
                     // candidate.
@@ -290,6 +318,7 @@ pub(super) fn fuzz_batch<'s>(
             }
         }
     }
+    prepared_cache.bec_answers = answers;
     if mutants.is_empty() {
         // Nothing to mutate with this engine: count it against the seed so a seed no
         // engine can change is eventually demoted.
@@ -365,7 +394,7 @@ pub(super) fn fuzz_batch<'s>(
                 sh.counters.inherited.fetch_add(1, Relaxed);
                 continue;
             }
-            sh.counters.candidates.fetch_add(1, Relaxed);
+            count_candidate(sh, &rs);
             let built;
             let trigger = match (m, &pools) {
                 (Some(m), _) => m,
@@ -459,10 +488,58 @@ pub(super) fn storm_pools(sh: &Shared, sessions: &mut [Session], i: usize, limit
     pools
 }
 
+/// One batch of Boolean Expression Coercion mutants of seed `i` (ValFuzz, Wolff 2021,
+/// §3.2): the reference solver picks constants under which chosen Boolean sub-terms of
+/// the seed are forced true or false; each answer is cached by its query, so a turn that
+/// asks again costs no call. Empty when the reference does not read the seed or the
+/// seed has no constants to coerce.
+#[allow(clippy::too_many_arguments)]
+fn bec_mutants(
+    sh: &Shared,
+    sessions: &mut [Session],
+    vp: &crate::mutate::valfuzz::Prepared,
+    readers: &[usize],
+    i: usize,
+    turn: u64,
+    limit: Duration,
+    answers: &mut std::collections::HashMap<u64, crate::mutate::valfuzz::BecAnswer>,
+) -> Vec<(Vec<crate::mutate::edit::Edit>, Script)> {
+    use crate::mutate::valfuzz;
+    let r = sh.reference;
+    if !readers.contains(&r) {
+        return vec![];
+    }
+    // The plan (holes and monitored sub-terms) is the seed's own; the rounds vary by turn.
+    let Some(plan) = valfuzz::bec_plan(vp, 16, &mut Rng::new(mix(&[sh.cfg.seed, i as u64, 0xbec]))) else {
+        return vec![];
+    };
+    let mut rng = Rng::new(mix(&[sh.cfg.seed, sh.run as u64, i as u64, Engine::Bec as u64, turn]));
+    if answers.len() > 4096 {
+        answers.clear();
+    }
+    let sess = &mut sessions[r];
+    sess.set_time_limit(limit);
+    let mut calls = 0;
+    let out = valfuzz::bec(vp, &plan, sh.cfg.batch, &mut rng, &mut |q| {
+        let key = crate::util::hash::fnv1a(q.as_bytes());
+        answers
+            .entry(key)
+            .or_insert_with(|| {
+                calls += 1;
+                crate::mutate::file::bec_answer(sess, q)
+            })
+            .clone()
+    });
+    sh.counters.solver_calls.fetch_add(calls, Relaxed);
+    out
+}
+
 /// Seeds prepared for an engine (sort check, scope walk, sites), kept for their next
 /// turns: preparing costs more than the mutants themselves. Bounded; the oldest go first.
 #[derive(Default)]
 pub(super) struct PreparedCache<'s> {
+    /// BEC's reference answers by query hash ([`bec_mutants`]).
+    pub(super) bec_answers: std::collections::HashMap<u64, crate::mutate::valfuzz::BecAnswer>,
     /// A prepared seed, and for OpFuzz its session text with operator offsets when every
     /// solver reads the same text (no foreign options to remove).
     pub(super) map: std::collections::HashMap<(usize, Engine), (Prepared<'s>, Option<crate::mutate::opfuzz::SeedText>)>,

@@ -17,7 +17,7 @@ pub(crate) struct FuzzCmd {
     /// Default: the newest release of every installed family (older ones serve bisection).
     #[arg(long = "solver")]
     solvers: Vec<String>,
-    /// Engines, comma-separated: opfuzz, typefuzz, valfuzz, storm (default: all).
+    /// Engines, comma-separated: opfuzz, typefuzz, valfuzz, storm, bec (default: all).
     #[arg(long, value_delimiter = ',')]
     engine: Vec<String>,
     #[command(flatten)]
@@ -42,7 +42,7 @@ impl FuzzCmd {
                 .iter()
                 .map(|e| {
                     smtstorm::mutate::Engine::from_name(e).ok_or_else(|| {
-                        anyhow::anyhow!("unknown engine {e:?}: available: opfuzz, typefuzz, valfuzz, storm")
+                        anyhow::anyhow!("unknown engine {e:?}: available: opfuzz, typefuzz, valfuzz, storm, bec")
                     })
                 })
                 .collect::<Result<_>>()?;

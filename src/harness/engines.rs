@@ -19,7 +19,7 @@ fn witness_of(data: &[u8]) -> Option<Vec<(String, String)>> {
 /// input is taken as a seed: an instance is generated from the reference's model of it
 /// (pools cached per seed, in the process-global harness) and carries its witness line.
 pub fn mutate(engine: Engine, data: &[u8], seed: u32, max_size: usize) -> Option<Vec<u8>> {
-    if engine == Engine::Storm {
+    if matches!(engine, Engine::Storm | Engine::Bec) {
         return mutate_in(&mut super::runner::harness(), engine, data, seed, max_size);
     }
     mutant_of(engine, &smtlib::parse_bytes(data).ok()?, seed, max_size)
@@ -39,6 +39,12 @@ pub const NO_MODEL: &str = "; smtstorm-no-model\n";
 
 /// [`mutate`] with a given harness (its reference session builds STORM's pools).
 pub fn mutate_in(h: &mut Harness, engine: Engine, data: &[u8], seed: u32, max_size: usize) -> Option<Vec<u8>> {
+    if engine == Engine::Bec {
+        // One coercion round; a seed with nothing to coerce (or a reference that gives up)
+        // still gets ValFuzz's plain value mutant.
+        let s = smtlib::parse_bytes(data).ok()?;
+        return bec_mutant(h, &s, data, seed, max_size).or_else(|| mutant_of(Engine::ValFuzz, &s, seed, max_size));
+    }
     if engine != Engine::Storm {
         return mutate(engine, data, seed, max_size);
     }
@@ -65,6 +71,23 @@ pub fn mutate_in(h: &mut Harness, engine: Engine, data: &[u8], seed: u32, max_si
     });
     h.stats.mutate_wall += t0.elapsed();
     r
+}
+
+/// A Boolean Expression Coercion mutant of `s` (ValFuzz, Wolff 2021): the plan is the
+/// input's own (from its hash), the forced sub-terms come from libFuzzer's seed, and the
+/// reference's answers are cached per query ([`Harness::bec_answer`]).
+fn bec_mutant(h: &mut Harness, s: &Script, data: &[u8], seed: u32, max_size: usize) -> Option<Vec<u8>> {
+    use crate::mutate::valfuzz;
+    if !crate::smtlib::check::check(s).diagnostics.is_empty() {
+        return None;
+    }
+    let p = valfuzz::Prepared::new(s);
+    let plan = valfuzz::bec_plan(&p, 16, &mut Rng::new(crate::util::hash::fnv1a(data)))?;
+    let (_, mut m) = valfuzz::bec(&p, &plan, 1, &mut Rng::new(seed as u64), &mut |q| h.bec_answer(q)).pop()?;
+    edit::strip_status(&mut m);
+    let text = smtlib::print(&m);
+    h.stats.bec_mutants += 1;
+    (text.len() <= max_size).then(|| text.into_bytes())
 }
 
 /// A STORM instance of `s` (whose text is `data`).

@@ -151,7 +151,8 @@ mod tests {
         let inputs = corpus();
         let mut found = vec![];
         let mut structured = 0;
-        for (t, engine) in [Engine::OpFuzz, Engine::ValFuzz, Engine::Storm].into_iter().enumerate() {
+        let engines = [Engine::OpFuzz, Engine::ValFuzz, Engine::Bec, Engine::Storm];
+        for (t, engine) in engines.into_iter().enumerate() {
             for i in 0..100u32 {
                 let base = &inputs[(i as usize * 7 + t) % inputs.len()];
                 let fallbacks = h.stats.storm_fallbacks;
@@ -163,6 +164,11 @@ mod tests {
                         structured += 1;
                         let text = String::from_utf8(m.clone()).unwrap();
                         assert!(crate::smtlib::parse(&text).is_ok(), "{engine}: {text}");
+                        if engine == Engine::Bec {
+                            // Coerced constants keep every sort (issue 22, item 6).
+                            let s = crate::smtlib::parse(&text).unwrap();
+                            assert!(crate::smtlib::check::check(&s).diagnostics.is_empty(), "{text}");
+                        }
                         if engine == Engine::Storm {
                             // An instance, or the operator mutant of a seed without a model.
                             let fell_back = h.stats.storm_fallbacks > fallbacks;
@@ -187,7 +193,8 @@ mod tests {
                 }
             }
         }
-        assert!(structured >= 250, "only {structured} of 300 inputs were structured mutants");
+        assert!(structured >= 330, "only {structured} of 400 inputs were structured mutants");
+        assert!(h.stats.bec_mutants >= 20, "only {} coercion mutants", h.stats.bec_mutants);
         for (e, f, text) in &found {
             let runner::Found::Finding { kind, solver, .. } = f else { unreachable!() };
             // Every known bug of these solvers: z3 4.8.7's and yices' own.

@@ -73,6 +73,8 @@ pub struct Harness {
     pub push_pop: bool,
     /// STORM pools by seed text hash (`None`: no model for that seed).
     pools: HashMap<u64, Option<Pools>>,
+    /// BEC answers of the reference by query hash ([`Harness::bec_answer`]).
+    bec_answers: HashMap<u64, crate::mutate::valfuzz::BecAnswer>,
     scratch: tempfile::TempDir,
     /// Executions so far (for statistics).
     pub execs: u64,
@@ -206,6 +208,7 @@ impl Harness {
             shim,
             push_pop: false,
             pools: HashMap::new(),
+            bec_answers: HashMap::new(),
             scratch,
             execs: 0,
             stats: Stats::default(),
@@ -535,6 +538,27 @@ impl Harness {
 
     /// STORM pools for a seed, built once per distinct seed text with the reference
     /// session (`None` when the reference has no model for it).
+    /// The reference solver's answer to one Boolean Expression Coercion query, cached by
+    /// the query's text (libFuzzer mutates one input many times: the same coercion of the
+    /// same seed costs one call). `GaveUp` without a process session.
+    pub fn bec_answer(&mut self, query: &str) -> crate::mutate::valfuzz::BecAnswer {
+        let key = crate::util::hash::fnv1a(query.as_bytes());
+        if let Some(a) = self.bec_answers.get(&key) {
+            return a.clone();
+        }
+        if self.bec_answers.len() > 4096 {
+            self.bec_answers.clear();
+        }
+        let r = self.reference;
+        let a = match &mut self.sessions[r] {
+            Backend::Process(sess) => crate::mutate::file::bec_answer(sess, query),
+            #[cfg(feature = "z3-inprocess")]
+            Backend::InProcess(_) => crate::mutate::valfuzz::BecAnswer::GaveUp,
+        };
+        self.bec_answers.insert(key, a.clone());
+        a
+    }
+
     pub fn pools(&mut self, seed: &Script, bounds: &storm::Bounds) -> Option<&Pools> {
         let text = smtlib::print(seed);
         let digest: [u8; 32] =

@@ -23,6 +23,9 @@ pub struct Stats {
     pub pools_from_witness: u64,
     /// STORM mutations that fell back to an operator mutant (no model, or no instance).
     pub storm_fallbacks: u64,
+    /// Mutants by Boolean Expression Coercion (the rest of `valfuzz_target`'s are plain
+    /// value mutants).
+    pub bec_mutants: u64,
     /// Time in the target bodies (everything of an execution) and in STORM's mutator
     /// (pools included).
     pub target_wall: Duration,
@@ -36,7 +39,7 @@ impl Stats {
     /// One line for stderr.
     pub fn line(&self, execs: u64) -> String {
         format!(
-            "#smtstorm execs {execs} queried {} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s, from witnesses {}, opfuzz fallbacks {}, confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s",
+            "#smtstorm execs {execs} queried {} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s, from witnesses {}, opfuzz fallbacks {}, coercion mutants {}, confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s",
             self.by_time.iter().sum::<u64>(),
             self.query_wall.as_secs_f64(),
             self.by_time[0],
@@ -50,6 +53,7 @@ impl Stats {
             self.pools_wall.as_secs_f64(),
             self.pools_from_witness,
             self.storm_fallbacks,
+            self.bec_mutants,
             self.confirmations,
             self.confirm_wall.as_secs_f64(),
             self.target_wall.as_secs_f64(),

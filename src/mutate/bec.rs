@@ -65,6 +65,12 @@ impl BecPlan {
         if !declared {
             declare(&mut out);
         }
+        for (i, name, sort) in &self.holes {
+            if p.sites[*i].divisor {
+                let zero = if sort == "Real" { "0.0" } else { "0" };
+                out.push_str(&format!("(assert (distinct {name} {zero}))\n"));
+            }
+        }
         for &(m, pol) in forced {
             let t = term_with(s, p.scope.nodes[self.monitors[m]].term, &ov);
             if pol {
@@ -226,6 +232,7 @@ fn normalise_value(v: &str, kind: ConstKind) -> String {
 pub const MAX_BLOCKED: usize = 32;
 
 /// Outcome of one BEC round.
+#[derive(Clone, Debug)]
 pub enum BecAnswer {
     /// `sat`, with the `get-value` pairs.
     Values(Vec<(String, String)>),

@@ -24,10 +24,13 @@ pub enum Engine {
     TypeFuzz,
     ValFuzz,
     Storm,
+    /// ValFuzz's Boolean Expression Coercion ([`bec`]): constants chosen by a reference
+    /// solver so that chosen Boolean sub-terms come out true or false.
+    Bec,
 }
 
 impl Engine {
-    pub const ALL: [Engine; 4] = [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz, Engine::Storm];
+    pub const ALL: [Engine; 5] = [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz, Engine::Storm, Engine::Bec];
     /// The engines [`Prepared`] runs on a seed alone.
     pub const SEED_ONLY: [Engine; 3] = [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz];
     pub fn name(self) -> &'static str {
@@ -36,6 +39,7 @@ impl Engine {
             Engine::TypeFuzz => "typefuzz",
             Engine::ValFuzz => "valfuzz",
             Engine::Storm => "storm",
+            Engine::Bec => "bec",
         }
     }
     pub fn from_name(s: &str) -> Option<Engine> {
@@ -64,7 +68,7 @@ impl<'a> Prepared<'a> {
             Engine::OpFuzz => Prepared::OpFuzz(opfuzz::Prepared::new(s)),
             Engine::TypeFuzz => Prepared::TypeFuzz(typefuzz::Prepared::new(s)),
             Engine::ValFuzz => Prepared::ValFuzz(valfuzz::Prepared::new(s)),
-            Engine::Storm => Prepared::NeedsSolver,
+            Engine::Storm | Engine::Bec => Prepared::NeedsSolver,
         }
     }
     /// Number of places the engine can change.

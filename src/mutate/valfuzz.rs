@@ -51,6 +51,9 @@ pub struct Site {
     /// operator or a `let`/quantifier body), where negative and huge values are fine.
     /// Elsewhere (`re.loop`, `str.at`, `^`...) numerals stay small and non-negative.
     pub arithmetic: bool,
+    /// The constant is a divisor (a later argument of `/`, `div`, `mod`, `rem`): zero
+    /// there makes a linear formula nonlinear to yices and cvc5 (a dialect error).
+    pub divisor: bool,
 }
 
 /// Operators whose numeral arguments may take any value.
@@ -89,11 +92,14 @@ impl<'a> Prepared<'a> {
         // Parent operator of each node (pre-order: a node's children follow it, each
         // after the previous child's subtree).
         let mut parent: Vec<Option<&str>> = vec![None; scope.nodes.len()];
+        let mut divisor = vec![false; scope.nodes.len()];
         for (i, n) in scope.nodes.iter().enumerate() {
             if let Term::App(q, args) = *script.term(n.term) {
+                let op = script.sym(q.ident.sym);
                 let mut c = i + 1;
-                for _ in 0..args.len {
-                    parent[c] = Some(script.sym(q.ident.sym));
+                for k in 0..args.len {
+                    parent[c] = Some(op);
+                    divisor[c] = k > 0 && matches!(op, "/" | "div" | "mod" | "rem");
                     c += scope.nodes[c].size as usize;
                 }
             }
@@ -138,7 +144,7 @@ impl<'a> Prepared<'a> {
                 continue;
             }
             let arithmetic = parent[i].is_none_or(|p| ARITH_PARENTS.contains(&p));
-            sites.push(Site { node: i, kind, arithmetic });
+            sites.push(Site { node: i, kind, arithmetic, divisor: divisor[i] });
         }
         let baseline = checked.diagnostics.len();
         Prepared { script, scope, sites, checked, baseline }
