@@ -294,13 +294,45 @@ fn syntax_errors_name_line_column_and_expectation() {
         ("(assert #x)", 1, 9, "malformed hexadecimal literal"),
     ];
     for (src, line, col, msg) in cases {
-        let e = smtlib::parse(src).unwrap_err();
+        let e = smtlib::parse_strict(src).unwrap_err();
         assert_eq!((e.line, e.column, e.message.as_str()), (line, col, msg), "{src}");
     }
     let e = smtlib::parse_bytes(b"(assert \xff)").unwrap_err();
     assert_eq!((e.line, e.column, e.message.as_str()), (1, 9, "invalid UTF-8"));
     let err = smtlib::parse("(assert").unwrap_err().in_file(std::path::Path::new("a/b.smt2"));
     assert_eq!(err.to_string(), "a/b.smt2:1:8: expected a term, found end of input");
+}
+
+/// Issue 22, item 4: forms z3 accepts outside the standard's grammar are read, kept
+/// verbatim and printed back as they came; the rest of the script stays typed; the
+/// strict parser still names the first failure; unbalanced input stays an error.
+#[test]
+fn solver_forms_outside_the_grammar_are_kept_verbatim() {
+    let cases = [
+        ("(declare-const a Int)\n(assert (let ((x a))))\n(check-sat)\n", 1),
+        ("(declare-const f (Float64))\n(assert (fp.isNaN f))\n(check-sat)\n", 0),
+        ("(declare-const a (Array Int Int))\n(assert (= a ((_ map (+ (Int Int) Int)) a a)))\n(check-sat)\n", 1),
+        ("(declare-fun f Int)\n(assert (_ bv1))\n(declare-const y Int)\n(assert (> y 0))\n(check-sat)\n", 0),
+    ];
+    for (src, verbatim_at) in cases {
+        assert!(smtlib::parse_strict(src).is_err(), "{src}");
+        let s = smtlib::parse(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(smtlib::print(&s), src, "printed back as it came");
+        assert!(!s.verbatim.is_empty());
+        assert!(
+            matches!(s.commands[verbatim_at].kind, smtstorm::smtlib::ast::CommandKind::Other { .. }),
+            "{src}: command {verbatim_at} is verbatim"
+        );
+        // Typed commands around it stay typed, and the check-sat is one.
+        assert_eq!(smtlib::checks(&s), 1);
+        assert!(s.commands.iter().any(|c| !matches!(c.kind, smtstorm::smtlib::ast::CommandKind::Other { .. })));
+    }
+    let s = smtlib::parse(cases[3].0).unwrap();
+    assert!(matches!(s.commands[3].kind, smtstorm::smtlib::ast::CommandKind::Assert(_)));
+    assert!(s.verbatim[0].1.starts_with("1:16: expected '('"), "{:?}", s.verbatim);
+    for bad in ["(assert (and x)\n(check-sat", "(assert #x)", "x", "(assert \"abc"] {
+        assert!(smtlib::parse(bad).is_err(), "{bad}");
+    }
 }
 
 #[test]

@@ -263,3 +263,46 @@ fn the_reducer_is_bounded_on_deep_lets_and_never_overwrites_a_smaller_result() {
     assert!(second.len() <= first.len(), "{} > {}", second.len(), first.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 22, item 4: `smtstorm reduce IN OUT -- CMD` on files the typed parser rejects.
+/// A z3 form outside the grammar (`(Float64)`, a `let` without a body) is kept verbatim
+/// and the rest reduced as usual; a file that does not even balance its parentheses is
+/// reduced by lines. Both results still satisfy the checker (real z3 5.4.0).
+#[test]
+fn files_outside_the_grammar_are_reduced_too() {
+    let z3 = solver_bin("z3-5.4.0/bin/z3");
+    let dir = tempdir("reduce-lenient");
+    let checker = dir.join("check.sh");
+    // Interesting: z3 reads a (Float64) declaration and answers sat.
+    std::fs::write(
+        &checker,
+        format!("#!/bin/sh\ngrep -q Float64 \"$1\" && [ \"$({} -smt2 \"$1\" 2>&1 | head -1)\" = sat ]\n", z3.display()),
+    )
+    .unwrap();
+    assert!(Command::new("chmod").arg("+x").arg(&checker).status().unwrap().success());
+    let mut body = String::from("(declare-const f (Float64))\n(declare-const a Int)\n");
+    for i in 0..12 {
+        body.push_str(&format!("(assert (> (+ a {i}) (- {i} 40)))\n"));
+    }
+    body.push_str("(assert (fp.isNaN f))\n(check-sat)\n");
+    let lenient = dir.join("lenient.smt2");
+    std::fs::write(&lenient, &body).unwrap();
+    assert!(smtstorm::smtlib::parse_strict(&body).is_err());
+    // The same with one parenthesis too many at the end: no parser reads it.
+    let broken = dir.join("broken.smt2");
+    std::fs::write(&broken, format!("{body})\n")).unwrap();
+    assert!(smtstorm::smtlib::parse(&std::fs::read_to_string(&broken).unwrap()).is_err());
+    for (input, untyped) in [(&lenient, false), (&broken, true)] {
+        let out = dir.join("out.smt2");
+        let _ = std::fs::remove_file(&out);
+        let (code, printed, err) =
+            smtstorm(&["reduce", input.to_str().unwrap(), out.to_str().unwrap(), "--", checker.to_str().unwrap()]);
+        assert_eq!(code, 0, "{}: {printed}{err}", input.display());
+        let reduced = std::fs::read_to_string(&out).unwrap();
+        assert!(reduced.len() * 3 < body.len(), "{reduced}");
+        assert!(Command::new(&checker).arg(&out).status().unwrap().success(), "{reduced}");
+        assert!(reduced.contains("(Float64)"), "{reduced}");
+        assert_eq!(printed.contains("untyped"), untyped, "{printed}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

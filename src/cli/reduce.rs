@@ -114,6 +114,9 @@ impl ReduceCmd {
             report.unconfirmed,
             if report.timed_out { " (time limit reached)" } else { "" }
         );
+        if let Some(why) = &report.untyped {
+            outln!("reduced untyped, by lines: the input does not parse ({why})");
+        }
         outln!("{}", out.display());
         Ok(())
     }

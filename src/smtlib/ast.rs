@@ -362,9 +362,64 @@ pub struct Script {
     pub datatype_decls: Vec<DatatypeDecl>,
     pub sort_decls: Vec<SortDecl>,
     pub fun_decls: Vec<FunDecl>,
+    /// Commands kept verbatim, as S-expressions, because their typed form did not parse
+    /// (z3's `(let ((x a)))`, `(Float64)`, `(_ map (+ (Int Int) Int))`): the byte offset
+    /// and the typed parser's message of each. Empty for a script in the standard's
+    /// grammar.
+    pub verbatim: Vec<(u32, String)>,
+}
+
+/// The arena lengths of a [`Script`] at one point of a parse, to undo a command that did
+/// not parse ([`Script::rewind`]).
+pub(crate) struct ArenaMark([usize; 19]);
+
+macro_rules! arenas {
+    ($s:expr, $f:ident) => {
+        [
+            $f!($s.strs),
+            $f!($s.terms),
+            $f!($s.term_lists),
+            $f!($s.sorts),
+            $f!($s.sort_lists),
+            $f!($s.indices),
+            $f!($s.bindings),
+            $f!($s.sorted_vars),
+            $f!($s.cases),
+            $f!($s.str_lists),
+            $f!($s.attrs),
+            $f!($s.sexps),
+            $f!($s.sexp_lists),
+            $f!($s.ctors),
+            $f!($s.datatype_decls),
+            $f!($s.sort_decls),
+            $f!($s.fun_decls),
+            $f!($s.commands),
+            $f!($s.command_offsets),
+        ]
+    };
 }
 
 impl Script {
+    pub(crate) fn mark(&self) -> ArenaMark {
+        macro_rules! len {
+            ($v:expr) => {
+                $v.len()
+            };
+        }
+        ArenaMark(arenas!(self, len))
+    }
+
+    /// Drops everything added to the arenas since `m`.
+    pub(crate) fn rewind(&mut self, m: &ArenaMark) {
+        let mut lens = m.0.iter().copied();
+        macro_rules! cut {
+            ($v:expr) => {
+                $v.truncate(lens.next().unwrap_or(usize::MAX))
+            };
+        }
+        let _ = arenas!(self, cut);
+    }
+
     /// The text of a string id, exactly as written.
     #[inline(always)]
     pub fn str(&self, s: Str) -> &str {

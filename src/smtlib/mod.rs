@@ -7,7 +7,7 @@ pub mod parser;
 pub mod printer;
 
 pub use ast::{checks, Script};
-pub use parser::{parse, parse_bytes, SyntaxError};
+pub use parser::{parse, parse_bytes, parse_strict, SyntaxError};
 pub use printer::print;
 pub mod check;
 pub mod dict;

@@ -40,6 +40,9 @@ pub struct ParseReport {
     pub files_per_s: f64,
     pub roundtrip_mismatches: Vec<String>,
     pub roundtrip_seconds: f64,
+    /// Accepted files with commands outside the standard's grammar, kept verbatim
+    /// ([`crate::smtlib::Script::verbatim`]): `path:line:column: message` of the first.
+    pub verbatim: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub checked_clean: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -111,6 +114,11 @@ pub fn run(paths: &[PathBuf], opts: &ParseOptions) -> Result<ParseReport> {
         }
     }
     let roundtrip_seconds = t0.elapsed().as_secs_f64();
+    let verbatim = files
+        .iter()
+        .zip(&results)
+        .filter_map(|(f, r)| Some(format!("{}:{}", f.display(), r.as_ref().ok()?.verbatim.first()?.1)))
+        .collect();
 
     let mut report = ParseReport {
         files: files.len(),
@@ -124,6 +132,7 @@ pub fn run(paths: &[PathBuf], opts: &ParseOptions) -> Result<ParseReport> {
         files_per_s: files.len() as f64 / parse_seconds,
         roundtrip_mismatches,
         roundtrip_seconds,
+        verbatim,
         checked_clean: None,
         check_seconds: None,
         unknown_symbols: None,
@@ -190,6 +199,16 @@ impl ParseReport {
             "parse: {:.1} MB/s, {:.0} files/s (single thread, median)",
             self.parse_mb_per_s, self.files_per_s
         );
+        if !self.verbatim.is_empty() {
+            let _ = writeln!(
+                s,
+                "{} accepted with commands outside the standard's grammar, kept verbatim (a solver's own forms):",
+                self.verbatim.len()
+            );
+            for v in &self.verbatim {
+                let _ = writeln!(s, "  verbatim {v}");
+            }
+        }
         let _ = writeln!(s, "round trip: {} mismatches", self.roundtrip_mismatches.len());
         for m in &self.roundtrip_mismatches {
             let _ = writeln!(s, "  mismatch {m}");

@@ -29,6 +29,10 @@ pub struct Report {
     /// smaller than the input and still showed the bug).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resumed_from: Option<usize>,
+    /// The input did not parse even as S-expressions (this message, `line:column`), so it
+    /// was reduced by removing lines, untyped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub untyped: Option<String>,
 }
 
 /// The outcome of STORM's bound minimisation (`reduce::bounds::minimise`).

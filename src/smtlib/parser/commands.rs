@@ -10,8 +10,27 @@ impl<'a> Parser<'a> {
             match t.kind {
                 Tok::Eof => return Ok(()),
                 Tok::LParen => {
+                    let (at, mark) = (self.i, self.s.mark());
                     self.s.command_offsets.push(t.start);
-                    let kind = self.command()?;
+                    let kind = match self.command() {
+                        Ok(k) => k,
+                        Err(e) if self.lenient => {
+                            // The command again, untyped: its name and S-expressions.
+                            self.i = at;
+                            self.s.rewind(&mark);
+                            self.st = self.st.take();
+                            self.s.command_offsets.push(t.start);
+                            let nt = self.next();
+                            if nt.kind != Tok::Symbol {
+                                return Err(e);
+                            }
+                            let name = self.mk_str(nt);
+                            let k = self.other(name).map_err(|_| e.clone_err())?;
+                            self.s.verbatim.push((e.offset(), e.0 .1.clone()));
+                            k
+                        }
+                        Err(e) => return Err(e),
+                    };
                     self.s.commands.push(Command { kind });
                 }
                 _ => return self.err(t, "'(' to start a command"),

@@ -38,9 +38,43 @@ impl std::fmt::Display for SyntaxError {
     }
 }
 
-/// Parses a whole script.
+/// Parses a whole script. A command whose typed form does not parse but that is a
+/// well-formed S-expression is kept verbatim ([`Script::verbatim`]): solvers accept forms
+/// outside the standard's grammar (z3's `(let ((x a)))`, `(Float64)`, `(_ map (+ (Int
+/// Int) Int))`) and real suites use them, so a seed or trigger with one is still read,
+/// fuzzed where typed and printed back as it came. Unbalanced parentheses and lexical
+/// errors stay errors, at the first failure of the standard grammar.
 pub fn parse(src: &str) -> Result<Script, SyntaxError> {
     // The tape, masks and stacks of the previous parse on this thread.
+    super::with_thread_buffers(
+        &SCRATCH,
+        |b| b.lex.toks.capacity() > 1 << 20,
+        |b| {
+            parse_in(src, b).or_else(|e| {
+                let mut p = Parser::new(src, b, src.contains("\\\""));
+                p.lenient = true;
+                match p.script() {
+                    Ok(()) => {
+                        let mut s = p.finish(b);
+                        for v in &mut s.verbatim {
+                            let (line, column) = line_col(src.as_bytes(), v.0);
+                            v.1 = format!("{line}:{column}: {}", v.1);
+                        }
+                        Ok(s)
+                    }
+                    Err(_) => {
+                        p.finish(b);
+                        Err(e)
+                    }
+                }
+            })
+        },
+    )
+}
+
+/// [`parse`] in the standard's grammar only: the first command that does not parse is
+/// an error.
+pub fn parse_strict(src: &str) -> Result<Script, SyntaxError> {
     super::with_thread_buffers(&SCRATCH, |b| b.lex.toks.capacity() > 1 << 20, |b| parse_in(src, b))
 }
 
@@ -146,6 +180,9 @@ impl PErr {
     fn offset(&self) -> u32 {
         self.0 .0
     }
+    fn clone_err(&self) -> Self {
+        PErr(self.0.clone())
+    }
 }
 
 type R<T> = Result<T, PErr>;
@@ -230,6 +267,9 @@ struct Parser<'a> {
     i: usize,
     lex_error: &'static str,
     legacy_escapes: bool,
+    /// Keep a command whose typed form does not parse as an S-expression command
+    /// ([`Script::verbatim`]) instead of failing.
+    lenient: bool,
     s: Script,
     st: Stacks,
 }
@@ -253,7 +293,7 @@ impl<'a> Parser<'a> {
         let toks = lex.tape_into(std::mem::take(&mut scratch.lex.toks));
         let lex_error = lex.error();
         lex.into_buffers(&mut scratch.lex);
-        Parser { src, toks, i: 0, lex_error, legacy_escapes: legacy, s, st: scratch.stacks.take() }
+        Parser { src, toks, i: 0, lex_error, legacy_escapes: legacy, lenient: false, s, st: scratch.stacks.take() }
     }
 
     /// The script, with the buffers given back to `scratch`.
