@@ -157,6 +157,12 @@ pub fn run_locked(
                         "removed": script.commands.len() - clean.commands.len()}));
                     script = clean;
                 }
+                // A seed that asserts but never asks (it checks `simplify`/`eval` output)
+                // is fuzzed with a check-sat after its assertions.
+                if let Some(asked) = smtlib::ast::with_check_sat(&script) {
+                    events.emit(serde_json::json!({"event": "seed-check-sat-added", "seed": f}));
+                    script = asked;
+                }
                 let text = String::from_utf8_lossy(&bytes);
                 let witness = crate::mutate::storm::read_witness(&text);
                 seeds.push(Seed { hash: crate::util::hash::short_hash(&text), path: f, script, witness })

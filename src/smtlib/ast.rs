@@ -400,6 +400,17 @@ macro_rules! arenas {
 }
 
 impl Script {
+    /// Inserts a command before command `at` (its source offset: that of the command it
+    /// goes before, so messages about it point near where it stands).
+    pub fn insert_command(&mut self, at: usize, kind: CommandKind) {
+        let at = at.min(self.commands.len());
+        if self.command_offsets.len() == self.commands.len() {
+            let o = self.command_offsets.get(at).or(self.command_offsets.last()).copied().unwrap_or(0);
+            self.command_offsets.insert(at, o);
+        }
+        self.commands.insert(at, Command { kind });
+    }
+
     pub(crate) fn mark(&self) -> ArenaMark {
         macro_rules! len {
             ($v:expr) => {
@@ -577,4 +588,18 @@ pub fn unquote(s: &str) -> &str {
 /// The check-sat count of a script.
 pub fn checks(s: &Script) -> usize {
     s.commands.iter().filter(|c| s.is_check(&c.kind)).count()
+}
+
+/// A script with assertions but no check-sat (regression suites check `simplify`,
+/// `eval` or `get-value` output instead) with a `(check-sat)` after its last assertion,
+/// so that solvers have something to decide: `None` when it has a check-sat already or
+/// asserts nothing (then a check-sat would ask nothing of interest).
+pub fn with_check_sat(s: &Script) -> Option<Script> {
+    if checks(s) > 0 {
+        return None;
+    }
+    let last = s.commands.iter().rposition(|c| matches!(c.kind, CommandKind::Assert(_)))?;
+    let mut out = s.clone();
+    out.insert_command(last + 1, CommandKind::Nullary(Nullary::CheckSat));
+    Some(out)
 }

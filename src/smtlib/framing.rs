@@ -125,4 +125,22 @@ mod tests {
             "check-sat-using (using-params smt :random_seed N)"
         );
     }
+
+    /// Issue 22, item 5: a seed that asserts but never asks gets a check-sat after its
+    /// last assertion; one that asks already, or asserts nothing, is left alone.
+    #[test]
+    fn a_seed_without_check_sat_gets_one_after_its_assertions() {
+        let s = crate::smtlib::parse(
+            "(declare-const x Int)(assert (> x 1))(simplify (+ x 1))(assert (< x 5))(get-value (x))",
+        )
+        .unwrap();
+        let asked = crate::smtlib::ast::with_check_sat(&s).unwrap();
+        assert_eq!(
+            crate::smtlib::print(&asked),
+            "(declare-const x Int)\n(assert (> x 1))\n(simplify (+ x 1))\n(assert (< x 5))\n(check-sat)\n(get-value (x))\n"
+        );
+        assert_eq!(asked.command_offsets.len(), asked.commands.len());
+        assert!(crate::smtlib::ast::with_check_sat(&asked).is_none());
+        assert!(crate::smtlib::ast::with_check_sat(&crate::smtlib::parse("(simplify (+ 1 2))").unwrap()).is_none());
+    }
 }

@@ -226,7 +226,7 @@ impl Family {
                     )
                 })
                 .unwrap_or(out.commands.len());
-            out.commands.insert(at, crate::smtlib::ast::Command { kind: CommandKind::SetLogic(name) });
+            out.insert_command(at, CommandKind::SetLogic(name));
         }
         let at: Vec<usize> = (0..out.commands.len()).filter(|&i| tactic(&out, &out.commands[i])).collect();
         for i in at {
