@@ -130,8 +130,8 @@ pub fn markdown(out: &Path, d: &Data) -> String {
         let _ = writeln!(
             s,
             "\nCandidates: {cands}, with {:.2} solver families answering definitely on average; \
-             left undecided after confirmation: {undecided} ({:.1} % of candidates). Seeds fuzzed: {ready} \
-             ({demoted} demoted or skipped).",
+             left undecided after confirmation: {undecided} ({:.1} % of candidates). Seeds in the \
+             fuzzing rotation at the end: {ready} ({demoted} demoted or skipped).",
             voters as f64 / cands as f64,
             100.0 * undecided as f64 / cands as f64
         );

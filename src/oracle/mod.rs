@@ -21,6 +21,7 @@ use crate::solver::registry::version_cmp;
 use crate::solver::{model, run_file, Family, Limits, Outcome, QueryResult, SolverSpec};
 use std::path::Path;
 
+pub mod eval;
 pub mod kind;
 pub mod witness;
 
@@ -215,7 +216,9 @@ pub fn invalid_model_signature(message: &str) -> String {
 }
 
 /// Settles a tie between a `sat` solver and an `unsat` solver on a single-check-sat
-/// script: the sat solver's model values are asserted with the formula and given to the
+/// script. The sat solver's model is evaluated by our own evaluator ([`eval`]) where the
+/// theories allow: every assertion true blames the unsat solver, one false the sat
+/// solver. Otherwise the model values are asserted with the formula and given to the
 /// unsat solver. If it then answers `sat`, it contradicted itself: blame it. If the sat
 /// solver itself rejects its own model, blame the sat solver. Otherwise undecided.
 ///
@@ -238,6 +241,12 @@ pub fn resolve_tie(
     std::fs::write(f, format!("(set-option :produce-models true)\n{with_model}")).ok()?;
     let r = run_file(sat, f, 1, limits);
     let m = r.data.iter().find_map(|d| model::parse_model(d).ok())?;
+    // Our own evaluation first: it trusts neither solver.
+    match eval::check_model(trigger, &m) {
+        eval::ModelCheck::Holds => return Some(false), // satisfiable: blame the unsat solver
+        eval::ModelCheck::Fails(_) => return Some(true), // the sat side's model is no model
+        eval::ModelCheck::Unknown => {}
+    }
     let vals = m.values();
     if vals.is_empty() {
         return None;

@@ -31,6 +31,27 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Every `.smt2` file of the shared cvc5 regression seeds (`../shared/seeds/cvc5-regress`
+/// beside the checkout), sorted; `corpus/` where they are not there.
+pub fn shared_seed_files() -> Vec<PathBuf> {
+    let shared = repo().join("../shared/seeds/cvc5-regress");
+    let dir = if shared.is_dir() { shared } else { repo().join("corpus") };
+    let mut files = vec![];
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "smt2") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 /// Path of an installed solver binary under `.solvers/` (or `$SMTSTORM_SOLVERS_DIR`).
 /// Panics with the command to run when it is missing: a test that needs a real solver
 /// never passes silently without one.
