@@ -175,7 +175,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn lookup(&self, name: &str, env: &mut Vec<(String, Val)>, depth: u32) -> Option<Val> {
+    fn lookup(&self, name: &str, env: &[(String, Val)], depth: u32) -> Option<Val> {
         if let Some((_, v)) = env.iter().rev().find(|(n, _)| n == name) {
             return Some(*v);
         }
@@ -229,7 +229,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn var(&self, s: &Script, q: QualIdent, env: &mut Vec<(String, Val)>, depth: u32) -> Option<Val> {
+    fn var(&self, s: &Script, q: QualIdent, env: &[(String, Val)], depth: u32) -> Option<Val> {
         let name = s.sym(q.ident.sym);
         let ix = s.index_list(q.ident.indices);
         if ix.is_empty() {
@@ -243,7 +243,7 @@ impl<'a> Evaluator<'a> {
         match (name.strip_prefix("bv"), ix) {
             (Some(v), [w]) => {
                 let (v, w) = (v.parse::<u128>().ok()?, num(w)? as u32);
-                (w >= 1 && w <= 128).then(|| Val::Bv(v & mask(w), w))
+                (1..=128).contains(&w).then(|| Val::Bv(v & mask(w), w))
             }
             _ => None,
         }
@@ -274,12 +274,12 @@ fn literal(kind: LitKind, text: &str) -> Option<Val> {
         LitKind::Hex => {
             let h = text.strip_prefix("#x")?;
             let w = 4 * h.len() as u32;
-            (w >= 1 && w <= 128).then(|| u128::from_str_radix(h, 16).ok().map(|v| Val::Bv(v, w))).flatten()
+            (1..=128).contains(&w).then(|| u128::from_str_radix(h, 16).ok().map(|v| Val::Bv(v, w))).flatten()
         }
         LitKind::Binary => {
             let b = text.strip_prefix("#b")?;
             let w = b.len() as u32;
-            (w >= 1 && w <= 128).then(|| u128::from_str_radix(b, 2).ok().map(|v| Val::Bv(v, w))).flatten()
+            (1..=128).contains(&w).then(|| u128::from_str_radix(b, 2).ok().map(|v| Val::Bv(v, w))).flatten()
         }
         LitKind::String => None,
     }
