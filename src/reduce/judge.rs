@@ -92,6 +92,11 @@ pub struct FindingJudge {
     pub dir: PathBuf,
     /// Screen in fresh processes too (set when sessions do not reproduce the original).
     pub fresh_only: std::sync::atomic::AtomicBool,
+    /// The trigger declares a logic, so every candidate must: yices and bitwuzla get one
+    /// inferred where a script has none ([`crate::solver::Family::logic_for`]), and a
+    /// reduction that dropped it would reproduce through smtstorm only, not when a user
+    /// runs the solver on the file.
+    pub keeps_logic: bool,
 }
 
 /// Why a finding cannot be reduced with the built-in judge.
@@ -191,6 +196,7 @@ impl FindingJudge {
             limits,
             dir: scratch.to_path_buf(),
             fresh_only: false.into(),
+            keeps_logic: smtlib::parse(&trigger).is_ok_and(|s| s.logic().is_some()),
         };
         Ok((judge, meta))
     }
@@ -205,6 +211,7 @@ impl FindingJudge {
             limits: self.limits,
             dir: self.dir.clone(),
             fresh_only: self.fresh_only.load(std::sync::atomic::Ordering::Relaxed).into(),
+            keeps_logic: self.keeps_logic,
         }
     }
 
@@ -260,6 +267,9 @@ impl FindingJudge {
     /// Runs the solvers one after another through `run` until the symptom is decided.
     fn decide(&self, text: &str, mut run: impl FnMut(usize, &Script, usize) -> QueryResult) -> bool {
         let Ok(s) = smtlib::parse(text) else { return false };
+        if self.keeps_logic && s.logic().is_none() {
+            return false;
+        }
         let checks = crate::smtlib::checks(&s);
         let mut results = vec![];
         let mut cands = vec![];
