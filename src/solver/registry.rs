@@ -65,7 +65,7 @@ pub struct Dialect {
     pub statistics: Option<&'static str>,
     /// Whether it supports push/pop sessions ([`crate::solver::Framing::PushPop`]).
     pub push_pop: bool,
-    /// Whether it reads only standard logic names (and none missing): a script without
+    /// Whether it reads only standard logic names and needs one: a script without
     /// `set-logic`, or with a solver's own name (`QF_ALL`, `HO_ALL`), gets the logic
     /// inferred from its sorts ([`Family::logic_for`]). yices refuses scripts without a
     /// logic; bitwuzla and yices refuse cvc5's names.
@@ -207,26 +207,37 @@ impl Family {
         let mut out = s.clone();
         out.retain_commands(|s, c| !foreign(s, c));
         if let Some(l) = logic {
-            // After the leading options and infos, wherever the script had its own: some
-            // options (`:produce-models`) may only be set before the logic (SMT-LIB 2.6
-            // §4.1.7, start mode), and cvc5's suite sets them after `(set-logic QF_ALL)`.
             let name = out.intern(&l);
-            out.retain_commands(|_, c| !matches!(c.kind, CommandKind::SetLogic(_)));
-            let at = out
-                .commands
-                .iter()
-                .position(|c| {
-                    !matches!(
-                        c.kind,
-                        CommandKind::SetOption(_)
-                            | CommandKind::SetInfo(_)
-                            | CommandKind::GetOption(_)
-                            | CommandKind::Echo(_)
-                            | CommandKind::Nullary(Nullary::Reset)
-                    )
-                })
-                .unwrap_or(out.commands.len());
-            out.insert_command(at, CommandKind::SetLogic(name));
+            let own = out.commands.iter().filter(|c| matches!(c.kind, CommandKind::SetLogic(_))).count();
+            if own > 1 {
+                // A script that sets its logic again after a `(reset)` keeps each in place.
+                for c in &mut out.commands {
+                    if matches!(c.kind, CommandKind::SetLogic(_)) {
+                        c.kind = CommandKind::SetLogic(name);
+                    }
+                }
+            } else {
+                // After the leading options and infos, wherever the script had its own:
+                // some options (`:produce-models`) may only be set before the logic
+                // (SMT-LIB 2.6 §4.1.7, start mode), and cvc5's suite sets them after
+                // `(set-logic QF_ALL)`.
+                out.retain_commands(|_, c| !matches!(c.kind, CommandKind::SetLogic(_)));
+                let at = out
+                    .commands
+                    .iter()
+                    .position(|c| {
+                        !matches!(
+                            c.kind,
+                            CommandKind::SetOption(_)
+                                | CommandKind::SetInfo(_)
+                                | CommandKind::GetOption(_)
+                                | CommandKind::Echo(_)
+                                | CommandKind::Nullary(Nullary::Reset)
+                        )
+                    })
+                    .unwrap_or(out.commands.len());
+                out.insert_command(at, CommandKind::SetLogic(name));
+            }
         }
         let at: Vec<usize> = (0..out.commands.len()).filter(|&i| tactic(&out, &out.commands[i])).collect();
         for i in at {
@@ -539,6 +550,10 @@ mod tests {
         let ho =
             parse("(set-logic HO_ALL)(declare-fun f (Int) Int)(declare-fun g (Int) Int)(assert (= f g))(check-sat)");
         assert_eq!(Family::Yices.logic_for(&ho), None);
+        let twice = parse("(set-logic QF_ALL)(declare-const x Int)(assert (> x 0))(check-sat)(reset)(set-logic QF_ALL)(declare-const y Int)(assert (> y x))(check-sat)");
+        let own = crate::smtlib::print(&Family::Yices.without_foreign_options(&twice).unwrap());
+        assert_eq!(own.matches("(set-logic QF_LIA)").count(), 2, "{own}");
+        assert!(own.find("(reset)") < own.rfind("(set-logic"), "{own}");
         let div0 = parse("(declare-const x Int)(assert (= x (mod 3 0)))(check-sat)");
         assert_eq!(Family::Yices.logic_for(&div0).as_deref(), Some("QF_NIA"));
         assert!(Family::Z3.cannot_read(&parse("(get-abduct A true)")).is_some());

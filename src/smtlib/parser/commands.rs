@@ -10,14 +10,17 @@ impl<'a> Parser<'a> {
             match t.kind {
                 Tok::Eof => return Ok(()),
                 Tok::LParen => {
-                    let (at, mark) = (self.i, self.s.mark());
+                    // Only a lenient parse can undo a command; the strict one never pays.
+                    let (at, mark) = (self.i, self.lenient.then(|| self.s.mark()));
                     self.s.command_offsets.push(t.start);
                     let kind = match self.command() {
                         Ok(k) => k,
-                        Err(e) if self.lenient => {
+                        Err(e) if mark.is_some() => {
                             // The command again, untyped: its name and S-expressions.
                             self.i = at;
-                            self.s.rewind(&mark);
+                            if let Some(m) = &mark {
+                                self.s.rewind(m);
+                            }
                             self.st = self.st.take();
                             self.s.command_offsets.push(t.start);
                             let nt = self.next();
