@@ -681,13 +681,13 @@ fn a_solver_contradicting_itself_is_a_finding_without_a_vote() {
 }
 
 /// Issue 22, item 6: Boolean Expression Coercion is an engine of campaigns. Its mutants
-/// reach the solvers (the reference's answers give the constants) and read as valid,
-/// but for the seeds' `get-value` after an `unsat` one (yices: "the context is
-/// unsatisfiable"); a coerced divisor is never zero (yices refuses `(/ x 0.0)` in QF_LRA).
+/// reach the solvers (the reference's answers give the constants) and every solver reads
+/// them: a coerced divisor is never zero (yices refuses `(/ x 0.0)` in QF_LRA). The seeds
+/// ask no `get-value`, which yices answers with an error after an `unsat` mutant.
 #[test]
 fn bec_is_a_campaign_engine() {
     let dir = tempdir("bec");
-    let s = seeds(&dir, &["lia_bounds.smt2", "bv_arith.smt2", "lra_strict.smt2"]);
+    let s = seeds(&dir, &["lia_div_mod.smt2", "bv_signed.smt2", "lra_strict.smt2", "lra_decimal.smt2"]);
     let out = dir.join("out");
     let (code, _, err) = smtstorm(&[
         "fuzz",
@@ -710,6 +710,6 @@ fn bec_is_a_campaign_engine() {
     let st = stats(&out);
     let mutants = st["mutants"].as_u64().unwrap();
     assert!(mutants >= 30, "{st}");
-    assert!(st["valid"].as_u64().unwrap() * 4 >= mutants * 3, "{st}");
+    assert!(st["valid"].as_u64().unwrap() * 20 >= mutants * 19, "{st}");
     let _ = std::fs::remove_dir_all(&dir);
 }
