@@ -133,17 +133,24 @@ struct Def<'a> {
 struct Evaluator<'a> {
     consts: HashMap<String, Val>,
     defs: HashMap<String, Def<'a>>,
+    /// Terms evaluated so far: definitions that use each other twice over can ask for
+    /// exponentially many, so the evaluator gives up after [`MAX_STEPS`].
+    steps: std::cell::Cell<u64>,
 }
+
+/// The evaluation budget of one model check (a formula of a few megabytes takes a few
+/// million steps; a confirmation must never hang on a crafted chain of definitions).
+const MAX_STEPS: u64 = 5_000_000;
 
 /// Deep terms are evaluated by recursion; beyond this depth the evaluator gives up
 /// rather than risk the stack.
-const MAX_DEPTH: u32 = 2_000;
+const MAX_DEPTH: u32 = 1_000;
 
 impl<'a> Evaluator<'a> {
     /// The formula's definitions, then the model's: a model's interpretation of a name
     /// the formula defines is the formula's (the model only repeats it).
     fn new(s: &'a Script, model_scripts: &'a [Script], m: &Model) -> Evaluator<'a> {
-        let mut ev = Evaluator { consts: HashMap::new(), defs: HashMap::new() };
+        let mut ev = Evaluator { consts: HashMap::new(), defs: HashMap::new(), steps: 0.into() };
         for sc in model_scripts {
             ev.add_defs(sc);
         }
@@ -192,7 +199,8 @@ impl<'a> Evaluator<'a> {
     }
 
     fn eval(&self, s: &Script, t: TermId, env: &mut Vec<(String, Val)>, depth: u32) -> Option<Val> {
-        if depth > MAX_DEPTH {
+        self.steps.set(self.steps.get() + 1);
+        if depth > MAX_DEPTH || self.steps.get() > MAX_STEPS {
             return None;
         }
         match *s.term(t) {
@@ -503,6 +511,13 @@ mod tests {
         assert_eq!(check(q, &model(&[("x", "1")], &[])), ModelCheck::Unknown);
         let st = "(declare-const s String)(assert (= s \"a\"))(check-sat)";
         assert_eq!(check(st, &model(&[("s", "\"a\"")], &[])), ModelCheck::Unknown);
+        // Definitions that double at every level give up instead of running for ages.
+        let mut chain = String::from("(declare-const x Int)(define-fun d0 () Int x)");
+        for i in 1..64 {
+            chain.push_str(&format!("(define-fun d{i} () Int (- d{} d{}))", i - 1, i - 1));
+        }
+        chain.push_str("(assert (= d63 0))(check-sat)");
+        assert_eq!(check(&chain, &model(&[("x", "1")], &[])), ModelCheck::Unknown);
         // A value beyond 128 bits is no guess.
         let big = "(declare-const x Int)(assert (> (* x x x) 0))(check-sat)";
         assert_eq!(check(big, &model(&[("x", "340282366920938463463374607431768211457")], &[])), ModelCheck::Unknown);
