@@ -92,8 +92,8 @@ pub struct FindingJudge {
     pub dir: PathBuf,
     /// Screen in fresh processes too (set when sessions do not reproduce the original).
     pub fresh_only: std::sync::atomic::AtomicBool,
-    /// The trigger declares a logic, so every candidate must: yices and bitwuzla get one
-    /// inferred where a script has none ([`crate::solver::Family::logic_for`]), and a
+    /// The trigger declares a logic and a solver of the judge needs one, so every
+    /// candidate must declare one: yices and bitwuzla get one inferred where a script has none ([`crate::solver::Family::logic_for`]), and a
     /// reduction that dropped it would reproduce through smtstorm only, not when a user
     /// runs the solver on the file.
     pub keeps_logic: bool,
@@ -188,6 +188,8 @@ impl FindingJudge {
             Symptom::Answers { .. } if storm => crate::mutate::storm::read_witness(&trigger),
             _ => None,
         };
+        let keeps_logic = specs.iter().any(|s| s.family.dialect().standard_logic_only)
+            && smtlib::parse(&trigger).is_ok_and(|s| s.logic().is_some());
         let _ = std::fs::create_dir_all(scratch);
         let judge = FindingJudge {
             solvers: specs,
@@ -196,7 +198,7 @@ impl FindingJudge {
             limits,
             dir: scratch.to_path_buf(),
             fresh_only: false.into(),
-            keeps_logic: smtlib::parse(&trigger).is_ok_and(|s| s.logic().is_some()),
+            keeps_logic,
         };
         Ok((judge, meta))
     }
