@@ -13,7 +13,7 @@
 //! `mod` are Euclidean: `x = y·q + r` with `0 ≤ r < |y|`), FixedSizeBitVectors (QF_BV's
 //! `bvudiv` by zero is all ones and `bvurem` by zero the dividend, since 2.6).
 
-use crate::smtlib::ast::{Binder, CommandKind, Index, LitKind, Nullary, QualIdent, Term, TermId};
+use crate::smtlib::ast::{CommandKind, Index, LitKind, Nullary, QualIdent, Term, TermId};
 use crate::smtlib::{self, Script};
 use crate::solver::model::Model;
 use std::collections::HashMap;
@@ -233,7 +233,8 @@ impl<'a> Evaluator<'a> {
                 }
                 apply(s, q, op, &vals)
             }
-            Term::Quant(Binder::Lambda, ..) | Term::Quant(..) | Term::ExtBinder(..) | Term::Match(..) => None,
+            // Quantifiers, lambdas, binders of solver extensions and matches: beyond us.
+            Term::Quant(..) | Term::ExtBinder(..) | Term::Match(..) => None,
         }
     }
 
