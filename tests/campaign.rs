@@ -362,6 +362,16 @@ fn a_second_process_on_one_store_is_refused_until_the_first_is_gone() {
         assert!(t0.elapsed() < Duration::from_secs(20), "the first campaign never took the lock");
         std::thread::sleep(Duration::from_millis(20));
     }
+    // Its run is recorded (campaign.json) before it is killed: on a loaded machine the
+    // lock can be taken well before that, and a run killed earlier never counted.
+    while !std::fs::read(out.join("campaign.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+        .is_some_and(|c| c["runs"] == 1)
+    {
+        assert!(t0.elapsed() < Duration::from_secs(30), "the first campaign never recorded its run");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let pid = format!("pid {}", first.id());
     let o = out.to_str().unwrap();
     for args in [
