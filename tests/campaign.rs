@@ -723,3 +723,61 @@ fn bec_is_a_campaign_engine() {
     assert!(st["valid"].as_u64().unwrap() * 20 >= mutants * 19, "{st}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 22, item 5: a seed that every solver times out on (here: factoring a product of
+/// two 10-digit primes in QF_NIA, beside two easy assertions) is not lost to the campaign:
+/// it is fuzzed as the first slice of its assertions that a solver decides, the slice
+/// loses the seed's `:status`, and a seed the solvers decide is left whole.
+#[test]
+fn a_seed_too_slow_for_every_solver_is_fuzzed_as_a_slice() {
+    let dir = tempdir("slice");
+    let s = seeds(&dir, &["lia_div_mod.smt2"]);
+    std::fs::write(
+        s.join("factor.smt2"),
+        "(set-logic QF_NIA)\n(set-info :status sat)\n(declare-fun x () Int)\n(declare-fun y () Int)\n\
+         (declare-fun p () Int)\n(declare-fun q () Int)\n(assert (> x 0))\n(assert (< x (+ y 10)))\n\
+         (assert (and (> p 1) (> q 1) (< p q)))\n(assert (= (* p q) 1000000016000000063))\n(check-sat)\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (code, _, err) = smtstorm(&[
+        "fuzz",
+        s.to_str().unwrap(),
+        "--solver",
+        "z3-5.4.0",
+        "--solver",
+        "yices",
+        "--engine",
+        "opfuzz",
+        "--timeout",
+        "2",
+        "--mutants",
+        "80",
+        "--reduce",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(code == 0 || code == 10, "{err}");
+    let st = stats(&out);
+    assert_eq!(st["seeds_sliced"], 1, "{st}");
+    assert_eq!(st["seeds_ready"], 2, "{st}");
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+    let sliced: Vec<Value> = events
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["event"] == "seed-sliced")
+        .collect();
+    assert_eq!(sliced.len(), 1, "{events}");
+    assert!(sliced[0]["seed"].as_str().unwrap().ends_with("factor.smt2"), "{events}");
+    // The first half of the four assertions, without the status: 11 - 2 - 1 commands.
+    assert_eq!(sliced[0]["kept"], 8, "{events}");
+    // Mutants of the slice reach the solvers and are decided, not timed out.
+    let mutants = st["mutants"].as_u64().unwrap();
+    assert!(mutants >= 40, "{st}");
+    assert!(st["timeouts"].as_u64().unwrap() * 10 <= mutants, "{st}");
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("1 too slow for every solver"), "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

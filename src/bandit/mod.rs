@@ -473,6 +473,7 @@ impl<'a> Bandit<'a> {
                 seed_hash: sha(text),
                 engine: format!("bandit-{}", self.cfg.strategy.name()),
                 edits: serde_json::Value::Null,
+                seed_slice: None,
                 rng_seed: self.cfg.seed,
                 found_at: self.t0.elapsed().as_secs_f64(),
                 found_unix: std::time::SystemTime::now()

@@ -33,7 +33,7 @@ pub(super) fn confirm_and_store(
     let text = smtlib::print(trigger);
     let checks = smtlib::checks(trigger);
     let readers: Vec<usize> =
-        (0..sh.solvers.len()).filter(|&k| sh.solvers[k].cannot_read(&seed.script).is_none()).collect();
+        (0..sh.solvers.len()).filter(|&k| sh.solvers[k].cannot_read(&seed.script()).is_none()).collect();
     // One file per distinct text the solvers get (foreign options removed per family).
     let variants = per_solver(sh, trigger);
     let mut files: Vec<PathBuf> = vec![];
@@ -214,6 +214,7 @@ pub(super) fn confirm_and_store(
         seed_hash: seed.hash.clone(),
         engine: engine.to_string(),
         edits: edits.clone(),
+        seed_slice: seed.kept().map(<[usize]>::to_vec),
         rng_seed,
         found_at: sh.elapsed_before + sh.t0.elapsed().as_secs_f64(),
         found_unix: now,

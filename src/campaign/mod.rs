@@ -165,7 +165,13 @@ pub fn run_locked(
                 }
                 let text = String::from_utf8_lossy(&bytes);
                 let witness = crate::mutate::storm::read_witness(&text);
-                seeds.push(Seed { hash: crate::util::hash::short_hash(&text), path: f, script, witness })
+                seeds.push(Seed {
+                    hash: crate::util::hash::short_hash(&text),
+                    path: f,
+                    loaded: script,
+                    witness,
+                    slice: Default::default(),
+                })
             }
             Err(e) => {
                 rejected += 1;

@@ -123,18 +123,34 @@ pub fn markdown(out: &Path, d: &Data) -> String {
         );
     }
     // How well the oracles decide (issue 22): voters per candidate, undecided ties, seeds fuzzed.
-    let (cands, voters, undecided, ready, demoted) = runs(d).iter().fold((0, 0, 0, 0, 0), |a, r| {
-        (a.0 + r.candidates, a.1 + r.definite_families, a.2 + r.undecided, a.3 + r.seeds_ready, a.4 + r.seeds_demoted)
+    let (cands, voters, undecided, ready, demoted, sliced) = runs(d).iter().fold((0, 0, 0, 0, 0, 0), |a, r| {
+        (
+            a.0 + r.candidates,
+            a.1 + r.definite_families,
+            a.2 + r.undecided,
+            a.3 + r.seeds_ready,
+            a.4 + r.seeds_demoted,
+            a.5 + r.seeds_sliced,
+        )
     });
     if cands > 0 {
-        let _ = writeln!(
+        let _ = write!(
             s,
             "\nCandidates: {cands}, with {:.2} solver families answering definitely on average; \
-             left undecided after confirmation: {undecided} ({:.1} % of candidates). Seeds in the \
-             fuzzing rotation at the end: {ready} ({demoted} demoted or skipped).",
+             left undecided after confirmation: {undecided} ({:.1} % of candidates).",
             voters as f64 / cands as f64,
             100.0 * undecided as f64 / cands as f64
         );
+    }
+    if ready + demoted > 0 {
+        let _ = writeln!(
+            s,
+            "{}Seeds in the fuzzing rotation at the end: {ready} ({demoted} demoted or skipped; \
+             {sliced} too slow for every solver and fuzzed as a slice of their assertions).",
+            if cands > 0 { " " } else { "\n" }
+        );
+    } else if cands > 0 {
+        let _ = writeln!(s);
     }
     for (title, seed) in [("Bugs found by fuzzing", false), ("Seed findings (the unmutated seed already fails)", true)]
     {

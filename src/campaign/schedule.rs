@@ -6,10 +6,27 @@ use super::*;
 /// A loaded seed.
 pub(super) struct Seed {
     pub(super) path: PathBuf,
-    pub(super) script: Script,
+    /// The seed as loaded (sanitized, a check-sat added where it had none).
+    pub(super) loaded: Script,
     pub(super) hash: String,
     /// A STORM witness line in the file (fuzzer artifacts of `storm_target`).
     pub(super) witness: Option<Vec<(String, String)>>,
+    /// A slice of its assertions that some solver answers, set once by the pre-screen
+    /// when every solver timed out on the whole seed (with the kept command indices).
+    pub(super) slice: std::sync::OnceLock<(Script, Vec<usize>)>,
+}
+
+impl Seed {
+    /// What is fuzzed: the slice if the seed was sliced, else the seed as loaded.
+    pub(super) fn script(&self) -> &Script {
+        self.slice.get().map(|(s, _)| s).unwrap_or(&self.loaded)
+    }
+
+    /// The kept command indices of a sliced seed (recorded with its findings, so that
+    /// their edits replay on the same slice).
+    pub(super) fn kept(&self) -> Option<&[usize]> {
+        self.slice.get().map(|(_, k)| k.as_slice())
+    }
 }
 
 #[derive(Clone, Debug, Default)]

@@ -24,6 +24,8 @@ pub struct Counters {
     pub seeds_ready: AtomicU64,
     pub seeds_demoted: AtomicU64,
     pub seeds_rejected: AtomicU64,
+    /// Seeds every solver timed out on, fuzzed as a slice of their assertions.
+    pub seeds_sliced: AtomicU64,
     /// Candidates on mutants that repeat their seed's own failure (same kind and blame,
     /// same crash message).
     pub inherited: AtomicU64,
@@ -59,6 +61,7 @@ impl Counters {
             seeds_ready: self.seeds_ready.load(Relaxed),
             seeds_demoted: self.seeds_demoted.load(Relaxed),
             seeds_rejected: self.seeds_rejected.load(Relaxed),
+            seeds_sliced: self.seeds_sliced.load(Relaxed),
             inherited: self.inherited.load(Relaxed),
             status_mismatches: self.status_mismatches.load(Relaxed),
             store_errors: self.store_errors.load(Relaxed),
@@ -90,6 +93,8 @@ pub struct Stats {
     pub seeds_ready: u64,
     pub seeds_demoted: u64,
     pub seeds_rejected: u64,
+    #[serde(default)]
+    pub seeds_sliced: u64,
     #[serde(default)]
     pub inherited: u64,
     #[serde(default)]

@@ -117,41 +117,112 @@ pub(super) fn per_solver_texts(sh: &Shared, s: &Script) -> Vec<String> {
         .collect()
 }
 
-pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, tmp: &Path, w: usize) {
-    let seed = &sh.seeds[i];
-    let mut script = seed.script.clone();
-    strip_status(&mut script);
-    let texts = per_solver_texts(sh, &script);
-    let checks = smtlib::checks(&script);
-    let mut results: Vec<Option<QueryResult>> = vec![None; sh.solvers.len()];
-    let mut readers = vec![];
-    let mut slowest = Duration::ZERO;
-    let mut why = vec![];
-    for (k, sess) in sessions.iter_mut().enumerate() {
-        if let Some(r) = sh.solvers[k].cannot_read(&seed.script) {
-            why.push(format!("{}: {r}", sh.solvers[k].name));
-            continue;
-        }
-        sess.set_time_limit(limits.time);
-        let r = sess.query(&texts[k], checks);
-        sh.counters.solver_calls.fetch_add(1, Relaxed);
-        match r.outcome() {
-            Outcome::Error { message } => why.push(format!("{}: {message}", sh.solvers[k].name)),
-            Outcome::Timeout => why.push(format!("{}: timeout", sh.solvers[k].name)),
-            _ => {
-                readers.push(k);
-                slowest = slowest.max(r.wall);
+/// The first slice of `s`'s assertions ([`smtlib::ast::assertion_slices`]) that one of
+/// the solvers in `who` answers `sat` or `unsat` to within a quarter of the campaign's time limit (a slice
+/// that needs more leaves little time to its mutants), trying at most
+/// [`SLICE_CALLS`] queries: `None` if none does.
+fn answered_slice(
+    sh: &Shared,
+    sessions: &mut [Session],
+    s: &Script,
+    who: &[usize],
+    limits: &Limits,
+) -> Option<(Script, Vec<usize>)> {
+    let floor = Duration::from_secs_f64(crate::store::campaign::MIN_TIMEOUT_S);
+    let limit = (limits.time / 4).max(floor).min(limits.time);
+    let mut calls = 0;
+    for keep in smtlib::ast::assertion_slices(s) {
+        let slice = smtlib::ast::keep_commands(s, &keep);
+        let checks = smtlib::checks(&slice);
+        let texts = per_solver_texts(sh, &slice);
+        for &k in who {
+            if calls == SLICE_CALLS {
+                return None;
+            }
+            calls += 1;
+            sessions[k].set_time_limit(limit);
+            let r = sessions[k].query(&texts[k], checks);
+            sh.counters.solver_calls.fetch_add(1, Relaxed);
+            if r.outcomes.len() == checks && r.outcomes.iter().any(Outcome::is_definite) {
+                return Some((slice, keep));
             }
         }
-        results[k] = Some(r);
     }
+    None
+}
+
+/// Whether a solver that answered only `unknown` did so at the time limit (its own
+/// limit is the campaign's, [`crate::solver::Limits`]): it ran out of time rather than
+/// of theory.
+fn gave_up(r: &QueryResult, limit: Duration) -> bool {
+    !r.outcomes.is_empty()
+        && r.outcomes.iter().all(|o| matches!(o, Outcome::Unknown { .. }))
+        && r.wall.as_secs_f64() >= 0.9 * limit.as_secs_f64()
+}
+
+/// Queries spent looking for a slice of one slow seed (ddmin's first two levels are six
+/// slices: each gets at least one try).
+const SLICE_CALLS: usize = 8;
+
+pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, tmp: &Path, w: usize) {
+    let seed = &sh.seeds[i];
+    let (script, checks, results, readers, slowest, mut why) = loop {
+        let mut script = seed.script().clone();
+        strip_status(&mut script);
+        let texts = per_solver_texts(sh, &script);
+        let checks = smtlib::checks(&script);
+        let mut results: Vec<Option<QueryResult>> = vec![None; sh.solvers.len()];
+        let mut readers = vec![];
+        let mut timed_out = vec![];
+        let mut slowest = Duration::ZERO;
+        let mut why = vec![];
+        for (k, sess) in sessions.iter_mut().enumerate() {
+            if let Some(r) = sh.solvers[k].cannot_read(seed.script()) {
+                why.push(format!("{}: {r}", sh.solvers[k].name));
+                continue;
+            }
+            sess.set_time_limit(limits.time);
+            let r = sess.query(&texts[k], checks);
+            sh.counters.solver_calls.fetch_add(1, Relaxed);
+            match r.outcome() {
+                Outcome::Error { message } => why.push(format!("{}: {message}", sh.solvers[k].name)),
+                Outcome::Timeout => {
+                    why.push(format!("{}: timeout", sh.solvers[k].name));
+                    timed_out.push(k);
+                }
+                _ => {
+                    readers.push(k);
+                    slowest = slowest.max(r.wall);
+                    if gave_up(&r, limits.time) {
+                        timed_out.push(k);
+                    }
+                }
+            }
+            results[k] = Some(r);
+        }
+        // Too slow for every solver that reads it (each timed out or gave up at the limit,
+        // none answered sat or unsat): fuzzed as a slice of its assertions that one of them
+        // decides, if there is one (then screened again as that slice).
+        let decided = results.iter().flatten().any(|r| r.outcomes.iter().any(Outcome::is_definite));
+        let slow = !decided && !timed_out.is_empty() && checks > 0;
+        if slow && !sh.cfg.triage && seed.slice.get().is_none() {
+            if let Some(slice) = answered_slice(sh, sessions, seed.script(), &timed_out, limits) {
+                sh.counters.seeds_sliced.fetch_add(1, Relaxed);
+                sh.events.emit(serde_json::json!({"event": "seed-sliced", "seed": seed.path,
+                    "commands": seed.script().commands.len(), "kept": slice.1.len()}));
+                let _ = seed.slice.set(slice);
+                continue;
+            }
+        }
+        break (script, checks, results, readers, slowest, why);
+    };
     if checks > 0 {
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
         // A STORM instance is satisfiable by construction: its witness is the truth.
         let witness = seed.witness.as_deref().filter(|_| sh.cfg.triage);
         let t = match witness {
             Some(_) => Some(vec![Outcome::Sat; checks]),
-            None => truth(&seed.script),
+            None => truth(&seed.script()),
         };
         if let Some(note) = t.as_deref().filter(|_| witness.is_none()).and_then(|t| oracle::status_mismatch(&refs, t)) {
             // Every solver contradicts the seed's :status: a note on the seed, no finding.
@@ -305,7 +376,7 @@ pub(super) fn fuzz_batch<'s>(
                     // candidate.
                     (Prepared::OpFuzz(op), Some(st)) => match opfuzz::choose(op, &mut Rng::new(rng_seed)) {
                         Some(opfuzz::Choice::Swap { edits, term, to }) => st
-                            .swapped(&seed.script, term, to)
+                            .swapped(&seed.script(), term, to)
                             .map(|t| (edits, None, vec![t; sh.solvers.len()], st.checks)),
                         Some(opfuzz::Choice::Checked(edits, m)) => Some(script_mutant(edits, *m)),
                         None => None,
@@ -356,12 +427,15 @@ pub(super) fn fuzz_batch<'s>(
     let mut bad = 0;
     // OpFuzz swaps sent as text keep the seed's commands, so its framing; STORM's
     // instances have one question per instance and none.
-    let seed_framing = pools.is_none().then(|| crate::smtlib::framing::framing(&seed.script));
+    let seed_framing = pools.is_none().then(|| crate::smtlib::framing::framing(&seed.script()));
     for (j, (rng_seed, edits, m, _, checks)) in mutants.iter().enumerate() {
         sh.counters.mutants.fetch_add(1, Relaxed);
         let rs: Vec<Option<&QueryResult>> = results[j].iter().map(|r| r.as_ref()).collect();
         let errored = rs.iter().flatten().any(|r| r.outcomes.iter().any(|o| matches!(o, Outcome::Error { .. })));
-        let timed_out = rs.iter().flatten().any(|r| r.outcomes.iter().any(|o| matches!(o, Outcome::Timeout)));
+        // A solver that gave up at the limit counts as timed out: it says nothing about
+        // the mutant, and a seed whose mutants all do so is retired.
+        let timed_out =
+            rs.iter().flatten().any(|r| r.outcomes.iter().any(|o| matches!(o, Outcome::Timeout)) || gave_up(r, limit));
         let exhausted = rs.iter().flatten().any(|r| r.outcomes.iter().any(|o| matches!(o, Outcome::Resource { .. })));
         if exhausted {
             sh.counters.resources.fetch_add(1, Relaxed);
@@ -401,7 +475,7 @@ pub(super) fn fuzz_batch<'s>(
             let trigger = match (m, &pools) {
                 (Some(m), _) => m,
                 (None, Some(p)) => {
-                    match crate::mutate::edit::apply_with_baseline(&seed.script, edits, p.seed_diagnostics) {
+                    match crate::mutate::edit::apply_with_baseline(&seed.script(), edits, p.seed_diagnostics) {
                         Ok(s) => {
                             built = s;
                             &built
@@ -414,7 +488,7 @@ pub(super) fn fuzz_batch<'s>(
                         }
                     }
                 }
-                (None, None) => match crate::mutate::edit::apply_unchecked(&seed.script, edits) {
+                (None, None) => match crate::mutate::edit::apply_unchecked(&seed.script(), edits) {
                     // An OpFuzz swap sent as text (see `SeedText`).
                     Ok(mut s) => {
                         strip_status(&mut s);
@@ -468,19 +542,19 @@ pub(super) fn storm_pools(sh: &Shared, sessions: &mut [Session], i: usize, limit
     sess.set_time_limit(limits.time);
     let mut calls = 0;
     let rng_seed = mix(&[sh.cfg.seed, i as u64, 0x5708]);
-    let built = crate::oracle::witness::pools_for(&seed.script, sess, &sh.cfg.storm, rng_seed, &mut calls);
+    let built = crate::oracle::witness::pools_for(&seed.script(), sess, &sh.cfg.storm, rng_seed, &mut calls);
     sh.counters.solver_calls.fetch_add(calls, Relaxed);
     let pools = built.ok().map(|p| {
         let prefixes = sh
             .solvers
             .iter()
-            .map(|spec| crate::mutate::edit::recombine_prefix(&spec.own_script(&seed.script)))
+            .map(|spec| crate::mutate::edit::recombine_prefix(&spec.own_script(&seed.script())))
             .collect();
         Arc::new(StormSeed {
             pools: p,
             prefixes,
             tactics: sh.solvers.iter().map(|spec| spec.family.reads_check_sat_using()).collect(),
-            seed_diagnostics: crate::smtlib::check::check(&seed.script).diagnostics.len(),
+            seed_diagnostics: crate::smtlib::check::check(&seed.script()).diagnostics.len(),
         })
     });
     if pools.is_none() {
@@ -563,7 +637,7 @@ impl<'s> PreparedCache<'s> {
                     self.map.remove(&old);
                 }
             }
-            let script = &sh.seeds[seed].script;
+            let script = sh.seeds[seed].script();
             let text = (engine == Engine::OpFuzz
                 && sh.solvers.iter().all(|spec| spec.family.without_foreign_options(script).is_none()))
             .then(|| {

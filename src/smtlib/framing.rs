@@ -143,4 +143,38 @@ mod tests {
         assert!(crate::smtlib::ast::with_check_sat(&asked).is_none());
         assert!(crate::smtlib::ast::with_check_sat(&crate::smtlib::parse("(simplify (+ 1 2))").unwrap()).is_none());
     }
+
+    /// Issue 22, item 5: a seed too slow for every solver is fuzzed as a slice of its
+    /// assertions: halves, then quarters, each keeping every other command (named
+    /// assertions too) but the `:status`, which no longer describes a slice.
+    #[test]
+    fn slices_keep_all_but_part_of_the_unnamed_assertions() {
+        use crate::smtlib::ast::{assertion_slices, keep_commands};
+        let s = crate::smtlib::parse(
+            "(set-info :status unsat)(declare-const x Int)(assert (> x 1))(assert (! (< x 9) :named n))\
+             (assert (< x 5))(push 1)(assert (= x 3))(assert (= x 4))(check-sat-assuming (n))",
+        )
+        .unwrap();
+        let slices = assertion_slices(&s);
+        let texts: Vec<String> = slices.iter().map(|k| crate::smtlib::print(&keep_commands(&s, k))).collect();
+        let common = "(declare-const x Int)\n";
+        let tail = "(check-sat-assuming (n))\n";
+        assert_eq!(texts.len(), 6, "{texts:#?}");
+        assert_eq!(
+            texts[0],
+            format!("{common}(assert (> x 1))\n(assert (! (< x 9) :named n))\n(assert (< x 5))\n(push 1)\n{tail}")
+        );
+        assert_eq!(
+            texts[1],
+            format!("{common}(assert (! (< x 9) :named n))\n(push 1)\n(assert (= x 3))\n(assert (= x 4))\n{tail}")
+        );
+        assert_eq!(texts[2], format!("{common}(assert (> x 1))\n(assert (! (< x 9) :named n))\n(push 1)\n{tail}"));
+        assert_eq!(texts[5], format!("{common}(assert (! (< x 9) :named n))\n(push 1)\n(assert (= x 4))\n{tail}"));
+        for k in &slices {
+            assert_eq!(keep_commands(&s, k).command_offsets.len(), k.len());
+        }
+        // One unnamed assertion: nothing to split.
+        assert!(assertion_slices(&crate::smtlib::parse("(declare-const x Int)(assert (> x 1))(check-sat)").unwrap())
+            .is_empty());
+    }
 }

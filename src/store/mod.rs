@@ -63,6 +63,10 @@ pub struct Meta {
     pub seed_hash: String,
     pub engine: String,
     pub edits: serde_json::Value,
+    /// For a seed every solver timed out on: the seed's commands (indices as the campaign
+    /// loads it) in the slice the edits apply to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_slice: Option<Vec<usize>>,
     pub rng_seed: u64,
     /// Seconds since the campaign's first start when first found.
     pub found_at: f64,
@@ -321,6 +325,7 @@ mod tests {
             seed_hash: String::new(),
             engine: "triage".into(),
             edits: serde_json::Value::Null,
+            seed_slice: None,
             rng_seed: 0,
             found_at,
             found_unix: 0,
