@@ -33,7 +33,7 @@ pub(super) fn confirm_and_store(
     let text = smtlib::print(trigger);
     let checks = smtlib::checks(trigger);
     let readers: Vec<usize> =
-        (0..sh.solvers.len()).filter(|&k| sh.solvers[k].cannot_read(&seed.script()).is_none()).collect();
+        (0..sh.solvers.len()).filter(|&k| sh.solvers[k].cannot_read(seed.script()).is_none()).collect();
     // One file per distinct text the solvers get (foreign options removed per family).
     let variants = per_solver(sh, trigger);
     let mut files: Vec<PathBuf> = vec![];

@@ -222,7 +222,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         let witness = seed.witness.as_deref().filter(|_| sh.cfg.triage);
         let t = match witness {
             Some(_) => Some(vec![Outcome::Sat; checks]),
-            None => truth(&seed.script()),
+            None => truth(seed.script()),
         };
         if let Some(note) = t.as_deref().filter(|_| witness.is_none()).and_then(|t| oracle::status_mismatch(&refs, t)) {
             // Every solver contradicts the seed's :status: a note on the seed, no finding.
@@ -376,7 +376,7 @@ pub(super) fn fuzz_batch<'s>(
                     // candidate.
                     (Prepared::OpFuzz(op), Some(st)) => match opfuzz::choose(op, &mut Rng::new(rng_seed)) {
                         Some(opfuzz::Choice::Swap { edits, term, to }) => st
-                            .swapped(&seed.script(), term, to)
+                            .swapped(seed.script(), term, to)
                             .map(|t| (edits, None, vec![t; sh.solvers.len()], st.checks)),
                         Some(opfuzz::Choice::Checked(edits, m)) => Some(script_mutant(edits, *m)),
                         None => None,
@@ -427,7 +427,7 @@ pub(super) fn fuzz_batch<'s>(
     let mut bad = 0;
     // OpFuzz swaps sent as text keep the seed's commands, so its framing; STORM's
     // instances have one question per instance and none.
-    let seed_framing = pools.is_none().then(|| crate::smtlib::framing::framing(&seed.script()));
+    let seed_framing = pools.is_none().then(|| crate::smtlib::framing::framing(seed.script()));
     for (j, (rng_seed, edits, m, _, checks)) in mutants.iter().enumerate() {
         sh.counters.mutants.fetch_add(1, Relaxed);
         let rs: Vec<Option<&QueryResult>> = results[j].iter().map(|r| r.as_ref()).collect();
@@ -475,7 +475,7 @@ pub(super) fn fuzz_batch<'s>(
             let trigger = match (m, &pools) {
                 (Some(m), _) => m,
                 (None, Some(p)) => {
-                    match crate::mutate::edit::apply_with_baseline(&seed.script(), edits, p.seed_diagnostics) {
+                    match crate::mutate::edit::apply_with_baseline(seed.script(), edits, p.seed_diagnostics) {
                         Ok(s) => {
                             built = s;
                             &built
@@ -488,7 +488,7 @@ pub(super) fn fuzz_batch<'s>(
                         }
                     }
                 }
-                (None, None) => match crate::mutate::edit::apply_unchecked(&seed.script(), edits) {
+                (None, None) => match crate::mutate::edit::apply_unchecked(seed.script(), edits) {
                     // An OpFuzz swap sent as text (see `SeedText`).
                     Ok(mut s) => {
                         strip_status(&mut s);
@@ -542,19 +542,19 @@ pub(super) fn storm_pools(sh: &Shared, sessions: &mut [Session], i: usize, limit
     sess.set_time_limit(limits.time);
     let mut calls = 0;
     let rng_seed = mix(&[sh.cfg.seed, i as u64, 0x5708]);
-    let built = crate::oracle::witness::pools_for(&seed.script(), sess, &sh.cfg.storm, rng_seed, &mut calls);
+    let built = crate::oracle::witness::pools_for(seed.script(), sess, &sh.cfg.storm, rng_seed, &mut calls);
     sh.counters.solver_calls.fetch_add(calls, Relaxed);
     let pools = built.ok().map(|p| {
         let prefixes = sh
             .solvers
             .iter()
-            .map(|spec| crate::mutate::edit::recombine_prefix(&spec.own_script(&seed.script())))
+            .map(|spec| crate::mutate::edit::recombine_prefix(&spec.own_script(seed.script())))
             .collect();
         Arc::new(StormSeed {
             pools: p,
             prefixes,
             tactics: sh.solvers.iter().map(|spec| spec.family.reads_check_sat_using()).collect(),
-            seed_diagnostics: crate::smtlib::check::check(&seed.script()).diagnostics.len(),
+            seed_diagnostics: crate::smtlib::check::check(seed.script()).diagnostics.len(),
         })
     });
     if pools.is_none() {
