@@ -781,3 +781,51 @@ fn a_seed_too_slow_for_every_solver_is_fuzzed_as_a_slice() {
     assert!(report.contains("1 too slow for every solver"), "{report}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 23: the configuration engine runs in a campaign: its mutants (a check-sat asked
+/// again through a tactic pipeline from z3's own table) reach every solver and are read.
+#[test]
+fn config_is_a_campaign_engine() {
+    let dir = tempdir("config");
+    let s = seeds(&dir, &["lia_div_mod.smt2", "bv_signed.smt2", "lra_strict.smt2"]);
+    let out = dir.join("out");
+    let (code, _, err) = smtstorm(&[
+        "fuzz",
+        s.to_str().unwrap(),
+        "--solver",
+        "z3-4.8.12",
+        "--solver",
+        "yices",
+        "--engine",
+        "config",
+        "--mutants",
+        "60",
+        "--reduce",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(code == 0 || code == 10, "{err}");
+    let st = stats(&out);
+    let mutants = st["mutants"].as_u64().unwrap();
+    assert!(mutants >= 30, "{st}");
+    assert!(st["valid"].as_u64().unwrap() * 20 >= mutants * 19, "{st}");
+    // Without a z3 under test there is no table: said, and refused when it is the only engine.
+    let (code, _, err) = smtstorm(&[
+        "fuzz",
+        s.to_str().unwrap(),
+        "--solver",
+        "yices",
+        "--engine",
+        "config",
+        "--mutants",
+        "10",
+        "--out",
+        dir.join("out2").to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--engine") && err.contains("z3"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -72,6 +72,26 @@ struct Shared {
     storm: Mutex<std::collections::HashMap<usize, Option<Arc<StormSeed>>>>,
     /// Index of the reference solver.
     reference: usize,
+    /// The configuration engine's tactics and parameters ([`configuration_space`]).
+    options: crate::solver::options::Options,
+}
+
+/// The tactics and parameters every z3 release under test lists (one mutant goes to all
+/// of them); empty when none is under test or one cannot be asked, which is said.
+fn configuration_space(solvers: &[SolverSpec], events: &Events) -> crate::solver::options::Options {
+    let mut tables = vec![];
+    for spec in solvers.iter().filter(|s| s.family == crate::solver::Family::Z3) {
+        match crate::solver::options::extract(spec) {
+            Ok(o) => tables.push(o),
+            Err(e) => {
+                events.emit(
+                    serde_json::json!({"event": "options-unavailable", "solver": spec.name, "why": e.to_string()}),
+                );
+                return Default::default();
+            }
+        }
+    }
+    crate::solver::options::intersect(&tables)
 }
 
 /// Runs (or resumes) a campaign writing to `out`. `quiet` silences the progress line;
@@ -180,6 +200,22 @@ pub fn run_locked(
             }
         }
     }
+    // The configuration engine's space: what every z3 release under test lists.
+    let options = configuration_space(&solvers, &events);
+    let mut engines = if cfg.engines.is_empty() { Engine::ALL.to_vec() } else { cfg.engines.clone() };
+    if options.tactics.is_empty() && engines.contains(&Engine::Config) {
+        engines.retain(|e| *e != Engine::Config);
+        events.emit(serde_json::json!({"event": "engine-unavailable", "engine": "config",
+            "why": "no z3 under test listed its tactics"}));
+        if engines.is_empty() {
+            return Err(Error::Invalid {
+                key: "engines",
+                flag: Some("--engine"),
+                value: "config".into(),
+                expected: "the config engine asks z3 through its tactics: put a z3 release under test",
+            });
+        }
+    }
     let n = seeds.len();
     let budget = cfg.time.map(|t| Duration::from_secs_f64((t * cfg.workers() as f64 / n.max(1) as f64 * 4.0).max(5.0)));
     let sched = Scheduler {
@@ -188,13 +224,14 @@ pub fn run_locked(
         ready: vec![],
         state: vec![SeedState::default(); n],
         toggle: false,
-        engines: if cfg.engines.is_empty() { Engine::ALL.to_vec() } else { cfg.engines.clone() },
+        engines,
         budget,
     };
     let reference = crate::solver::registry::reference_index(&solvers, cfg.reference.as_deref())
         .ok_or_else(|| Error::UnknownReference { name: cfg.reference.clone().unwrap_or_default() })?;
     let shared = Arc::new(Shared {
         storm: Mutex::new(Default::default()),
+        options,
         reference,
         ladder: registry.solvers.clone(),
         families: solvers.iter().map(|s| s.family).collect(),

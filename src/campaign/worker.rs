@@ -645,7 +645,7 @@ impl<'s> PreparedCache<'s> {
                 strip_status(&mut plain);
                 crate::mutate::opfuzz::SeedText::new(&plain)
             });
-            self.map.insert(key, (Prepared::new(engine, script), text));
+            self.map.insert(key, (Prepared::with_options(engine, script, &sh.options), text));
             self.order.push_back(key);
         }
         &self.map[&key]

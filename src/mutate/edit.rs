@@ -42,6 +42,11 @@ pub enum Edit {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         tactic: Option<String>,
     },
+    /// Ask the `check-sat` at command `after` again, right after it, through z3's
+    /// `(check-sat-using TACTIC)` (the configuration engine, [`crate::mutate::config`];
+    /// other solvers get a plain `check-sat`). It inserts a command, so it comes after
+    /// every edit that addresses terms by command index.
+    AskAgain { after: usize, tactic: String },
 }
 
 /// One incremental block of a [`Edit::Recombine`]: how many of the assertions it takes,
@@ -60,7 +65,7 @@ impl Edit {
             | Edit::ReplaceSubterm { at, .. }
             | Edit::ReplaceConstant { at, .. }
             | Edit::InsertConstruct { at, .. } => Some(at),
-            Edit::Recombine { .. } => None,
+            Edit::Recombine { .. } | Edit::AskAgain { .. } => None,
         }
     }
 }
@@ -76,6 +81,8 @@ pub enum EditError {
     IllSorted(String),
     #[error("replacement text is not one term: {0}")]
     BadText(String),
+    #[error("command {0} is not a check-sat")]
+    NotACheck(usize),
 }
 
 /// The terms a command holds, in order (the second step of a [`Path`]).
@@ -168,6 +175,10 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
             s = recombine(&s, assertions, blocks, tactic.as_deref())?;
             continue;
         }
+        if let Edit::AskAgain { after, tactic } = e {
+            s = ask_again(&s, *after, tactic)?;
+            continue;
+        }
         let at = e.at().expect("path edits");
         let t = resolve(&s, at).ok_or_else(|| EditError::NoSuchPath(at.0.clone()))?;
         match e {
@@ -193,13 +204,61 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
                 pending.push((t, text));
                 pending_paths.push(at);
             }
-            Edit::Recombine { .. } => unreachable!("handled above"),
+            Edit::Recombine { .. } | Edit::AskAgain { .. } => unreachable!("handled above"),
         }
     }
     if !pending.is_empty() {
         s = reprint(&s, &pending)?;
     }
     Ok(s)
+}
+
+/// One tactic expression for `check-sat-using`: a symbol or one balanced list, nothing
+/// after it.
+fn check_sat_using(t: &str) -> Result<String, EditError> {
+    let probe =
+        crate::smtlib::parse(&format!("(check-sat-using {t})")).map_err(|e| EditError::BadText(e.to_string()))?;
+    if probe.commands.len() != 1 {
+        return Err(EditError::BadText(t.to_string()));
+    }
+    Ok(format!("(check-sat-using {t})\n"))
+}
+
+/// Commands that read the last answer (a model, a core, values, an `eval`): a second
+/// check-sat goes after them, so that they still read the first answer (z3 says "model
+/// is not available" after a tactic that gave up).
+fn reads_answer(s: &Script, c: &CommandKind) -> bool {
+    match *c {
+        CommandKind::Nullary(n) => {
+            !matches!(n, Nullary::CheckSat | Nullary::Exit | Nullary::Reset | Nullary::ResetAssertions)
+        }
+        CommandKind::GetValue(_) | CommandKind::GetInfo(_) | CommandKind::GetOption(_) | CommandKind::Echo(_) => true,
+        CommandKind::TermCmd { name, .. } => s.str(name) == "eval",
+        CommandKind::Other { name, .. } => s.str(name).starts_with("get-"),
+        _ => false,
+    }
+}
+
+/// [`Edit::AskAgain`]: the script printed with the new command after the check-sat at
+/// `after` and the commands that read its answer, parsed back.
+fn ask_again(s: &Script, after: usize, tactic: &str) -> Result<Script, EditError> {
+    if !s.commands.get(after).is_some_and(|c| s.is_check(&c.kind)) {
+        return Err(EditError::NotACheck(after));
+    }
+    let again = check_sat_using(tactic)?;
+    let mut after = after;
+    while s.commands.get(after + 1).is_some_and(|c| reads_answer(s, &c.kind)) {
+        after += 1;
+    }
+    let mut p = crate::smtlib::printer::Printer::new(s);
+    for (i, c) in s.commands.iter().enumerate() {
+        p.command(&c.kind);
+        p.newline();
+        if i == after {
+            p.out.push_str(&again);
+        }
+    }
+    crate::smtlib::parse(&p.out).map_err(|e| EditError::BadText(e.to_string()))
 }
 
 /// Applies `edits` to a copy of `seed` and checks that the result is no less well-sorted
@@ -270,15 +329,7 @@ pub fn recombine_prefix(s: &Script) -> String {
 /// parsed term check them first).
 pub fn recombine_body(assertions: &[String], blocks: &[Block], tactic: Option<&str>) -> Result<String, EditError> {
     let check = match tactic {
-        Some(t) => {
-            // One tactic expression: a symbol or one balanced list, nothing after it.
-            let probe = crate::smtlib::parse(&format!("(check-sat-using {t})"))
-                .map_err(|e| EditError::BadText(e.to_string()))?;
-            if probe.commands.len() != 1 {
-                return Err(EditError::BadText(t.to_string()));
-            }
-            format!("(check-sat-using {t})\n")
-        }
+        Some(t) => check_sat_using(t)?,
         None => "(check-sat)\n".to_string(),
     };
     let mut text = String::with_capacity(assertions.iter().map(|a| a.len() + 10).sum::<usize>() + 64);

@@ -3,6 +3,7 @@
 
 pub mod bec;
 pub mod choice;
+pub mod config;
 pub mod edit;
 pub mod file;
 pub mod opfuzz;
@@ -27,10 +28,14 @@ pub enum Engine {
     /// ValFuzz's Boolean Expression Coercion ([`bec`]): constants chosen by a reference
     /// solver so that chosen Boolean sub-terms come out true or false.
     Bec,
+    /// The configuration engine ([`config`]): a check-sat asked again through a z3 tactic
+    /// pipeline from the solver's own table.
+    Config,
 }
 
 impl Engine {
-    pub const ALL: [Engine; 5] = [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz, Engine::Storm, Engine::Bec];
+    pub const ALL: [Engine; 6] =
+        [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz, Engine::Storm, Engine::Bec, Engine::Config];
     /// The engines [`Prepared`] runs on a seed alone.
     pub const SEED_ONLY: [Engine; 3] = [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz];
     pub fn name(self) -> &'static str {
@@ -40,6 +45,7 @@ impl Engine {
             Engine::ValFuzz => "valfuzz",
             Engine::Storm => "storm",
             Engine::Bec => "bec",
+            Engine::Config => "config",
         }
     }
     pub fn from_name(s: &str) -> Option<Engine> {
@@ -58,6 +64,7 @@ pub enum Prepared<'a> {
     OpFuzz(opfuzz::Prepared<'a>),
     TypeFuzz(typefuzz::Prepared<'a>),
     ValFuzz(valfuzz::Prepared<'a>),
+    Config(config::Prepared<'a>),
     /// An engine that needs more than the seed (STORM): no mutants from here.
     NeedsSolver,
 }
@@ -68,7 +75,14 @@ impl<'a> Prepared<'a> {
             Engine::OpFuzz => Prepared::OpFuzz(opfuzz::Prepared::new(s)),
             Engine::TypeFuzz => Prepared::TypeFuzz(typefuzz::Prepared::new(s)),
             Engine::ValFuzz => Prepared::ValFuzz(valfuzz::Prepared::new(s)),
-            Engine::Storm | Engine::Bec => Prepared::NeedsSolver,
+            Engine::Storm | Engine::Bec | Engine::Config => Prepared::NeedsSolver,
+        }
+    }
+    /// [`Prepared::new`], with the solvers' configuration space for [`Engine::Config`].
+    pub fn with_options(engine: Engine, s: &'a Script, options: &'a crate::solver::options::Options) -> Prepared<'a> {
+        match engine {
+            Engine::Config => Prepared::Config(config::Prepared::new(s, options)),
+            _ => Prepared::new(engine, s),
         }
     }
     /// Number of places the engine can change.
@@ -77,6 +91,7 @@ impl<'a> Prepared<'a> {
             Prepared::OpFuzz(p) => p.sites.len(),
             Prepared::TypeFuzz(p) => p.sites(),
             Prepared::ValFuzz(p) => p.sites.len(),
+            Prepared::Config(p) => p.sites(),
             Prepared::NeedsSolver => 0,
         }
     }
@@ -86,6 +101,7 @@ impl<'a> Prepared<'a> {
             Prepared::OpFuzz(p) => opfuzz::mutate_prepared(p, c),
             Prepared::TypeFuzz(p) => typefuzz::mutate_prepared(p, c),
             Prepared::ValFuzz(p) => valfuzz::mutate_prepared(p, c),
+            Prepared::Config(p) => config::mutate_prepared(p, c),
             Prepared::NeedsSolver => None,
         }
     }

@@ -24,7 +24,7 @@ pub struct Framing {
 /// Tactic parameters that change what a formula means (z3: division by zero as the
 /// hardware does it, integers read as reals, ...): a check-sat-using that sets one asks a
 /// different question, never compared with the others.
-const MEANING_PARAMS: &[&str] = &["hi_div0", "ignore_int", "elim_and", "arith_lhs", "bv_not_simpl"];
+pub const MEANING_PARAMS: &[&str] = &["hi_div0", "ignore_int", "elim_and", "arith_lhs", "bv_not_simpl"];
 
 /// Commands after which the question stays the same: they read, print or declare, and
 /// declaring a new symbol constrains nothing (SMT-LIB 2.6 §4.2.3).

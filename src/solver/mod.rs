@@ -15,6 +15,7 @@ pub mod inprocess;
 pub mod limits;
 pub mod model;
 pub mod oneshot;
+pub mod options;
 mod os;
 pub mod outcome;
 mod pipes;

@@ -1,0 +1,203 @@
+//! The configuration engine (issue 23): mutates *how* a solver is asked, not only what.
+//! Falcon (Li et al., ISSTA 2023) explored formula and configuration space together and
+//! found hundreds of bugs in z3 and CVC4 that formula-only fuzzers missed.
+//!
+//! A mutant is the seed, or half the time an OpFuzz mutant of it, with one of its
+//! `check-sat`s asked again through z3's `(check-sat-using PIPELINE)`: zero to three
+//! transforming tactics, then a deciding one, each possibly under `using-params` with
+//! parameters of its own. Tactics and parameters come from the solver's own table
+//! ([`crate::solver::options`]), so every release reads what it is sent. The second
+//! answer is to the same question as the first ([`crate::smtlib::framing`]): z3 answering
+//! `sat` to one and `unsat` to the other contradicts itself, a finding with no vote
+//! needed; other solvers get a plain `check-sat` and vote as usual.
+//!
+//! Parameters live inside the tactic expression, never in a `set-option`: z3 keeps
+//! options across `(reset)`, so an option would leak into every later query of a session.
+
+use super::choice::Choices;
+use super::edit::{self, Edit};
+use super::opfuzz;
+use crate::smtlib::ast::Script;
+use crate::solver::options::{Options, Param, Role};
+
+/// A seed prepared for the configuration engine.
+pub struct Prepared<'a> {
+    pub script: &'a Script,
+    /// Command indices of the seed's plain `check-sat`s.
+    checks: Vec<usize>,
+    options: &'a Options,
+    /// The deciding tactic named after the seed's logic (`QF_NIA` → `qfnia`), if z3 has one.
+    logic_tactic: Option<usize>,
+    inner: opfuzz::Prepared<'a>,
+}
+
+impl<'a> Prepared<'a> {
+    pub fn new(script: &'a Script, options: &'a Options) -> Prepared<'a> {
+        use crate::smtlib::ast::{CommandKind, Nullary};
+        let checks = (0..script.commands.len())
+            .filter(|&i| matches!(script.commands[i].kind, CommandKind::Nullary(Nullary::CheckSat)))
+            .collect();
+        let logic = script.logic().map(|l| l.to_ascii_lowercase().replace('_', ""));
+        let logic_tactic = logic.and_then(|l| {
+            options.tactics.iter().position(|t| t.role == Role::Decides && t.name.replace(['_', '-'], "") == l)
+        });
+        Prepared { script, checks, options, logic_tactic, inner: opfuzz::Prepared::new(script) }
+    }
+
+    /// Places the engine can change: the check-sats it can ask again (none when the
+    /// solver gave no table).
+    pub fn sites(&self) -> usize {
+        if self.options.tactics.iter().any(|t| t.role == Role::Decides) {
+            self.checks.len()
+        } else {
+            0
+        }
+    }
+}
+
+/// A value for `p` other than its default, from those the solver accepted.
+fn value(p: &Param, c: &mut impl Choices) -> Option<String> {
+    p.values.get(c.below(p.values.len().max(1))?).cloned()
+}
+
+/// A tactic, under `using-params` with one to three of its parameters half the time.
+fn tactic(p: &Prepared, t: usize, c: &mut impl Choices) -> Option<String> {
+    let tac = &p.options.tactics[t];
+    if tac.params.is_empty() || c.below(2)? == 0 {
+        return Some(tac.name.clone());
+    }
+    let mut out = format!("(using-params {}", tac.name);
+    let mut used: Vec<usize> = vec![];
+    for _ in 0..=c.below(3)? {
+        let k = c.below(tac.params.len())?;
+        if used.contains(&k) {
+            continue;
+        }
+        used.push(k);
+        let param = &tac.params[k];
+        out.push_str(&format!(" :{} {}", param.name, value(param, c)?));
+    }
+    out.push(')');
+    Some(out)
+}
+
+/// A pipeline: zero to three distinct transforming tactics, then a deciding one (`smt`
+/// half the time, the logic's own strategy a quarter, any other a quarter).
+pub fn pipeline(p: &Prepared, c: &mut impl Choices) -> Option<String> {
+    let tactics = &p.options.tactics;
+    let transforms: Vec<usize> = (0..tactics.len()).filter(|&i| tactics[i].role == Role::Transforms).collect();
+    let decides: Vec<usize> = (0..tactics.len()).filter(|&i| tactics[i].role == Role::Decides).collect();
+    if decides.is_empty() {
+        return None;
+    }
+    let mut steps = vec![];
+    if !transforms.is_empty() {
+        let mut picked: Vec<usize> = vec![];
+        for _ in 0..c.below(4)? {
+            let t = transforms[c.below(transforms.len())?];
+            if !picked.contains(&t) {
+                picked.push(t);
+                steps.push(tactic(p, t, c)?);
+            }
+        }
+    }
+    let smt = tactics.iter().position(|t| t.name == "smt");
+    let end = match c.below(4)? {
+        0 | 1 if smt.is_some() => smt,
+        2 if p.logic_tactic.is_some() => p.logic_tactic,
+        _ => None,
+    }
+    .unwrap_or(decides[c.below(decides.len())?]);
+    steps.push(tactic(p, end, c)?);
+    Some(if steps.len() == 1 { steps.pop()? } else { format!("(then {})", steps.join(" ")) })
+}
+
+/// One mutant: the seed or an OpFuzz mutant of it, with one check-sat asked again.
+pub fn mutate_prepared(p: &Prepared, c: &mut impl Choices) -> Option<(Vec<Edit>, Script)> {
+    if p.sites() == 0 {
+        return None;
+    }
+    let after = p.checks[c.below(p.checks.len())?];
+    let tactic = pipeline(p, c)?;
+    let mut edits = if c.below(2)? == 0 {
+        opfuzz::mutate_prepared(&p.inner, c).map(|(e, _)| e).unwrap_or_default()
+    } else {
+        vec![]
+    };
+    // Formula edits first: they address terms by command index, which the inserted
+    // command after them does not shift.
+    edits.push(Edit::AskAgain { after, tactic });
+    let m = edit::apply_unchecked(p.script, &edits).ok()?;
+    Some((edits, m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mutate::choice::Rng;
+    use crate::solver::options::{ParamKind, Tactic};
+
+    fn options() -> Options {
+        let t = |name: &str, role, params: Vec<Param>| Tactic { name: name.into(), role, params };
+        let p = |name: &str, kind, d: &str| {
+            let mut p = Param { name: name.into(), kind, default: Some(d.into()), values: vec![] };
+            p.values = p.candidates();
+            p
+        };
+        Options {
+            tactics: vec![
+                t("simplify", Role::Transforms, vec![p("som", ParamKind::Bool, "false")]),
+                t("solve-eqs", Role::Transforms, vec![]),
+                t("qflia", Role::Decides, vec![]),
+                t(
+                    "smt",
+                    Role::Decides,
+                    vec![p("arith.solver", ParamKind::UInt, "6"), p("random_seed", ParamKind::UInt, "0")],
+                ),
+            ],
+        }
+    }
+
+    /// Deterministic from the seed, replays from its edit list, every mutant parses and
+    /// sort-checks with the seed's check-sat asked again right after it.
+    #[test]
+    fn mutants_ask_the_same_question_again_and_replay() {
+        let seed = crate::smtlib::parse(
+            "(set-logic QF_LIA)(declare-const x Int)(assert (> x (+ 1 2)))(check-sat)(get-model)(get-value (x))(push 1)(assert (< x 9))(check-sat)(pop 1)",
+        )
+        .unwrap();
+        let o = options();
+        let p = Prepared::new(&seed, &o);
+        assert_eq!(p.sites(), 2);
+        assert_eq!(p.logic_tactic, Some(2));
+        let mut made = 0;
+        let mut tactics = std::collections::BTreeSet::new();
+        for i in 0..200u64 {
+            let (edits, m) = mutate_prepared(&p, &mut Rng::new(i)).unwrap();
+            let again = mutate_prepared(&p, &mut Rng::new(i)).unwrap();
+            assert_eq!(edits, again.0);
+            assert_eq!(crate::smtlib::print(&m), crate::smtlib::print(&edit::apply(&seed, &edits).unwrap()));
+            let Some(Edit::AskAgain { after, tactic }) = edits.last() else { panic!("{edits:?}") };
+            assert!(*after == 3 || *after == 8);
+            assert_eq!(m.commands.len(), seed.commands.len() + 1);
+            // After the commands that read the first answer (the model, the values).
+            let at = if *after == 3 { 6 } else { 9 };
+            assert!(m.is_check(&m.commands[at].kind), "{}", crate::smtlib::print(&m));
+            assert_eq!(crate::smtlib::checks(&m), 3);
+            let text = crate::smtlib::print(&m);
+            assert!(text.contains(&format!("(check-sat-using {tactic})")), "{text}");
+            tactics.insert(tactic.clone());
+            made += 1;
+        }
+        assert_eq!(made, 200);
+        // Pipelines vary: bare deciders, using-params, then-chains.
+        assert!(tactics.len() > 30, "{tactics:?}");
+        assert!(tactics.iter().any(|t| t.starts_with("(then ")));
+        assert!(tactics.iter().any(|t| t.contains(":arith.solver ")));
+        assert!(tactics.iter().any(|t| t == "qflia"));
+        // No table, nothing to do.
+        let empty = Options::default();
+        assert_eq!(Prepared::new(&seed, &empty).sites(), 0);
+        assert!(mutate_prepared(&Prepared::new(&seed, &empty), &mut Rng::new(1)).is_none());
+    }
+}

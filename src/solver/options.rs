@@ -1,0 +1,401 @@
+//! How a solver can be asked, extracted from the installed solver itself (issue 23): for
+//! z3, the tactics and their parameters that `(help-tactic)` lists, each with its type and
+//! default. Never hand-kept: a release that drops or renames a parameter drops it from
+//! its own table, so the configuration engine only writes what that release reads.
+//!
+//! The rules below only *classify* what the solver lists, by name and by its own
+//! description: options that change only output or resources, or that run in parallel,
+//! are never used; options and tactics that change what a formula means or drop part of
+//! it (under-approximations, premise selection) are never used either, since an answer
+//! under them may rightly differ from the others (a false report would cost users' trust
+//! in every other finding). The parameters of [`crate::smtlib::framing::MEANING_PARAMS`]
+//! are the same list the self-consistency oracle keeps apart.
+
+use super::{Limits, SolverSpec};
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// A parameter's type as the solver prints it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ParamKind {
+    Bool,
+    UInt,
+    Double,
+}
+
+/// One tactic parameter.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Param {
+    pub name: String,
+    pub kind: ParamKind,
+    /// The default as printed (`true`, `2`, `0.5`), if the solver prints one.
+    pub default: Option<String>,
+    /// Values other than the default that the solver accepted when asked
+    /// ([`extract`]); a parameter with none is never set.
+    #[serde(default)]
+    pub values: Vec<String>,
+}
+
+impl Param {
+    /// Values to try: the flip of a Boolean; small, boundary and scaled numbers (values
+    /// that change search without making the solver give up at once). [`extract`] keeps
+    /// those the solver accepts.
+    pub fn candidates(&self) -> Vec<String> {
+        let mut v: Vec<String> = match self.kind {
+            ParamKind::Bool => vec!["true".into(), "false".into()],
+            ParamKind::UInt => {
+                let d: u64 = self.default.as_deref().and_then(|d| d.parse().ok()).unwrap_or(1);
+                [0, 1, 2, 3, 5, 10, 100, d.saturating_mul(2).min(1 << 20), d / 2].iter().map(u64::to_string).collect()
+            }
+            ParamKind::Double => ["0.0", "0.1", "0.5", "1.0", "2.0", "10.0"].iter().map(|s| s.to_string()).collect(),
+        };
+        v.retain(|x| Some(x.as_str()) != self.default.as_deref());
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
+/// What a tactic can be in a pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Role {
+    /// It decides goals (`smt`, `qfnia`, `default`, `nlsat`, ...): a pipeline ends in one.
+    Decides,
+    /// It transforms goals into equisatisfiable ones (`simplify`, `solve-eqs`, ...).
+    Transforms,
+}
+
+/// One tactic and the parameters the configuration engine may set on it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tactic {
+    pub name: String,
+    pub role: Role,
+    pub params: Vec<Param>,
+}
+
+/// A solver's configuration space: the usable tactics in the order the solver lists them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Options {
+    pub tactics: Vec<Tactic>,
+}
+
+/// Why a tactic is not used, from its description (`None`: usable). `fail`, `skip` and
+/// friends decide nothing; `horn` reads only Horn clauses (z3 4.8.5 throws on others).
+fn tactic_excluded(name: &str, description: &str) -> Option<&'static str> {
+    let d = description.to_ascii_lowercase();
+    if ["fail", "fail-if-undecided", "skip", "collect-statistics"].contains(&name) {
+        return Some("control");
+    }
+    if d.contains("approximation") || d.contains("premises") {
+        return Some("changes the question");
+    }
+    if d.contains("parallel") {
+        return Some("parallel");
+    }
+    if d.contains("testing") || d.contains("horn") || d.contains("statistics") {
+        return Some("not a general tactic");
+    }
+    None
+}
+
+/// Whether a tactic decides goals (a pipeline ends in one).
+fn decides(name: &str, description: &str) -> bool {
+    let d = description.to_ascii_lowercase();
+    name == "smt"
+        || name == "default"
+        || d.starts_with("builtin strategy for solving")
+        || d.contains("solve goal using")
+        || d.starts_with("(try to) solve")
+        || d.starts_with("apply a qsat solver")
+        || d.starts_with("apply a nl-qsat solver")
+}
+
+/// Why a parameter is not used (`None`: usable): it only changes output, resources or
+/// threads, or it changes the meaning of the formula.
+fn param_excluded(name: &str, description: &str) -> Option<&'static str> {
+    let n = name.to_ascii_lowercase();
+    let d = description.to_ascii_lowercase();
+    if crate::smtlib::framing::MEANING_PARAMS.iter().any(|m| n.contains(m))
+        || n.contains("hi_fp_unspecified")
+        || d.contains("approximat")
+        || d.contains("unsound")
+    {
+        return Some("changes the meaning");
+    }
+    const OUTPUT_OR_RESOURCE: &[&str] = &[
+        "timeout",
+        "memory",
+        "rlimit",
+        "max_",
+        "verbose",
+        "trace",
+        "log",
+        "dump",
+        "file",
+        "proof",
+        "stats",
+        "statistics",
+        "print",
+        "produce",
+        "core",
+        "model",
+        "threads",
+        "thread",
+        "parallel",
+        "debug",
+        "check_",
+        "validate",
+    ];
+    if OUTPUT_OR_RESOURCE.iter().any(|k| n.contains(k)) {
+        return Some("output or resources");
+    }
+    None
+}
+
+/// Reads one parameter line of `(help-tactic)`: `    NAME (TYPE) DESCRIPTION (default: V)`.
+fn param_line(line: &str) -> Option<(Param, &str)> {
+    let line = line.trim();
+    let (name, rest) = line.split_once(' ')?;
+    let rest = rest.strip_prefix('(')?;
+    let (ty, rest) = rest.split_once(')')?;
+    let kind = match ty {
+        "bool" => ParamKind::Bool,
+        "unsigned int" => ParamKind::UInt,
+        "double" => ParamKind::Double,
+        _ => return None,
+    };
+    let default = rest.rfind("(default: ").map(|i| rest[i + 10..].trim_end_matches(')').trim().to_string());
+    Some((Param { name: name.to_string(), kind, default, values: vec![] }, rest))
+}
+
+/// Parses z3's `(help-tactic)`: the tactics between `builtin tactics:` and `builtin
+/// probes:`, each a `- NAME description` line followed by its indented parameters.
+pub fn parse_z3_help_tactic(text: &str) -> Options {
+    let mut out = Options::default();
+    let mut inside = false;
+    let mut current: Option<Tactic> = None;
+    let mut skipping = false;
+    for line in text.lines() {
+        if line.starts_with("builtin tactics:") {
+            inside = true;
+            continue;
+        }
+        if line.starts_with("builtin probes:") {
+            break;
+        }
+        if !inside {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("- ") {
+            out.tactics.extend(current.take());
+            let (name, description) = rest.split_once(' ').unwrap_or((rest, ""));
+            skipping = tactic_excluded(name, description).is_some();
+            if !skipping {
+                let role = if decides(name, description) { Role::Decides } else { Role::Transforms };
+                current = Some(Tactic { name: name.to_string(), role, params: vec![] });
+            }
+        } else if let (Some(t), false) = (current.as_mut(), skipping) {
+            if let Some((p, description)) = param_line(line) {
+                if param_excluded(&p.name, description).is_none() && !t.params.iter().any(|q| q.name == p.name) {
+                    t.params.push(p);
+                }
+            }
+        }
+    }
+    out.tactics.extend(current);
+    out
+}
+
+/// Asks the solver for its configuration space: the tactics `(help-tactic)` lists, then
+/// every tactic and every candidate value of every parameter tried on an empty goal
+/// ([`validate`]), keeping what the solver reads. Only z3 is read today (its tactics are
+/// what `check-sat-using` takes); other families get an empty table, so the
+/// configuration engine leaves their scripts alone.
+pub fn extract(spec: &SolverSpec) -> std::io::Result<Options> {
+    if spec.family != super::Family::Z3 {
+        return Ok(Options::default());
+    }
+    let run = run_script(spec, "(help-tactic)\n")?;
+    let listed = parse_z3_help_tactic(&run.stdout);
+    if listed.tactics.is_empty() {
+        return Err(std::io::Error::other(format!(
+            "{} listed no tactics for (help-tactic): {}",
+            spec.name,
+            run.stderr.lines().next().unwrap_or("")
+        )));
+    }
+    validate(spec, listed)
+}
+
+/// Runs a script file through the solver once (its own process, the usual limits).
+fn run_script(spec: &SolverSpec, text: &str) -> std::io::Result<super::RawRun> {
+    let dir = tempfile::Builder::new().prefix("smtstorm-options-").tempdir()?;
+    let file = dir.path().join("probe.smt2");
+    std::fs::write(&file, text)?;
+    let mut argv = spec.command.clone();
+    argv.push(file.display().to_string());
+    let limits = Limits { time: Duration::from_secs(60), ..Limits::default() };
+    super::run_argv(&argv, &limits)
+}
+
+/// Tries every tactic alone and every (parameter, value) under `using-params` on an empty
+/// goal, where each costs well under a millisecond: a tactic or parameter the solver
+/// refuses (z3 4.12+ lists `propagate_eq` and refuses it; 4.8.8 refuses
+/// `phase_selection 100`) answers with an error and is dropped. Values are tried once per
+/// parameter name (at the first tactic that lists it), names at every tactic. A process
+/// that dies on a probe (it happens) is restarted after it; the probe it died on counts
+/// as refused.
+fn validate(spec: &SolverSpec, listed: Options) -> std::io::Result<Options> {
+    // (tactic, param and value, whether it is the name's full value probe); `None`: the
+    // tactic alone.
+    let mut probes: Vec<(usize, Option<(usize, String)>, bool, String)> = vec![];
+    let mut valued = std::collections::HashSet::new();
+    for (t, tac) in listed.tactics.iter().enumerate() {
+        probes.push((t, None, false, format!("(check-sat-using {})", tac.name)));
+        for (k, p) in tac.params.iter().enumerate() {
+            let full = valued.insert(p.name.clone());
+            for v in p.candidates().into_iter().take(if full { usize::MAX } else { 1 }) {
+                let text = format!("(check-sat-using (using-params {} :{} {v}))", tac.name, p.name);
+                probes.push((t, Some((k, v)), full, text));
+            }
+        }
+    }
+    let mut ok = vec![None::<bool>; probes.len()];
+    let mut from = 0;
+    while from < probes.len() {
+        let mut text = String::from("(set-option :timeout 1000)\n");
+        for (i, (_, _, _, c)) in probes.iter().enumerate().skip(from) {
+            text.push_str(&format!("{c}\n(echo \"@{i}\")\n"));
+        }
+        let run = run_script(spec, &text)?;
+        let mut reply = String::new();
+        let mut last = None;
+        for line in run.stdout.lines() {
+            if let Some(i) = line.strip_prefix('@').and_then(|n| n.parse::<usize>().ok()) {
+                if i < ok.len() {
+                    ok[i] = Some(!reply.contains("(error"));
+                    last = Some(i);
+                }
+                reply.clear();
+            } else {
+                reply.push_str(line);
+            }
+        }
+        // Restart after the probe the process stopped at (or give up if it answered none).
+        let next = last.map_or(from, |l| l + 1);
+        if next < probes.len() {
+            ok[next] = Some(false);
+        }
+        from = next + 1;
+    }
+    // Values of a name tried in full at one tactic hold at every tactic that accepts
+    // the name.
+    let mut full: std::collections::HashMap<&str, Vec<String>> = Default::default();
+    for ((t, pv, is_full, _), ok) in probes.iter().zip(&ok) {
+        if let (Some((k, v)), true, Some(true)) = (pv, is_full, ok) {
+            full.entry(listed.tactics[*t].params[*k].name.as_str()).or_default().push(v.clone());
+        }
+    }
+    let mut out = listed.clone();
+    let mut keep = vec![false; out.tactics.len()];
+    for ((t, pv, _, _), ok) in probes.iter().zip(&ok) {
+        if *ok != Some(true) {
+            continue;
+        }
+        match pv {
+            None => keep[*t] = true,
+            Some((k, v)) => {
+                let p = &mut out.tactics[*t].params[*k];
+                p.values.push(v.clone());
+                p.values.extend(full.get(p.name.as_str()).into_iter().flatten().cloned());
+                p.values.sort();
+                p.values.dedup();
+            }
+        }
+    }
+    let mut t = 0;
+    out.tactics.retain_mut(|tac| {
+        t += 1;
+        tac.params.retain(|p| !p.values.is_empty());
+        keep[t - 1]
+    });
+    Ok(out)
+}
+
+/// What every table allows: the tactics all of them list, with the parameters all of
+/// them list for it (one mutant is sent to every release under test).
+pub fn intersect(tables: &[Options]) -> Options {
+    let Some((first, rest)) = tables.split_first() else { return Options::default() };
+    let mut out = first.clone();
+    out.tactics.retain_mut(|t| {
+        rest.iter().all(|o| o.tactics.iter().any(|u| u.name == t.name && u.role == t.role)) && {
+            t.params.retain(|p| {
+                rest.iter().all(|o| {
+                    o.tactics
+                        .iter()
+                        .any(|u| u.name == t.name && u.params.iter().any(|q| q.name == p.name && q.kind == p.kind))
+                })
+            });
+            true
+        }
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "\"combinators:\n- (then <tactic>+) executes ...\nbuiltin tactics:\n\
+- add-bounds add bounds to unbounded variables (under approximation).\n\
+    add_bound_lower (rational) lower bound (default: -2)\n\
+- simplify apply simplification rules.\n\
+    som (bool) put polynomials in sum-of-monomials form (default: false)\n\
+    hi_div0 (bool) use the 'hardware interpretation' for division by zero (default: true)\n\
+    max_steps (unsigned int) maximum number of steps (default: 4294967295)\n\
+- qfnia builtin strategy for solving QF_NIA problems.\n\
+- smt apply a SAT based SMT solver.\n\
+    arith.solver (unsigned int) arithmetic solver (default: 6)\n\
+    arith.ignore_int (bool) treat integer variables as real (default: false)\n\
+    random_seed (unsigned int) random seed (default: 0)\n\
+    dump_models (bool) dump models (default: false)\n\
+    string_solver (symbol) solver for strings (default: seq)\n\
+- psmt builtin strategy for SMT tactic in parallel.\n\
+- fail always fail tactic.\n\
+builtin probes:\n- is-qfbv true if ...\n";
+
+    #[test]
+    fn help_tactic_is_read_and_classified() {
+        let o = parse_z3_help_tactic(SAMPLE);
+        let names: Vec<&str> = o.tactics.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["simplify", "qfnia", "smt"]);
+        assert_eq!(o.tactics[0].role, Role::Transforms);
+        assert_eq!(o.tactics[1].role, Role::Decides);
+        assert_eq!(o.tactics[2].role, Role::Decides);
+        // hi_div0 changes the meaning, max_steps is a resource, dump_models output, and a
+        // symbol's values are not listed: none of them is used.
+        assert_eq!(
+            o.tactics[0].params,
+            [Param { name: "som".into(), kind: ParamKind::Bool, default: Some("false".into()), values: vec![] }]
+        );
+        assert_eq!(o.tactics[0].params[0].candidates(), ["true"]);
+        assert_eq!(o.tactics[2].params[0].candidates(), ["0", "1", "10", "100", "12", "2", "3", "5"]);
+        let smt: Vec<&str> = o.tactics[2].params.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(smt, ["arith.solver", "random_seed"]);
+        assert_eq!(o.tactics[2].params[0].default.as_deref(), Some("6"));
+    }
+
+    #[test]
+    fn the_intersection_keeps_what_every_release_reads() {
+        let a = parse_z3_help_tactic(SAMPLE);
+        let mut b = a.clone();
+        b.tactics.retain(|t| t.name != "qfnia");
+        b.tactics[1].params.retain(|p| p.name != "random_seed");
+        let both = intersect(&[a.clone(), b]);
+        let names: Vec<&str> = both.tactics.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["simplify", "smt"]);
+        assert_eq!(both.tactics[1].params.len(), 1);
+        assert_eq!(intersect(&[a.clone()]), a);
+        assert_eq!(intersect(&[]), Options::default());
+    }
+}
