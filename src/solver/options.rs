@@ -238,6 +238,10 @@ fn run_script(spec: &SolverSpec, text: &str) -> std::io::Result<super::RawRun> {
     super::run_argv(&argv, &limits)
 }
 
+/// One probe of [`validate`]: the tactic, the parameter and value (`None`: the tactic
+/// alone), whether it is the name's full value probe, and the command.
+type Probe = (usize, Option<(usize, String)>, bool, String);
+
 /// Tries every tactic alone and every (parameter, value) under `using-params` on an empty
 /// goal, where each costs well under a millisecond: a tactic or parameter the solver
 /// refuses (z3 4.12+ lists `propagate_eq` and refuses it; 4.8.8 refuses
@@ -248,7 +252,7 @@ fn run_script(spec: &SolverSpec, text: &str) -> std::io::Result<super::RawRun> {
 fn validate(spec: &SolverSpec, listed: Options) -> std::io::Result<Options> {
     // (tactic, param and value, whether it is the name's full value probe); `None`: the
     // tactic alone.
-    let mut probes: Vec<(usize, Option<(usize, String)>, bool, String)> = vec![];
+    let mut probes: Vec<Probe> = vec![];
     let mut valued = std::collections::HashSet::new();
     for (t, tac) in listed.tactics.iter().enumerate() {
         probes.push((t, None, false, format!("(check-sat-using {})", tac.name)));
@@ -395,7 +399,7 @@ builtin probes:\n- is-qfbv true if ...\n";
         let names: Vec<&str> = both.tactics.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["simplify", "smt"]);
         assert_eq!(both.tactics[1].params.len(), 1);
-        assert_eq!(intersect(&[a.clone()]), a);
+        assert_eq!(intersect(std::slice::from_ref(&a)), a);
         assert_eq!(intersect(&[]), Options::default());
     }
 }
