@@ -79,9 +79,15 @@ struct Shared {
 /// The tactics and parameters every z3 release under test lists (one mutant goes to all
 /// of them); empty when none is under test or one cannot be asked, which is said.
 fn configuration_space(solvers: &[SolverSpec], events: &Events) -> crate::solver::options::Options {
+    // One thread per release: each asks its own process (a few seconds each).
+    let z3s: Vec<&SolverSpec> = solvers.iter().filter(|s| s.family == crate::solver::Family::Z3).collect();
+    let asked: Vec<std::io::Result<crate::solver::options::Options>> = std::thread::scope(|sc| {
+        let handles: Vec<_> = z3s.iter().map(|spec| sc.spawn(|| crate::solver::options::extract(spec))).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(std::io::Error::other("panicked")))).collect()
+    });
     let mut tables = vec![];
-    for spec in solvers.iter().filter(|s| s.family == crate::solver::Family::Z3) {
-        match crate::solver::options::extract(spec) {
+    for (spec, r) in z3s.iter().zip(asked) {
+        match r {
             Ok(o) => tables.push(o),
             Err(e) => {
                 events.emit(
@@ -113,6 +119,8 @@ pub fn run_locked(
     json: bool,
     _lock: &store::lock::StoreLock,
 ) -> Result<Summary> {
+    // `--time` counts from here: loading seeds and asking z3 for its tactics are in it.
+    let started = Instant::now();
     cfg.validate()?;
     let io = |e: std::io::Error| Error::io(out, e);
     std::fs::create_dir_all(out).map_err(io)?;
@@ -201,8 +209,9 @@ pub fn run_locked(
         }
     }
     // The configuration engine's space: what every z3 release under test lists.
-    let options = configuration_space(&solvers, &events);
     let mut engines = if cfg.engines.is_empty() { Engine::ALL.to_vec() } else { cfg.engines.clone() };
+    let options =
+        if engines.contains(&Engine::Config) { configuration_space(&solvers, &events) } else { Default::default() };
     if options.tactics.is_empty() && engines.contains(&Engine::Config) {
         engines.retain(|e| *e != Engine::Config);
         events.emit(serde_json::json!({"event": "engine-unavailable", "engine": "config",
@@ -243,7 +252,7 @@ pub fn run_locked(
         events,
         out: out.to_path_buf(),
         run: cfile.runs,
-        t0: Instant::now(),
+        t0: started,
         elapsed_before: cfile.elapsed_before,
         stop: AtomicBool::new(false),
         panics: Mutex::new(vec![]),
