@@ -118,8 +118,8 @@ pub(super) fn per_solver_texts(sh: &Shared, s: &Script) -> Vec<String> {
 }
 
 /// The first slice of `s`'s assertions ([`smtlib::ast::assertion_slices`]) that one of
-/// the solvers in `who` answers `sat` or `unsat` to within a quarter of the campaign's time limit (a slice
-/// that needs more leaves little time to its mutants), trying at most
+/// the solvers in `who` answers `sat` or `unsat` to within a quarter of the campaign's
+/// time limit (a slice that needs more leaves little time to its mutants), trying at most
 /// [`SLICE_CALLS`] queries: `None` if none does.
 fn answered_slice(
     sh: &Shared,
