@@ -802,7 +802,7 @@ fn configuration_mutants_are_read_by_every_installed_solver() {
         caused.len(),
         caused.join("\n")
     );
-    assert!(asked >= 500 && answered * 2 >= asked, "asked {asked}, answered definitely {answered}");
+    assert!(asked >= 120 * z3s.len() && answered * 2 >= asked, "asked {asked}, answered definitely {answered}");
     eprintln!(
         "{asked} configuration mutants on {} z3 releases, {answered} answered sat or unsat, 0 errors from the text; \
          internal tactic failures:\n{}",
