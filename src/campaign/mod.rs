@@ -175,21 +175,18 @@ pub fn run_locked(
                 continue;
             }
         };
-        match smtlib::parse_bytes(&bytes) {
-            Ok(mut script) => {
+        match crate::solver::seed::load(&bytes) {
+            Ok(crate::solver::seed::Loaded { script, sanitized, check_sat_added }) => {
                 // Options that would make a solver write files go before anything is made
                 // of the seed: its mutants and stored triggers never carry them (edits
-                // replay on the seed without them).
-                if let Some(clean) = crate::solver::sandbox::without_file_writers(&script) {
-                    events.emit(serde_json::json!({"event": "seed-sanitized", "seed": f,
-                        "removed": script.commands.len() - clean.commands.len()}));
-                    script = clean;
+                // replay on the seed without them). A seed that asserts but never asks (it
+                // checks `simplify`/`eval` output) is fuzzed with a check-sat after its
+                // assertions.
+                if sanitized > 0 {
+                    events.emit(serde_json::json!({"event": "seed-sanitized", "seed": f, "removed": sanitized}));
                 }
-                // A seed that asserts but never asks (it checks `simplify`/`eval` output)
-                // is fuzzed with a check-sat after its assertions.
-                if let Some(asked) = smtlib::ast::with_check_sat(&script) {
+                if check_sat_added {
                     events.emit(serde_json::json!({"event": "seed-check-sat-added", "seed": f}));
-                    script = asked;
                 }
                 let text = String::from_utf8_lossy(&bytes);
                 let witness = crate::mutate::storm::read_witness(&text);

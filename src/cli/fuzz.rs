@@ -17,7 +17,7 @@ pub(crate) struct FuzzCmd {
     /// Default: the newest release of every installed family (older ones serve bisection).
     #[arg(long = "solver")]
     solvers: Vec<String>,
-    /// Engines, comma-separated: opfuzz, typefuzz, valfuzz, storm, bec (default: all).
+    /// Engines, comma-separated: opfuzz, typefuzz, valfuzz, storm, bec, config (default: all).
     #[arg(long, value_delimiter = ',')]
     engine: Vec<String>,
     #[command(flatten)]
@@ -42,7 +42,8 @@ impl FuzzCmd {
                 .iter()
                 .map(|e| {
                     smtstorm::mutate::Engine::from_name(e).ok_or_else(|| {
-                        anyhow::anyhow!("unknown engine {e:?}: available: opfuzz, typefuzz, valfuzz, storm, bec")
+                        let all: Vec<&str> = smtstorm::mutate::Engine::ALL.iter().map(|e| e.name()).collect();
+                        anyhow::anyhow!("unknown engine {e:?}: available: {}", all.join(", "))
                     })
                 })
                 .collect::<Result<_>>()?;

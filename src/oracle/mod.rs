@@ -86,10 +86,13 @@ pub fn judge(
             v.push(Verdict { kind: BugKind::Crash, blamed: Some(i), blame_by: BlameBy::Crash, signature: message });
         }
     }
+    // A check under a meaning-changing parameter is about another formula: its model is
+    // not checked and its answer does not vote.
+    let changed = |k: usize| framing.is_some_and(|f| f.changed.get(k) == Some(&true));
     for (i, r) in results.iter().enumerate() {
-        if let Some(Outcome::InvalidModel { message }) =
-            r.and_then(|r| r.outcomes.iter().find(|o| matches!(o, Outcome::InvalidModel { .. })))
-        {
+        if let Some(Outcome::InvalidModel { message }) = r.and_then(|r| {
+            r.outcomes.iter().enumerate().find(|(k, o)| matches!(o, Outcome::InvalidModel { .. }) && !changed(*k)).map(|x| x.1)
+        }) {
             let sig = invalid_model_signature(message);
             v.push(Verdict {
                 kind: BugKind::InvalidModel,
@@ -102,7 +105,7 @@ pub fn judge(
     let truth = truth.filter(|t| status_mismatch(results, t).is_none());
     let checks = results.iter().flatten().map(|r| r.outcomes.len()).max().unwrap_or(0);
     let word = |b: bool| if b { "sat" } else { "unsat" };
-    for k in 0..checks {
+    for k in (0..checks).filter(|&k| !changed(k)) {
         let ans = definite_answers(results, k);
         let truth_k = truth.and_then(|t| t.get(k)).and_then(definite);
         if let Some(t) = truth_k {
@@ -424,6 +427,29 @@ mod tests {
         assert_eq!((v[0].blamed, v[0].blame_by), (None, BlameBy::Undecided));
         let consistent = r(&[Outcome::Sat, Outcome::Unknown { reason: String::new() }, Outcome::Sat, Outcome::Unsat]);
         assert!(judge(&[Some(&consistent)], &[Z3], None, Some(&f)).is_empty(), "unknown and a new assert are fine");
+    }
+
+    /// A check-sat-using under a meaning-changing parameter asks about another formula:
+    /// z3's invalid model there (`:array.extensional false`, equal sets that are
+    /// `distinct`) and its answer against the other solvers' are no finding; the same
+    /// invalid model on a plain check is one.
+    #[test]
+    fn a_check_under_a_meaning_changing_parameter_neither_votes_nor_is_validated() {
+        let s = smtlib::parse(
+            "(declare-const a (Array Int Bool))(declare-const b (Array Int Bool))(assert (distinct a b))(check-sat)\
+             (check-sat-using (using-params smt :array.extensional false))",
+        )
+        .unwrap();
+        let f = smtlib::framing::framing(&s);
+        let bad = Outcome::InvalidModel { message: "invalid model".into() };
+        let z3 = r(&[Outcome::Sat, bad.clone()]);
+        let cvc5 = r(&[Outcome::Sat, Outcome::Sat]);
+        assert!(judge(&[Some(&z3), Some(&cvc5)], &[Z3, Cvc5], None, Some(&f)).is_empty());
+        let unsat = r(&[Outcome::Sat, Outcome::Unsat]);
+        assert!(judge(&[Some(&unsat), Some(&cvc5)], &[Z3, Cvc5], None, Some(&f)).is_empty());
+        let plain = r(&[bad, Outcome::Sat]);
+        let v = judge(&[Some(&plain), Some(&cvc5)], &[Z3, Cvc5], None, Some(&f));
+        assert_eq!(v.iter().map(|x| (x.blamed, x.blame_by)).collect::<Vec<_>>(), [(Some(0), BlameBy::Validation)]);
     }
 
     /// Issue 21, item 4: the model goes in front of the real check-sat, not of a

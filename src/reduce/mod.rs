@@ -196,7 +196,8 @@ pub fn storm_minimize_finding(
     }))
 }
 
-/// Bound minimisation for a STORM finding: the seed (as the campaign recorded its path),
+/// Bound minimisation for a STORM finding: the seed (as the campaign recorded its path,
+/// loaded and sliced as the campaign fuzzed it),
 /// the campaign's bounds, and the campaign's STORM reference as the model's source.
 fn storm_bounds(
     dir: &Path,
@@ -208,7 +209,7 @@ fn storm_bounds(
     let campaign_dir = dir.ancestors().nth(3)?;
     let cf: CampaignFile =
         std::fs::read(campaign_dir.join("campaign.json")).ok().and_then(|b| serde_json::from_slice(&b).ok())?;
-    let seed = smtlib::parse_bytes(&std::fs::read(&meta.seed).ok()?).ok()?;
+    let seed = crate::solver::seed::as_fuzzed(&std::fs::read(&meta.seed).ok()?, meta.seed_slice.as_deref()).ok()?;
     let r = crate::solver::registry::reference_index(&cf.solvers, cf.config.reference.as_deref())?;
     let reference = cf.solvers.get(r)?.clone();
     let original = cf.config.storm;

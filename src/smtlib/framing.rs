@@ -19,12 +19,20 @@ pub struct Framing {
     /// The check command as a person reads it (`check-sat`, `check-sat-using (then
     /// fpa2bv smt)`), numbers replaced by `N` so that mutants of one bug share it.
     pub labels: Vec<String>,
+    /// Whether the check sets a parameter of [`MEANING_PARAMS`]: its answer and its model
+    /// are about another formula.
+    pub changed: Vec<bool>,
 }
 
 /// Tactic parameters that change what a formula means (z3: division by zero as the
-/// hardware does it, integers read as reals, ...): a check-sat-using that sets one asks a
-/// different question, never compared with the others.
-pub const MEANING_PARAMS: &[&str] = &["hi_div0", "ignore_int", "elim_and", "arith_lhs", "bv_not_simpl"];
+/// hardware does it, integers read as reals, arrays that are not extensional, division by
+/// zero that need not be a function (`purify-arith :complete false`), partial function
+/// interpretations, ...): a check-sat-using that sets one asks a different question,
+/// never compared with the others, and a model it gives is not checked against the
+/// formula (z3 answers `sat` to `(distinct a b)` over sets with `:array.extensional
+/// false` and a model in which `a` and `b` are equal: not a bug).
+pub const MEANING_PARAMS: &[&str] =
+    &["hi_div0", "ignore_int", "elim_and", "arith_lhs", "bv_not_simpl", "extensional", "complete", "partial"];
 
 /// Commands after which the question stays the same: they read, print or declare, and
 /// declaring a new symbol constrains nothing (SMT-LIB 2.6 §4.2.3).
@@ -66,6 +74,7 @@ pub fn framing(s: &Script) -> Framing {
                 CommandKind::Other { .. } => MEANING_PARAMS.iter().any(|p| text.contains(p)),
                 _ => false,
             };
+            f.changed.push(matches!(c.kind, CommandKind::Other { .. }) && own);
             if own {
                 f.epochs.push(next);
                 next += 1;
@@ -120,6 +129,8 @@ mod tests {
         }
         assert_eq!(f.labels[1], "check-sat-using (then simplify smt)");
         assert_eq!(f.labels[8], "check-sat");
+        // Only the meaning-changing tactic asks about another formula.
+        assert_eq!(f.changed, [false, false, true, false, false, false, false, false, false]);
         assert_eq!(
             label("(check-sat-using (using-params smt :random_seed 17))"),
             "check-sat-using (using-params smt :random_seed N)"

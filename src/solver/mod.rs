@@ -21,6 +21,7 @@ pub mod outcome;
 mod pipes;
 pub mod registry;
 pub mod sandbox;
+pub mod seed;
 pub mod session;
 
 pub use limits::{Limits, DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S};
