@@ -6,7 +6,7 @@ mod common;
 
 use common::{repo, smtstorm, solver_bin, tempdir};
 use serde_json::Value;
-use smtstorm::oracle::BlameBy;
+use smtstorm::oracle::{BlameBy, BugKind};
 use smtstorm::store::{dedup_key, Meta, Store};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -687,6 +687,56 @@ fn a_solver_contradicting_itself_is_a_finding_without_a_vote() {
     }
     // The seed itself is the finding: its mutants repeat it and are not stored again.
     assert!(mine.iter().any(|m| m.seed_finding), "{mine:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 22, item 1, on a real solver: z3 4.8.7 answers `unsat` to this QF_ABV formula
+/// (correct: both store chains write 0 at the same indices) and `sat` to the same
+/// assertions asked through its `smtfd` tactic (found by the config engine on the shared
+/// seeds, checked by hand; z3 5.4.0 answers `unsat` twice). Alone, with no other solver
+/// to vote, the campaign stores it as z3 4.8.7's self-contradiction, confirmed in fresh
+/// processes and bisected to a later release that no longer contradicts itself.
+#[test]
+fn z3_contradicting_itself_under_smtfd_is_found_without_a_second_solver() {
+    let dir = tempdir("selfcontra-z3");
+    let s = dir.join("seeds");
+    std::fs::create_dir_all(&s).unwrap();
+    std::fs::write(
+        s.join("smtfd.smt2"),
+        "(set-logic QF_ABV)\n(declare-const v (_ BitVec 1))\n(declare-const w (_ BitVec 2))\n\
+         (declare-fun a () (Array (_ BitVec 3) (_ BitVec 2)))\n\
+         (assert (not (= (store (store (store a ((_ zero_extend 1) w) (_ bv0 2)) (_ bv1 3) (_ bv0 2)) (_ bv0 3) (_ bv0 2))\n\
+         (store (store (store (store a (_ bv0 3) (_ bv0 2)) ((_ zero_extend 2) v) (_ bv0 2)) (_ bv1 3) (_ bv0 2)) ((_ zero_extend 1) w) (_ bv0 2)))))\n\
+         (check-sat)\n(check-sat-using smtfd)\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (code, _, err) = smtstorm(&[
+        "fuzz",
+        s.to_str().unwrap(),
+        "--solver",
+        "z3-4.8.7",
+        "--engine",
+        "opfuzz",
+        "--mutants",
+        "10",
+        "--workers",
+        "1",
+        "--reduce",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 10, "{err}");
+    let found = metas(&out);
+    let seed: Vec<&Meta> = found.iter().map(|(_, m)| m).filter(|m| m.seed_finding).collect();
+    assert_eq!(seed.len(), 1, "{found:?}");
+    let m = seed[0];
+    assert_eq!((m.kind, m.blame_by, m.blamed.as_str()), (BugKind::Soundness, BlameBy::SelfContradiction, "z3-4.8.7"));
+    assert_eq!(m.signature, "unsat to check-sat, sat to check-sat-using smtfd");
+    let fixed = m.fixed_in.as_deref().expect("a later installed release answers unsat twice");
+    assert!(!["4.8.7", "4.8.8", "4.8.9"].contains(&fixed), "{:?}", m.bisection);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
