@@ -91,7 +91,11 @@ pub fn judge(
     let changed = |k: usize| framing.is_some_and(|f| f.changed.get(k) == Some(&true));
     for (i, r) in results.iter().enumerate() {
         if let Some(Outcome::InvalidModel { message }) = r.and_then(|r| {
-            r.outcomes.iter().enumerate().find(|(k, o)| matches!(o, Outcome::InvalidModel { .. }) && !changed(*k)).map(|x| x.1)
+            r.outcomes
+                .iter()
+                .enumerate()
+                .find(|(k, o)| matches!(o, Outcome::InvalidModel { .. }) && !changed(*k))
+                .map(|x| x.1)
         }) {
             let sig = invalid_model_signature(message);
             v.push(Verdict {

@@ -52,7 +52,10 @@ mod tests {
         let text = "(set-option :regular-output-channel \"x.txt\")(declare-const x Int)(assert (> x 1))(assert (< x 0))(simplify x)";
         let l = load(text.as_bytes()).unwrap();
         assert_eq!((l.sanitized, l.check_sat_added), (1, true));
-        assert_eq!(smtlib::print(&l.script), "(declare-const x Int)\n(assert (> x 1))\n(assert (< x 0))\n(check-sat)\n(simplify x)\n");
+        assert_eq!(
+            smtlib::print(&l.script),
+            "(declare-const x Int)\n(assert (> x 1))\n(assert (< x 0))\n(check-sat)\n(simplify x)\n"
+        );
         let sliced = as_fuzzed(text.as_bytes(), Some(&[0, 1, 3])).unwrap();
         assert_eq!(smtlib::print(&sliced), "(declare-const x Int)\n(assert (> x 1))\n(check-sat)\n");
     }
