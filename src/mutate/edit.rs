@@ -47,6 +47,14 @@ pub enum Edit {
     /// other solvers get a plain `check-sat`). It inserts a command, so it comes after
     /// every edit that addresses terms by command index.
     AskAgain { after: usize, tactic: String },
+    /// Semantic Fusion ([`crate::mutate::fusion`]): the script fused with the seed
+    /// `other` (its path as the campaign read it). It needs that second seed, so it
+    /// replays through [`crate::mutate::fusion::build`], not [`apply`].
+    Fuse {
+        other: String,
+        #[serde(flatten)]
+        recipe: crate::mutate::fusion::Recipe,
+    },
 }
 
 /// One incremental block of a [`Edit::Recombine`]: how many of the assertions it takes,
@@ -65,7 +73,7 @@ impl Edit {
             | Edit::ReplaceSubterm { at, .. }
             | Edit::ReplaceConstant { at, .. }
             | Edit::InsertConstruct { at, .. } => Some(at),
-            Edit::Recombine { .. } | Edit::AskAgain { .. } => None,
+            Edit::Recombine { .. } | Edit::AskAgain { .. } | Edit::Fuse { .. } => None,
         }
     }
 }
@@ -83,6 +91,10 @@ pub enum EditError {
     BadText(String),
     #[error("command {0} is not a check-sat")]
     NotACheck(usize),
+    #[error("a fusion replays from both of its seeds (mutate::fusion::build)")]
+    NeedsSecondSeed,
+    #[error("the seed cannot take part in a fusion")]
+    NotFusable,
 }
 
 /// The terms a command holds, in order (the second step of a [`Path`]).
@@ -179,6 +191,9 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
             s = ask_again(&s, *after, tactic)?;
             continue;
         }
+        if let Edit::Fuse { .. } = e {
+            return Err(EditError::NeedsSecondSeed);
+        }
         let at = e.at().expect("path edits");
         let t = resolve(&s, at).ok_or_else(|| EditError::NoSuchPath(at.0.clone()))?;
         match e {
@@ -204,7 +219,7 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
                 pending.push((t, text));
                 pending_paths.push(at);
             }
-            Edit::Recombine { .. } | Edit::AskAgain { .. } => unreachable!("handled above"),
+            Edit::Recombine { .. } | Edit::AskAgain { .. } | Edit::Fuse { .. } => unreachable!("handled above"),
         }
     }
     if !pending.is_empty() {

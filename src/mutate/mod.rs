@@ -6,6 +6,7 @@ pub mod choice;
 pub mod config;
 pub mod edit;
 pub mod file;
+pub mod fusion;
 pub mod opfuzz;
 pub mod scope;
 pub mod storm;

@@ -627,6 +627,32 @@ pub fn assertion_slices(s: &Script) -> Vec<Vec<usize>> {
     out
 }
 
+/// Renames symbols everywhere they occur (declarations, uses, binders, attribute values),
+/// in bars where the new name is not a simple symbol (SMT-LIB 2.6 §3.1). String literals
+/// and keywords are other tokens and never match. Renaming every occurrence of a name to
+/// one used nowhere else is an alpha-renaming: the script means the same.
+pub fn rename_symbols(s: &mut Script, map: &std::collections::HashMap<&str, &str>) {
+    let simple = |n: &str| {
+        !n.is_empty()
+            && !n.starts_with(|c: char| c.is_ascii_digit())
+            && n.chars().all(|c| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c))
+    };
+    for i in 0..s.strs.len() {
+        let id = Str(i as u32);
+        if let Some(new) = map.get(s.sym(id)) {
+            let a = s.text.len() as u32;
+            if !simple(new) {
+                s.text.push('|');
+                s.text.push_str(new);
+                s.text.push('|');
+            } else {
+                s.text.push_str(new);
+            }
+            s.strs[i] = (a, s.text.len() as u32);
+        }
+    }
+}
+
 /// `s` with only the commands at `keep` (ascending indices, as [`assertion_slices`]
 /// gives them), source offsets kept.
 pub fn keep_commands(s: &Script, keep: &[usize]) -> Script {

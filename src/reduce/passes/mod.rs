@@ -120,13 +120,7 @@ pub fn materialize(ctx: &Ctx, c: &Change) -> String {
         Change::Rename(map) => {
             let mut s = ctx.s.clone();
             let map: HashMap<&str, &str> = map.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
-            for i in 0..s.strs.len() {
-                if let Some(new) = map.get(s.sym(Str(i as u32))) {
-                    let a = s.text.len() as u32;
-                    s.text.push_str(new);
-                    s.strs[i] = (a, s.text.len() as u32);
-                }
-            }
+            crate::smtlib::ast::rename_symbols(&mut s, &map);
             printer::print(&s)
         }
     }
