@@ -110,6 +110,30 @@ fn mutate_runs_every_engine_and_bec_and_fuzz_rejects_bad_usage_with_status_2() {
         smtstorm(&["mutate", "corpus/lia_bounds.smt2", "--engine", "valfuzz", "--bec", "z3-5.4.0", "--count", "6"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"edit\":\"replace_constant\""), "{out}");
+    // Fusion with a second seed of the same :status: deterministic, and its edit names
+    // the partner it replays with.
+    let fuse =
+        ["mutate", "corpus/bv_arith.smt2", "--engine", "fusion", "--with", "corpus/bv_signed.smt2", "--count", "4"];
+    let (code, out, err) = smtstorm(&fuse);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.matches("; smtstorm-edits: [{\"edit\":\"fuse\",\"other\":\"corpus/bv_signed.smt2\"").count(),
+        4,
+        "{out}"
+    );
+    assert_eq!(smtstorm(&fuse).1, out, "same seed, same fusions");
+    let (code, _, err) =
+        smtstorm(&["mutate", "corpus/bv_arith.smt2", "--engine", "fusion", "--with", "corpus/bv_rotate.smt2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("corpus/bv_rotate.smt2: fusion needs a :status"), "{err}");
+    let (code, _, err) = smtstorm(&["mutate", "corpus/bv_arith.smt2", "--engine", "fusion"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--with FILE and --engine fusion go together"), "{err}");
+    // `fuzz --help` names every engine a campaign runs.
+    let (_, help, _) = smtstorm(&["fuzz", "--help"]);
+    for e in smtstorm::mutate::Engine::ALL {
+        assert!(help.contains(e.name()), "fuzz --help does not name {e}: {help}");
+    }
     let (code, _, err) = smtstorm(&["mutate", "corpus/bv_arith.smt2", "--engine", "storm"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown engine"), "{err}");

@@ -32,8 +32,13 @@ pub(super) fn confirm_and_store(
     let seed = &sh.seeds[i];
     let text = smtlib::print(trigger);
     let checks = smtlib::checks(trigger);
-    let readers: Vec<usize> =
-        (0..sh.solvers.len()).filter(|&k| sh.solvers[k].cannot_read(seed.script()).is_none()).collect();
+    // A fusion holds a second seed: a solver must read the trigger too.
+    let readers: Vec<usize> = (0..sh.solvers.len())
+        .filter(|&k| {
+            sh.solvers[k].cannot_read(seed.script()).is_none()
+                && (engine != Engine::Fusion.name() || sh.solvers[k].cannot_read(trigger).is_none())
+        })
+        .collect();
     // One file per distinct text the solvers get (foreign options removed per family).
     let variants = per_solver(sh, trigger);
     let mut files: Vec<PathBuf> = vec![];
@@ -53,7 +58,10 @@ pub(super) fn confirm_and_store(
         all[k] = Some(r);
     }
     let framing = crate::smtlib::framing::framing(trigger);
-    let again = oracle::judge(&all, &sh.families, truth, Some(&framing));
+    let again = match truth {
+        Some(t) if engine == Engine::Fusion.name() => oracle::judge_constructed(&all, &sh.families, t, Some(&framing)),
+        _ => oracle::judge(&all, &sh.families, truth, Some(&framing)),
+    };
     let mut verdict = match again.iter().find(|x| x.kind == v.kind && x.blamed == v.blamed) {
         Some(x) if witness.is_some() && x.blame_by == BlameBy::Status => {
             oracle::Verdict { blame_by: BlameBy::Witness, ..x.clone() }

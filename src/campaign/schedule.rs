@@ -47,6 +47,9 @@ pub(super) struct SeedState {
     pub(super) busy: bool,
     /// Fuzzing turns handed out (engines take turns in order).
     pub(super) turns: u64,
+    /// Whether the seed is satisfiable, when it can be fused ([`crate::mutate::fusion`])
+    /// and the pre-screen established its answer ([`super::worker::known_status`]).
+    pub(super) fusion: Option<bool>,
 }
 
 pub(super) enum Job {
@@ -93,6 +96,14 @@ impl Scheduler {
         let st = &mut self.state[seed];
         st.busy = true;
         let n = self.engines.len() as u64;
+        // A seed fusion cannot use gives its fusion turn to the next engine (when fusion
+        // is the only engine, the turn is taken and finds no partner).
+        for _ in 0..n {
+            if self.engines[(st.turns % n) as usize] != Engine::Fusion || st.fusion.is_some() || n == 1 {
+                break;
+            }
+            st.turns += 1;
+        }
         let engine = self.engines[(st.turns % n) as usize];
         let turn = st.turns / n;
         st.turns += 1;

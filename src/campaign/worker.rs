@@ -216,6 +216,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         }
         break (script, checks, results, readers, slowest, why);
     };
+    let mut fusion = None;
     if checks > 0 {
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
         // A STORM instance is satisfiable by construction: its witness is the truth.
@@ -228,6 +229,11 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
             // Every solver contradicts the seed's :status: a note on the seed, no finding.
             sh.counters.status_mismatches.fetch_add(1, Relaxed);
             sh.events.emit(serde_json::json!({"event": "status-mismatch", "seed": seed.path, "note": note}));
+        }
+        // Semantic Fusion builds on the seed's answer: only a known one, of the whole seed
+        // as loaded, in a form fusion takes apart.
+        if witness.is_none() && seed.slice.get().is_none() && crate::mutate::fusion::Part::new(&script).is_some() {
+            fusion = oracle::known_status(&refs, &sh.families, t.as_deref());
         }
         let framing = crate::smtlib::framing::framing(&script);
         for v in oracle::judge(&refs, &sh.families, t.as_deref(), Some(&framing)) {
@@ -265,9 +271,11 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
     let limit = (slowest * 5 + Duration::from_millis(250)).clamp(floor, limits.time);
     let mut sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
     sched.screening -= 1;
+    let only_fusion = sched.engines == [Engine::Fusion];
     let st = &mut sched.state[i];
     st.solvers = readers.clone();
     st.limit = limit;
+    st.fusion = fusion;
     // A seed only one of several solvers reads has no second opinion, but its mutants can
     // still crash that solver, fail its model validation or make it contradict itself: it
     // is fuzzed (in the held-out run of BENCHMARKS.md, 44 of 200 seeds were cvc5's alone,
@@ -279,17 +287,23 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         // Artifacts are judged once, never fuzzed.
         drop(sched);
         sh.events.emit(serde_json::json!({"event": "triaged", "seed": seed.path}));
-    } else if readers.is_empty() || checks == 0 {
+    } else if readers.is_empty() || checks == 0 || (only_fusion && fusion.is_none()) {
         drop(sched);
         sh.counters.seeds_demoted.fetch_add(1, Relaxed);
-        sh.events.emit(serde_json::json!({"event": "seed-skipped", "seed": seed.path, "why": if checks == 0 { vec!["no check-sat".to_string()] } else { why }}));
+        if checks == 0 {
+            why = vec!["no check-sat".to_string()];
+        } else if !readers.is_empty() {
+            why.push("fusion needs one check-sat whose answer is known (a :status no solver contradicts, or two solver families agreeing), no push/pop, datatypes or recursive functions".into());
+        }
+        sh.events.emit(serde_json::json!({"event": "seed-skipped", "seed": seed.path, "why": why}));
     } else {
         st.active = true;
         sched.ready.push(i);
         drop(sched);
         let names: Vec<&str> = readers.iter().map(|&k| sh.solvers[k].name.as_str()).collect();
         sh.events.emit(serde_json::json!({"event": "seed-ready", "seed": seed.path, "solvers": names,
-            "limit": limit.as_secs_f64(), "not_sent_to": why}));
+            "limit": limit.as_secs_f64(), "not_sent_to": why,
+            "status": fusion.map(|sat| if sat { "sat" } else { "unsat" })}));
         sh.counters.seeds_ready.fetch_add(1, Relaxed);
     }
 }
@@ -307,11 +321,30 @@ pub(super) fn fuzz_batch<'s>(
     w: usize,
 ) {
     let seed = &sh.seeds[i];
-    let (solvers, limit, seed_blames) = {
+    let (mut solvers, mut limit, mut seed_blames) = {
         let s = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
         (s.state[i].solvers.clone(), s.state[i].limit, s.state[i].seed_blames.clone())
     };
     let t0 = Instant::now();
+    // Fusion's partner for this turn, with the solvers both seeds reach.
+    let partner = if engine == Engine::Fusion {
+        let Some(p) = fusion_partner(sh, i, turn) else {
+            // No partner yet (others may still be screened): the turn costs the seed nothing.
+            sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, 0, 0, t0.elapsed());
+            return;
+        };
+        (solvers, limit) = (p.solvers.clone(), p.limit.min(limits.time));
+        seed_blames.extend(p.seed_blames.iter().cloned());
+        Some(p)
+    } else {
+        None
+    };
+    let parts = partner.as_ref().and_then(|p| {
+        Some((
+            crate::mutate::fusion::Part::new(seed.script())?,
+            crate::mutate::fusion::Part::new(sh.seeds[p.seed].script())?,
+        ))
+    });
     let pools = if engine == Engine::Storm {
         let p = storm_pools(sh, sessions, i, limits);
         if p.is_none() {
@@ -368,6 +401,11 @@ pub(super) fn fuzz_batch<'s>(
                     (edits, Some(m), texts, checks)
                 };
                 match (prepared, seed_text) {
+                    _ if engine == Engine::Fusion => parts.as_ref().zip(partner.as_ref()).and_then(|((a, b), p)| {
+                        let (recipe, m) = crate::mutate::fusion::fuse(a, b, p.sat, &mut Rng::new(rng_seed))?;
+                        let other = sh.seeds[p.seed].path.display().to_string();
+                        Some(script_mutant(vec![crate::mutate::edit::Edit::Fuse { other, recipe }], m))
+                    }),
                     _ if engine == Engine::Bec => {
                         bec_made.get(b as usize).map(|(e, m)| script_mutant(e.clone(), m.clone()))
                     }
@@ -450,11 +488,22 @@ pub(super) fn fuzz_batch<'s>(
         }
         bad += (errored || timed_out || exhausted) as u64;
         let edits_json = serde_json::to_value(edits).unwrap_or_default();
-        // A STORM instance is satisfied by its witness: any `unsat` is a candidate.
-        let sat = vec![Outcome::Sat; (*checks).max(1)];
-        let truth = pools.as_ref().map(|_| &sat[..]);
+        // A STORM instance is satisfied by its witness: any `unsat` is a candidate. A
+        // fusion has its seeds' answer by construction.
+        let built_answer = match &partner {
+            Some(p) if p.sat => Outcome::Sat,
+            Some(_) => Outcome::Unsat,
+            None => Outcome::Sat,
+        };
+        let constructed = vec![built_answer; (*checks).max(1)];
+        let truth = (pools.is_some() || partner.is_some()).then_some(&constructed[..]);
         let own_framing = m.as_ref().map(crate::smtlib::framing::framing);
-        for mut v in oracle::judge(&rs, &sh.families, truth, own_framing.as_ref().or(seed_framing.as_ref())) {
+        let framing = own_framing.as_ref().or(seed_framing.as_ref());
+        let verdicts = match truth {
+            Some(t) if partner.is_some() => oracle::judge_constructed(&rs, &sh.families, t, framing),
+            _ => oracle::judge(&rs, &sh.families, truth, framing),
+        };
+        for mut v in verdicts {
             if pools.is_some() && v.blame_by == BlameBy::Status {
                 v.blame_by = BlameBy::Witness;
             }
@@ -517,6 +566,49 @@ pub(super) fn fuzz_batch<'s>(
         sh.counters.seeds_ready.fetch_sub(1, Relaxed);
         sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": seed.path, "why": r}));
     }
+}
+
+/// The seed a fusion turn fuses with, and what the fusion's answers are judged with.
+pub(super) struct Partner {
+    pub(super) seed: usize,
+    /// Both seeds' status: the fusion's answer by construction.
+    pub(super) sat: bool,
+    /// Solvers that read both seeds.
+    pub(super) solvers: Vec<usize>,
+    /// Both seeds' limits added (the fusion solves both).
+    pub(super) limit: Duration,
+    pub(super) seed_blames: Vec<(BugKind, Option<usize>, String)>,
+}
+
+/// A partner for seed `i`'s fusion turn: another ready seed with the same known status
+/// that some solver reads with it, drawn from the turn's seed (the draw depends on which
+/// seeds are ready, so the partner's path is stored with the edit, which replays without
+/// the draw). `None` when `i`'s status is unknown or no such seed is ready.
+fn fusion_partner(sh: &Shared, i: usize, turn: u64) -> Option<Partner> {
+    let sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
+    let me = &sched.state[i];
+    let sat = me.fusion?;
+    let both = |j: usize| -> Vec<usize> {
+        me.solvers.iter().copied().filter(|k| sched.state[j].solvers.contains(k)).collect()
+    };
+    let pool: Vec<usize> = sched
+        .ready
+        .iter()
+        .copied()
+        .filter(|&j| j != i && sched.state[j].fusion == Some(sat) && !both(j).is_empty())
+        .collect();
+    if pool.is_empty() {
+        return None;
+    }
+    let mut rng = Rng::new(mix(&[sh.cfg.seed, sh.run as u64, i as u64, Engine::Fusion as u64, turn, 0xf05e]));
+    let j = pool[crate::mutate::choice::Choices::below(&mut rng, pool.len())?];
+    Some(Partner {
+        seed: j,
+        sat,
+        solvers: both(j),
+        limit: me.limit + sched.state[j].limit,
+        seed_blames: sched.state[j].seed_blames.clone(),
+    })
 }
 
 /// A seed as STORM's engine uses it, built once: its pools, and per solver the text every

@@ -17,7 +17,7 @@ pub(crate) struct FuzzCmd {
     /// Default: the newest release of every installed family (older ones serve bisection).
     #[arg(long = "solver")]
     solvers: Vec<String>,
-    /// Engines, comma-separated: opfuzz, typefuzz, valfuzz, storm, bec, config (default: all).
+    /// Engines, comma-separated: opfuzz, typefuzz, valfuzz, storm, bec, config, fusion (default: all).
     #[arg(long, value_delimiter = ',')]
     engine: Vec<String>,
     #[command(flatten)]

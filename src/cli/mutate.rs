@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub(crate) struct MutateCmd {
     file: PathBuf,
-    /// Mutation engine: opfuzz, typefuzz or valfuzz.
+    /// Mutation engine: opfuzz, typefuzz, valfuzz, or fusion (with --with).
     #[arg(long, default_value = "opfuzz")]
     engine: String,
     /// RNG seed: mutant i uses seed + i; the same seed gives the same mutants.
@@ -20,6 +20,9 @@ pub(crate) struct MutateCmd {
     /// (a name from .solvers/solvers.toml or NAME='command args').
     #[arg(long, value_name = "SOLVER")]
     bec: Option<String>,
+    /// Semantic Fusion: the second seed, with the same `:status` as FILE.
+    #[arg(long, value_name = "FILE")]
+    with: Option<PathBuf>,
     /// Write mutants as DIR/<stem>-<i>.smt2 instead of to stdout.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -28,24 +31,32 @@ pub(crate) struct MutateCmd {
 impl MutateCmd {
     pub(crate) fn run(&self) -> Result<()> {
         use smtstorm::mutate::file as m;
-        // STORM needs a model from a solver: `smtstorm fuzz --engine storm`.
+        use smtstorm::mutate::Engine;
+        // STORM needs a model from a solver (`smtstorm fuzz --engine storm`), BEC and the
+        // configuration engine a solver's answers or tables.
         let Some(engine) =
-            smtstorm::mutate::Engine::from_name(&self.engine).filter(|e| *e != smtstorm::mutate::Engine::Storm)
+            Engine::from_name(&self.engine).filter(|e| Engine::SEED_ONLY.contains(e) || *e == Engine::Fusion)
         else {
-            anyhow::bail!("unknown engine {:?}: available: opfuzz, typefuzz, valfuzz", self.engine);
+            anyhow::bail!("unknown engine {:?}: available: opfuzz, typefuzz, valfuzz, fusion", self.engine);
         };
-        let ms = match &self.bec {
-            Some(solver) => {
-                if engine != smtstorm::mutate::Engine::ValFuzz {
+        if (engine == Engine::Fusion) != self.with.is_some() {
+            anyhow::bail!("--with FILE and --engine fusion go together");
+        }
+        let ms = match (&self.bec, &self.with) {
+            (_, Some(other)) => m::fusion_mutants(&self.file, other, self.seed, self.count)?,
+            (Some(solver), None) => {
+                if engine != Engine::ValFuzz {
                     anyhow::bail!("--bec belongs to --engine valfuzz");
                 }
                 let reg = smtstorm::solver::check::default_registry()?;
                 let spec = smtstorm::solver::check::resolve(&reg, std::slice::from_ref(solver))?.remove(0);
                 m::bec_mutants(&self.file, &spec, self.seed, self.count)?
             }
-            None => m::mutants(&self.file, engine, self.seed, self.count)?,
+            (None, None) => m::mutants(&self.file, engine, self.seed, self.count)?,
         };
-        if ms.is_empty() {
+        if ms.is_empty() && self.with.is_some() {
+            eprintln!("{}: no fusion mutant: the seeds share no constant of one sort (Int, Real, String, one bit-vector width)", self.file.display());
+        } else if ms.is_empty() {
             eprintln!("{}: no {} mutant", self.file.display(), self.engine);
         }
         match &self.out {

@@ -1,5 +1,6 @@
 //! `smtstorm mutate`: mutants of one seed, each with the edits that made it.
 
+use crate::mutate::fusion::{self, Part};
 use crate::mutate::{choice::Rng, edit::Edit, valfuzz, Engine, Prepared};
 use crate::smtlib;
 use crate::solver::{model, Limits, Outcome, Session, SolverSpec};
@@ -33,6 +34,42 @@ pub fn mutants(path: &Path, engine: Engine, seed: u64, count: usize) -> Result<V
     Ok((0..count as u64)
         .filter_map(|i| prepared.mutate(&mut Rng::new(seed.wrapping_add(i))))
         .map(|(e, m)| finish(e, m))
+        .collect())
+}
+
+/// Semantic Fusion mutants of the seeds at `path` and `other` ([`crate::mutate::fusion`]);
+/// mutant `i` uses RNG seed `seed + i`. Both seeds' `:status` is taken on trust here (a
+/// campaign, `smtstorm fuzz --engine fusion`, confirms it with the solvers first): it
+/// must be the same, `sat` or `unsat`, and each seed fusable (one check-sat after its
+/// assertions, no push/pop, datatypes, recursive functions or `match`).
+pub fn fusion_mutants(path: &Path, other: &Path, seed: u64, count: usize) -> Result<Vec<Mutant>> {
+    let (a, b) = (read(path)?, read(other)?);
+    let sat = match (a.status(), b.status()) {
+        (Some("sat"), Some("sat")) => true,
+        (Some("unsat"), Some("unsat")) => false,
+        _ => {
+            return Err(crate::util::error::Error::Input {
+                path: other.to_path_buf(),
+                why: format!("fusion needs a :status (sat or unsat), the same as {}'s", path.display()),
+            })
+        }
+    };
+    let (mut a, mut b) = (a, b);
+    crate::mutate::edit::strip_status(&mut a);
+    crate::mutate::edit::strip_status(&mut b);
+    let (Some(pa), Some(pb)) = (Part::new(&a), Part::new(&b)) else {
+        return Err(crate::util::error::Error::Invalid {
+            key: "with",
+            flag: Some("--with"),
+            value: format!("{} and {}", path.display(), other.display()),
+            expected:
+                "seeds with one check-sat after their assertions, no push/pop, datatypes, recursive functions or match",
+        });
+    };
+    let other = other.display().to_string();
+    Ok((0..count as u64)
+        .filter_map(|i| fusion::fuse(&pa, &pb, sat, &mut Rng::new(seed.wrapping_add(i))))
+        .map(|(recipe, m)| finish(vec![Edit::Fuse { other: other.clone(), recipe }], m))
         .collect())
 }
 

@@ -275,8 +275,11 @@ pub fn fuse(a: &Part, b: &Part, sat: bool, c: &mut impl Choices) -> Option<(Reci
     let mut used: BTreeSet<String> = a.names.union(&b2p.names).cloned().collect();
     let want = 1 + c.below(3)?;
     for _ in 0..want {
-        let xs: Vec<&(String, String)> =
-            a.consts.iter().filter(|(x, _)| free(x) && !pairs.iter().any(|p| p.x == *x)).collect();
+        let xs: Vec<&(String, String)> = a
+            .consts
+            .iter()
+            .filter(|(x, sx)| free(x) && Kind::of(sx).is_some() && !pairs.iter().any(|p| p.x == *x))
+            .collect();
         let candidates: Vec<(&String, &String, &String)> = xs
             .iter()
             .flat_map(|(x, sx)| {

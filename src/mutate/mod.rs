@@ -18,7 +18,8 @@ use choice::Choices;
 use edit::Edit;
 
 /// The mutation engines. OpFuzz, TypeFuzz and ValFuzz work on a seed alone; STORM needs
-/// a reference solver's model first ([`storm`]), so campaigns drive it themselves.
+/// a reference solver's model first ([`storm`]) and fusion a second seed whose status is
+/// known, so campaigns drive them themselves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Engine {
@@ -32,11 +33,14 @@ pub enum Engine {
     /// The configuration engine ([`config`]): a check-sat asked again through a z3 tactic
     /// pipeline from the solver's own table.
     Config,
+    /// Semantic Fusion ([`fusion`]): the seed fused with another seed of the same
+    /// satisfiability, which campaigns know from their pre-screen.
+    Fusion,
 }
 
 impl Engine {
-    pub const ALL: [Engine; 6] =
-        [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz, Engine::Storm, Engine::Bec, Engine::Config];
+    pub const ALL: [Engine; 7] =
+        [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz, Engine::Storm, Engine::Bec, Engine::Config, Engine::Fusion];
     /// The engines [`Prepared`] runs on a seed alone.
     pub const SEED_ONLY: [Engine; 3] = [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz];
     pub fn name(self) -> &'static str {
@@ -47,6 +51,7 @@ impl Engine {
             Engine::Storm => "storm",
             Engine::Bec => "bec",
             Engine::Config => "config",
+            Engine::Fusion => "fusion",
         }
     }
     pub fn from_name(s: &str) -> Option<Engine> {
@@ -76,7 +81,7 @@ impl<'a> Prepared<'a> {
             Engine::OpFuzz => Prepared::OpFuzz(opfuzz::Prepared::new(s)),
             Engine::TypeFuzz => Prepared::TypeFuzz(typefuzz::Prepared::new(s)),
             Engine::ValFuzz => Prepared::ValFuzz(valfuzz::Prepared::new(s)),
-            Engine::Storm | Engine::Bec | Engine::Config => Prepared::NeedsSolver,
+            Engine::Storm | Engine::Bec | Engine::Config | Engine::Fusion => Prepared::NeedsSolver,
         }
     }
     /// [`Prepared::new`], with the solvers' configuration space for [`Engine::Config`].

@@ -70,6 +70,9 @@ named_enum! {
         /// The blamed solver answered `sat` and `unsat` to one assertion stack, asked
         /// twice (another tactic, a repeated check-sat): no vote needed.
         SelfContradiction = "self-contradiction",
+        /// The blamed solver contradicts the satisfiability a Semantic Fusion mutant has
+        /// by construction (both seeds' agreed status).
+        Construction = "construction",
     }
 }
 
@@ -82,8 +85,17 @@ mod tests {
     fn serde_names_are_the_stored_strings() {
         let old = ["soundness", "crash", "invalid-model"];
         assert_eq!(BugKind::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
-        let old =
-            ["majority", "status", "witness", "model-check", "undecided", "crash", "validation", "self-contradiction"];
+        let old = [
+            "majority",
+            "status",
+            "witness",
+            "model-check",
+            "undecided",
+            "crash",
+            "validation",
+            "self-contradiction",
+            "construction",
+        ];
         assert_eq!(BlameBy::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
         for &k in BugKind::ALL {
             let json = serde_json::to_string(&k).unwrap();

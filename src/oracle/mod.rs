@@ -198,6 +198,71 @@ fn definite(o: &Outcome) -> Option<bool> {
     }
 }
 
+/// [`judge`] against answers known by construction (Semantic Fusion: both seeds' agreed
+/// status, [`crate::mutate::fusion`]): a contradiction is blamed by
+/// [`BlameBy::Construction`]. Unlike a seed's `:status`, the truth stands when the only
+/// family that answered contradicts it — a fusion finding needs no second solver. When
+/// two or more families answered and all contradict it, the construction is what is
+/// doubted ([`status_mismatch`]) and nothing is said.
+pub fn judge_constructed(
+    results: &[Option<&QueryResult>],
+    families: &[Family],
+    truth: &[Outcome],
+    framing: Option<&Framing>,
+) -> Vec<Verdict> {
+    let mut v = judge(results, families, Some(truth), framing);
+    for x in &mut v {
+        if x.blame_by == BlameBy::Status {
+            x.blame_by = BlameBy::Construction;
+        }
+    }
+    let changed = |k: usize| framing.is_some_and(|f| f.changed.get(k) == Some(&true));
+    let word = |b: bool| if b { "sat" } else { "unsat" };
+    for (k, t) in truth.iter().enumerate().filter(|(k, _)| !changed(*k)) {
+        let Some(t) = definite(t) else { continue };
+        let ans = definite_answers(results, k);
+        let voters: std::collections::HashSet<(Family, usize)> = ans.iter().map(|a| voter(families, a.0)).collect();
+        if voters.len() != 1 || ans.iter().any(|a| a.1 == t) {
+            continue;
+        }
+        for &(i, a) in &ans {
+            if !v.iter().any(|x| x.kind == BugKind::Soundness && x.blamed == Some(i)) {
+                v.push(Verdict {
+                    kind: BugKind::Soundness,
+                    blamed: Some(i),
+                    blame_by: BlameBy::Construction,
+                    signature: format!("{} where {} is expected", word(a), word(t)),
+                });
+            }
+        }
+    }
+    v
+}
+
+/// Whether a seed's answer is known well enough to build on (Semantic Fusion's
+/// correctness rests on it: a wrong status would be a false report): a single
+/// check-sat, and either its `:status` with at least one definite answer agreeing and
+/// none disagreeing, or without a status, two families agreeing and none disagreeing.
+/// `Some(true)` for satisfiable.
+pub fn known_status(results: &[Option<&QueryResult>], families: &[Family], truth: Option<&[Outcome]>) -> Option<bool> {
+    let checks = results.iter().flatten().map(|r| r.outcomes.len()).max()?;
+    if checks != 1 || truth.is_some_and(|t| t.len() != 1) {
+        return None;
+    }
+    let ans = definite_answers(results, 0);
+    let first = ans.first()?.1;
+    if ans.iter().any(|a| a.1 != first) {
+        return None;
+    }
+    match truth.map(|t| definite(&t[0])) {
+        Some(Some(t)) => (t == first).then_some(t),
+        Some(None) | None => {
+            let voters: std::collections::HashSet<(Family, usize)> = ans.iter().map(|a| voter(families, a.0)).collect();
+            (voters.len() >= 2).then_some(first)
+        }
+    }
+}
+
 /// (solver, answer is `sat`) for every definite answer to check-sat `k`.
 fn definite_answers(results: &[Option<&QueryResult>], k: usize) -> Vec<(usize, bool)> {
     results.iter().enumerate().filter_map(|(i, r)| Some((i, definite((*r)?.outcomes.get(k)?)?))).collect()
@@ -370,6 +435,44 @@ mod tests {
         let v = judge(&[Some(&c), Some(&s)], &[Z3, Cvc5], None, None);
         assert_eq!((v[0].kind, v[0].blamed, v[0].signature.as_str()), (BugKind::Crash, Some(0), "SIGSEGV"));
         assert!(version_cmp("4.8.10", "4.8.9").is_gt());
+    }
+
+    /// Issue 23, item 2: a fusion's constructed answer blames a lone contradicting family
+    /// (no second solver needed) but not two families that both contradict it; a seed's
+    /// status is known only when nothing contradicts it.
+    #[test]
+    fn constructed_truth_blames_one_family_alone_and_doubts_itself_against_two() {
+        let (s, u) = (r(&[Outcome::Sat]), r(&[Outcome::Unsat]));
+        let k = r(&[Outcome::Unknown { reason: String::new() }]);
+        let sat = [Outcome::Sat];
+        let blamed = |v: &[Verdict]| -> Vec<(Option<usize>, BlameBy)> {
+            v.iter().filter(|x| x.kind == BugKind::Soundness).map(|x| (x.blamed, x.blame_by)).collect()
+        };
+        // One solver, contradicting: blamed (judge alone says nothing: the :status guard).
+        assert!(judge(&[Some(&u)], &[Z3], Some(&sat), None).is_empty());
+        assert_eq!(blamed(&judge_constructed(&[Some(&u)], &[Z3], &sat, None)), vec![(Some(0), BlameBy::Construction)]);
+        // Two releases of one family, both contradicting, the other gave up: both blamed.
+        let v = judge_constructed(&[Some(&u), Some(&u), Some(&k)], &[Z3, Z3, Cvc5], &sat, None);
+        assert_eq!(blamed(&v), vec![(Some(0), BlameBy::Construction), (Some(1), BlameBy::Construction)]);
+        // Another family agrees with the construction: the contradicting one is blamed.
+        let v = judge_constructed(&[Some(&u), Some(&s)], &[Z3, Cvc5], &sat, None);
+        assert_eq!(blamed(&v), vec![(Some(0), BlameBy::Construction)]);
+        assert_eq!(v[0].signature, "unsat where sat is expected");
+        // Two families both contradict it: the construction is doubted, nothing said.
+        assert!(blamed(&judge_constructed(&[Some(&u), Some(&u)], &[Z3, Cvc5], &sat, None)).is_empty());
+        // Agreement is no finding.
+        assert!(judge_constructed(&[Some(&s), Some(&s)], &[Z3, Cvc5], &sat, None).is_empty());
+
+        let unsat = [Outcome::Unsat];
+        let unknown = [Outcome::Unknown { reason: String::new() }];
+        assert_eq!(known_status(&[Some(&u), Some(&k)], &[Z3, Cvc5], Some(&unsat)), Some(false));
+        assert_eq!(known_status(&[Some(&u), Some(&s)], &[Z3, Cvc5], Some(&unsat)), None, "contradicted");
+        assert_eq!(known_status(&[Some(&s)], &[Z3], Some(&unsat)), None, "the only answer contradicts the status");
+        assert_eq!(known_status(&[Some(&k)], &[Z3], Some(&unsat)), None, "nobody answered");
+        assert_eq!(known_status(&[Some(&s), Some(&s)], &[Z3, Cvc5], None), Some(true), "two families agree");
+        assert_eq!(known_status(&[Some(&s), Some(&s)], &[Z3, Z3], Some(&unknown)), None, "one family alone");
+        let two = r(&[Outcome::Sat, Outcome::Sat]);
+        assert_eq!(known_status(&[Some(&two), Some(&two)], &[Z3, Cvc5], None), None, "two check-sats");
     }
 
     /// Issue 21, items 2 and 3: releases of one family do not outvote another family, a
