@@ -862,3 +862,43 @@ fn config_is_a_campaign_engine() {
     assert!(err.contains("--engine") && err.contains("z3"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 23, item 2: Semantic Fusion as a campaign engine. Seeds whose answer the
+/// pre-screen confirms (their `:status`, both directions) are fused with partners of the
+/// same answer; the fusions reach the solvers and are read without errors; a seed fusion
+/// cannot use gives its turns to the other engines, and alone it is skipped with the reason.
+#[test]
+fn fusion_is_a_campaign_engine() {
+    let dir = tempdir("fusion");
+    let s = seeds(
+        &dir,
+        &[
+            "lia_bounds.smt2",
+            "quoted_symbols.smt2",
+            "nia_square.smt2",
+            "lia_divisible.smt2",
+            "lia_parity.smt2",
+            "define_fun.smt2",
+            "bv_arith.smt2",
+            "bv_signed.smt2",
+            "dt_list_26.smt2",
+        ],
+    );
+    let out = dir.join("out");
+    engine_reaches_the_solvers(&s, &out, "fusion", "z3-5.4.0");
+    let events: Vec<Value> = std::fs::read_to_string(out.join("events.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let status = |w: &str| events.iter().filter(|e| e["event"] == "seed-ready" && e["status"] == w).count();
+    assert!(status("sat") >= 4 && status("unsat") >= 3, "sat {} unsat {}", status("sat"), status("unsat"));
+    // The datatype seed cannot be fused: with fusion alone, it is skipped and says why.
+    assert!(
+        events.iter().any(|e| e["event"] == "seed-skipped"
+            && e["seed"].as_str().unwrap().ends_with("dt_list_26.smt2")
+            && e["why"].to_string().contains("fusion needs")),
+        "{events:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -21,7 +21,7 @@
 
 use super::choice::Choices;
 use super::edit::EditError;
-use crate::smtlib::ast::{self, CommandKind, Nullary, Script, Term, TermId};
+use crate::smtlib::ast::{self, symbol_text, CommandKind, Nullary, Script, Term, TermId};
 use crate::smtlib::{self, check, printer};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
@@ -335,7 +335,8 @@ fn build_renamed(a: &Script, b: &Script, r: &Recipe) -> Result<Script, EditError
     let mut over_b: Vec<(TermId, String)> = vec![];
     let mut constraints = vec![];
     for p in &r.pairs {
-        let (f, rx, ry) = texts(p.function, &p.constant, &p.x, &p.y, &p.z, p.sort == "Real");
+        let (x, y, z) = (symbol_text(&p.x), symbol_text(&p.y), symbol_text(&p.z));
+        let (f, rx, ry) = texts(p.function, &p.constant, &x, &y, &z, p.sort == "Real");
         let pick = |occ: Vec<TermId>, at: &[u32], text: &str, out: &mut Vec<(TermId, String)>| {
             for &i in at {
                 let t = *occ.get(i as usize).ok_or_else(|| EditError::NoSuchPath(vec![i]))?;
@@ -346,18 +347,16 @@ fn build_renamed(a: &Script, b: &Script, r: &Recipe) -> Result<Script, EditError
         pick(occurrences(a, &p.x), &p.x_at, &rx, &mut over_a)?;
         pick(occurrences(b, &p.y), &p.y_at, &ry, &mut over_b)?;
         if r.sat {
-            constraints.push(format!("(= {} {f})", p.z));
+            constraints.push(format!("(= {z} {f})"));
         } else {
-            constraints.push(format!("(= {} {rx})", p.x));
-            constraints.push(format!("(= {} {ry})", p.y));
+            constraints.push(format!("(= {x} {rx})"));
+            constraints.push(format!("(= {y} {ry})"));
         }
     }
     let mut out = String::new();
-    let same_logic = a.logic() == b.logic();
-    if let (true, Some(l)) = (same_logic, a.logic()) {
-        out.push_str(&format!("(set-logic {l})\n"));
-    }
-    // Options: the first seed's, then the second's that the first does not set.
+    // Options (before the logic: `:produce-models` and its kind may only be set in start
+    // mode, SMT-LIB 2.6 §4.1.7): the first seed's, then the second's that the first does
+    // not set.
     let option_key = |s: &Script, k: &CommandKind| match *k {
         CommandKind::SetOption(a) => Some(s.str(a.key).to_string()),
         _ => None,
@@ -372,6 +371,8 @@ fn build_renamed(a: &Script, b: &Script, r: &Recipe) -> Result<Script, EditError
             }
         }
     }
+    let options = std::mem::take(&mut out);
+    let same_logic = a.logic() == b.logic();
     let is_decl = |k: &CommandKind| {
         matches!(
             k,
@@ -389,7 +390,7 @@ fn build_renamed(a: &Script, b: &Script, r: &Recipe) -> Result<Script, EditError
         }
     }
     for p in &r.pairs {
-        out.push_str(&format!("(declare-fun {} () {})\n", p.z, p.sort));
+        out.push_str(&format!("(declare-fun {} () {})\n", symbol_text(&p.z), p.sort));
     }
     let assertions = |s: &Script, over: &[(TermId, String)]| -> Vec<String> {
         let ov: Vec<(TermId, &str)> = over.iter().map(|(t, x)| (*t, x.as_str())).collect();
@@ -414,12 +415,16 @@ fn build_renamed(a: &Script, b: &Script, r: &Recipe) -> Result<Script, EditError
         out.push_str(&format!("(assert {k})\n"));
     }
     out.push_str("(check-sat)\n");
-    let mut fused = smtlib::parse(&out).map_err(|e| EditError::BadText(e.to_string()))?;
+    let with_logic = |l: Option<&str>| {
+        let logic = l.map(|l| format!("(set-logic {l})\n")).unwrap_or_default();
+        smtlib::parse(&format!("{options}{logic}{out}")).map_err(|e| EditError::BadText(e.to_string()))
+    };
+    let mut fused = with_logic(a.logic().filter(|_| same_logic))?;
     if !same_logic {
         // Two logics: the smallest that covers the fusion, where one is known (yices needs
         // one); else none, and each solver reads it in its widest logic.
         if let Some(l) = crate::smtlib::logic::infer(&fused, &check::check(&fused)) {
-            fused = smtlib::parse(&format!("(set-logic {l})\n{out}")).map_err(|e| EditError::BadText(e.to_string()))?;
+            fused = with_logic(Some(&l))?;
         }
     }
     let before = check::check(a).diagnostics.len() + check::check(b).diagnostics.len();
@@ -446,9 +451,21 @@ mod tests {
         let bv1 =
             smtlib::parse("(set-logic QF_BV)(declare-const u (_ BitVec 8))(assert (bvult u #x10))(check-sat)").unwrap();
         let bv2 = smtlib::parse("(set-logic QF_BV)(declare-const v (_ BitVec 8))(assert (= (bvand v #x01) #x01))(assert (bvugt v #x00))(check-sat)").unwrap();
+        // Quoted names (cvc5's regressions have them) and an option that must stay before
+        // the logic (yices refuses `:produce-models` after `set-logic`).
+        let quoted = smtlib::parse("(set-option :produce-models true)(set-logic QF_LIA)(declare-fun |x y| () Int)(assert (> |x y| 3))(check-sat)").unwrap();
         let mut seen_functions = BTreeSet::new();
         let mut made = 0;
-        for (a, b) in [(&sat1, &sat2), (&sat2, &sat1), (&bv1, &bv2), (&bv2, &bv1), (&str1, &str1)] {
+        let mut quoted_made = 0;
+        for (a, b) in [
+            (&sat1, &sat2),
+            (&sat2, &sat1),
+            (&bv1, &bv2),
+            (&bv2, &bv1),
+            (&str1, &str1),
+            (&quoted, &quoted),
+            (&quoted, &sat1),
+        ] {
             let (pa, pb) = (Part::new(a).unwrap(), Part::new(b).unwrap());
             for sat in [true, false] {
                 for i in 0..40u64 {
@@ -460,13 +477,14 @@ mod tests {
                     assert!(check::check(&m).diagnostics.is_empty(), "{text}");
                     assert_eq!(smtlib::checks(&m), 1);
                     for p in &r.pairs {
-                        assert!(text.contains(&format!("(declare-fun {} () {})", p.z, p.sort)), "{text}");
-                        let (f, rx, ry) = texts(p.function, &p.constant, &p.x, &p.y, &p.z, p.sort == "Real");
+                        let (x, y, z) = (symbol_text(&p.x), symbol_text(&p.y), symbol_text(&p.z));
+                        assert!(text.contains(&format!("(declare-fun {z} () {})", p.sort)), "{text}");
+                        let (f, rx, ry) = texts(p.function, &p.constant, &x, &y, &z, p.sort == "Real");
                         if sat {
-                            assert!(text.contains(&format!("(= {} {f})", p.z)), "{text}");
+                            assert!(text.contains(&format!("(= {z} {f})")), "{text}");
                         } else {
-                            assert!(text.contains(&format!("(= {} {rx})", p.x)), "{text}");
-                            assert!(text.contains(&format!("(= {} {ry})", p.y)), "{text}");
+                            assert!(text.contains(&format!("(= {x} {rx})")), "{text}");
+                            assert!(text.contains(&format!("(= {y} {ry})")), "{text}");
                         }
                         seen_functions.insert(format!("{:?}", p.function));
                     }
@@ -475,11 +493,16 @@ mod tests {
                         assert!(text.contains("(declare-const x_2 Int)") && text.contains(":named p_2"), "{text}");
                     }
                     assert_eq!(text.contains("(assert (or "), !sat, "{text}");
+                    if std::ptr::eq(a, &quoted) {
+                        assert!(text.starts_with("(set-option :produce-models true)\n(set-logic QF_LIA)"), "{text}");
+                        assert!(text.contains("|z_x y|"), "{text}");
+                        quoted_made += 1;
+                    }
                     made += 1;
                 }
             }
         }
-        assert!(made > 300, "{made}");
+        assert!(made > 300 && quoted_made > 50, "{made} {quoted_made}");
         assert_eq!(seen_functions.len(), 7, "{seen_functions:?}");
         // Not fusable: two check-sats, incremental commands.
         for text in [

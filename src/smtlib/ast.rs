@@ -632,24 +632,26 @@ pub fn assertion_slices(s: &Script) -> Vec<Vec<usize>> {
 /// and keywords are other tokens and never match. Renaming every occurrence of a name to
 /// one used nowhere else is an alpha-renaming: the script means the same.
 pub fn rename_symbols(s: &mut Script, map: &std::collections::HashMap<&str, &str>) {
-    let simple = |n: &str| {
-        !n.is_empty()
-            && !n.starts_with(|c: char| c.is_ascii_digit())
-            && n.chars().all(|c| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c))
-    };
     for i in 0..s.strs.len() {
         let id = Str(i as u32);
         if let Some(new) = map.get(s.sym(id)) {
             let a = s.text.len() as u32;
-            if !simple(new) {
-                s.text.push('|');
-                s.text.push_str(new);
-                s.text.push('|');
-            } else {
-                s.text.push_str(new);
-            }
+            s.text.push_str(&symbol_text(new));
             s.strs[i] = (a, s.text.len() as u32);
         }
+    }
+}
+
+/// A symbol's name as it is written (SMT-LIB 2.6 §3.1): as is when it is a simple symbol,
+/// else between bars (`x y` → `|x y|`).
+pub fn symbol_text(n: &str) -> std::borrow::Cow<'_, str> {
+    let simple = !n.is_empty()
+        && !n.starts_with(|c: char| c.is_ascii_digit())
+        && n.chars().all(|c| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c));
+    if simple {
+        n.into()
+    } else {
+        format!("|{n}|").into()
     }
 }
 
