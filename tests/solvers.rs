@@ -935,3 +935,44 @@ fn fusion_preserves_satisfiability_on_the_shared_seeds() {
     assert!(agreed[0] >= 100 && agreed[1] >= 100, "both directions: {agreed:?}");
     let _ = std::fs::remove_dir_all(&work);
 }
+
+/// Issue 23, item 1: a release's option table is cached beside it
+/// (`.solvers/NAME/smtstorm-options.json`) and read back while the binary, its arguments
+/// and the rules are the same; a cache that does not read, or whose key does not match,
+/// is extracted again and rewritten; a command that is not an installed binary is asked
+/// every time.
+#[test]
+fn option_tables_are_cached_beside_the_release() {
+    use smtstorm::solver::options::extract_cached;
+    // An install as setup-solvers.sh lays it out: solvers.toml, RELEASE/bin/z3.
+    let work = tempdir("options-cache");
+    std::fs::create_dir_all(work.join("z3-x/bin")).unwrap();
+    std::fs::write(work.join("solvers.toml"), "").unwrap();
+    let bin = work.join("z3-x/bin/z3");
+    std::os::unix::fs::symlink(solver_bin("z3-5.4.0/bin/z3"), &bin).unwrap();
+    let mut spec = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    spec.command[0] = bin.display().to_string();
+    let cache = work.join("z3-x/smtstorm-options.json");
+    let (first, cached) = extract_cached(&spec).unwrap();
+    assert!(!cached && first.tactics.len() > 20, "{} tactics", first.tactics.len());
+    assert!(cache.is_file());
+    let (again, cached) = extract_cached(&spec).unwrap();
+    assert!(cached, "the second read comes from the cache");
+    assert_eq!(again, first);
+    // Another argument list is another key.
+    spec.command.push("-v:0".into());
+    assert!(!extract_cached(&spec).unwrap().1);
+    assert!(extract_cached(&spec).unwrap().1);
+    // A cache that does not read is extracted again, never an error.
+    std::fs::write(&cache, "{ not json").unwrap();
+    let (o, cached) = extract_cached(&spec).unwrap();
+    assert!(!cached && o == first);
+    assert!(extract_cached(&spec).unwrap().1, "rewritten");
+    // A command outside an install (here: a wrapper in /usr/bin) is never cached, and
+    // nothing is written beside it.
+    let mut wrapped = spec.clone();
+    wrapped.command = vec!["/usr/bin/env".into(), bin.display().to_string(), "-smt2".into()];
+    assert!(!extract_cached(&wrapped).unwrap().1 && !extract_cached(&wrapped).unwrap().1);
+    assert!(!std::path::Path::new("/usr/smtstorm-options.json").exists());
+    let _ = std::fs::remove_dir_all(&work);
+}

@@ -81,14 +81,19 @@ struct Shared {
 fn configuration_space(solvers: &[SolverSpec], events: &Events) -> crate::solver::options::Options {
     // One thread per release: each asks its own process (a few seconds each).
     let z3s: Vec<&SolverSpec> = solvers.iter().filter(|s| s.family == crate::solver::Family::Z3).collect();
-    let asked: Vec<std::io::Result<crate::solver::options::Options>> = std::thread::scope(|sc| {
-        let handles: Vec<_> = z3s.iter().map(|spec| sc.spawn(|| crate::solver::options::extract(spec))).collect();
+    let asked: Vec<std::io::Result<(crate::solver::options::Options, bool)>> = std::thread::scope(|sc| {
+        let handles: Vec<_> =
+            z3s.iter().map(|spec| sc.spawn(|| crate::solver::options::extract_cached(spec))).collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(std::io::Error::other("panicked")))).collect()
     });
     let mut tables = vec![];
     for (spec, r) in z3s.iter().zip(asked) {
         match r {
-            Ok(o) => tables.push(o),
+            Ok((o, cached)) => {
+                events.emit(serde_json::json!({"event": "options", "solver": spec.name,
+                    "tactics": o.tactics.len(), "cached": cached}));
+                tables.push(o)
+            }
             Err(e) => {
                 events.emit(
                     serde_json::json!({"event": "options-unavailable", "solver": spec.name, "why": e.to_string()}),

@@ -227,6 +227,58 @@ pub fn extract(spec: &SolverSpec) -> std::io::Result<Options> {
     validate(spec, listed)
 }
 
+/// The rules' fingerprint: this file's own text, so that a table cached by an smtstorm
+/// whose rules (exclusions, candidate values, probes) differ is never read back.
+const RULES: u64 = crate::util::hash::fnv1a(include_bytes!("options.rs"));
+
+/// A table as cached beside its release.
+#[derive(Serialize, Deserialize)]
+struct Cached {
+    key: String,
+    options: Options,
+}
+
+/// Where a release's table is cached, and the key it must carry: beside the release as
+/// `scripts/setup-solvers.sh` installs it (`.solvers/z3-4.8.12/bin/z3`, with
+/// `.solvers/solvers.toml`), as `.solvers/z3-4.8.12/smtstorm-options.json`, keyed by the
+/// rules, the binary's size and modification time and the command's arguments. `None` for
+/// any other command (a binary elsewhere, a wrapper, a fault proxy): it is asked every
+/// time, and nothing is written outside an install.
+fn cache_of(spec: &SolverSpec) -> Option<(std::path::PathBuf, String)> {
+    let bin = std::path::Path::new(spec.command.first()?);
+    let meta = std::fs::metadata(bin).ok()?;
+    let dir = bin.parent()?;
+    let release = dir.parent()?;
+    let installed = dir.file_name()? == "bin" && release.parent()?.join("solvers.toml").is_file();
+    if !meta.is_file() || !installed {
+        return None;
+    }
+    let mtime = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?.as_nanos();
+    let key = format!("{RULES:016x} {} {mtime} {:?}", meta.len(), &spec.command[1..]);
+    Some((release.join("smtstorm-options.json"), key))
+}
+
+/// [`extract`], read from the release's cache when it was extracted before by the same
+/// rules from the same binary (a few seconds a release otherwise), written there after.
+/// Returns whether it came from the cache. A cache that does not read or does not match
+/// is extracted again; one that cannot be written (a read-only install) is only not kept.
+pub fn extract_cached(spec: &SolverSpec) -> std::io::Result<(Options, bool)> {
+    let cache = cache_of(spec);
+    if let Some((path, key)) = &cache {
+        let hit = std::fs::read(path).ok().and_then(|b| serde_json::from_slice::<Cached>(&b).ok());
+        if let Some(c) = hit.filter(|c| c.key == *key) {
+            return Ok((c.options, true));
+        }
+    }
+    let options = extract(spec)?;
+    if let Some((path, key)) = cache {
+        let c = Cached { key, options };
+        let _ = crate::util::fs::write_atomic(&path, &serde_json::to_vec(&c).unwrap_or_default());
+        return Ok((c.options, false));
+    }
+    Ok((options, false))
+}
+
 /// Runs a script file through the solver once (its own process, the usual limits).
 fn run_script(spec: &SolverSpec, text: &str) -> std::io::Result<super::RawRun> {
     let dir = tempfile::Builder::new().prefix("smtstorm-options-").tempdir()?;

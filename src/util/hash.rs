@@ -7,16 +7,19 @@ pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0100_0000_01b3;
 
 /// FNV-1a (64 bit) of `bytes`, continued from `h` (start from [`FNV_OFFSET`]).
-pub fn fnv1a_from(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= b as u64;
+pub const fn fnv1a_from(mut h: u64, bytes: &[u8]) -> u64 {
+    // `while`, not `for`: usable in constants (a source file's fingerprint).
+    let mut i = 0;
+    while i < bytes.len() {
+        h ^= bytes[i] as u64;
         h = h.wrapping_mul(FNV_PRIME);
+        i += 1;
     }
     h
 }
 
 /// FNV-1a (64 bit) of `bytes`.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
+pub const fn fnv1a(bytes: &[u8]) -> u64 {
     fnv1a_from(FNV_OFFSET, bytes)
 }
 
