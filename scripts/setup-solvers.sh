@@ -91,7 +91,11 @@ install_yices() {
 # which behaves like the solver binary on a file and on an interactive session.
 install_pysolver() { # name package version
   local name=$1 pkg=$2 version=$3 d="$dest/$1"
-  if [ -x "$d/$name-smt2" ] && [ -d "$d/py/$pkg" ]; then return 0; fi
+  if [ -x "$d/$name-smt2" ] && [ -d "$d/py/$pkg" ]; then
+    # The driver is ours: an installed copy follows the repository's.
+    cmp -s "$root/scripts/drivers/smt2-driver.py" "$d/$name-smt2" || cp "$root/scripts/drivers/smt2-driver.py" "$d/$name-smt2"
+    return 0
+  fi
   echo "installing $name $version (python package + driver)" >&2
   rm -rf "$d/py.part"
   "$python" -m pip install --quiet --no-deps --only-binary=:all: --target "$d/py.part" "$pkg==$version" >&2

@@ -844,7 +844,10 @@ fn config_is_a_campaign_engine() {
     let dir = tempdir("config");
     let s = seeds(&dir, &["lia_div_mod.smt2", "bv_signed.smt2", "lra_strict.smt2"]);
     engine_reaches_the_solvers(&s, &dir.join("out"), "config", "z3-5.4.0");
-    // Without a z3 under test there is no table: said, and refused when it is the only engine.
+    // Without a z3 under test there is no tactic table: said, and the engine frames
+    // checks incrementally only (push, check, pop, assert again, check), which yices
+    // reads without an error.
+    let out2 = dir.join("out2");
     let (code, _, err) = smtstorm(&[
         "fuzz",
         s.to_str().unwrap(),
@@ -853,13 +856,21 @@ fn config_is_a_campaign_engine() {
         "--engine",
         "config",
         "--mutants",
-        "10",
+        "40",
+        "--reduce",
+        "0",
         "--out",
-        dir.join("out2").to_str().unwrap(),
+        out2.to_str().unwrap(),
         "--quiet",
     ]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("--engine") && err.contains("z3"), "{err}");
+    assert!(code == 0 || code == 10, "{err}");
+    let events = std::fs::read_to_string(out2.join("events.jsonl")).unwrap();
+    assert!(events.contains("\"engine-partial\""), "{events}");
+    let st = stats(&out2);
+    let mutants = st["mutants"].as_u64().unwrap();
+    // (The few errors are OpFuzz's half: SMT-LIB 2.7 overflow predicates yices 2.6.5
+    // does not know; the framing itself is read everywhere, tests/solvers.rs.)
+    assert!(mutants >= 40 && st["invalid"].as_u64().unwrap() * 20 <= mutants, "{st}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

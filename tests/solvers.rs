@@ -838,6 +838,49 @@ fn configuration_mutants_are_read_by_every_installed_solver() {
             assert!(error(&r).is_none(), "{}: {:?}", spec.name, r.outcomes);
         }
     }
+    // Incremental framing (push, check, pop, assert again, check) is read by every
+    // family: on every corpus seed a solver reads, no error the seed alone does not give,
+    // and the two checks never contradict each other.
+    let mut framed = 0;
+    let mut contradictions = vec![];
+    for spec in [
+        real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]),
+        real("yices/bin/yices-smt2", Family::Yices, &["--incremental"]),
+        py_solver("cvc5", Family::Cvc5),
+        py_solver("bitwuzla", Family::Bitwuzla),
+    ] {
+        let empty = smtstorm::solver::options::Options::default();
+        let mut session = Session::new(spec.clone(), limits);
+        for (i, s) in seeds.iter().enumerate() {
+            let p = config::Prepared::new(s, &empty);
+            let Some((edits, m)) = config::mutate_prepared(&p, &mut Rng::new(i as u64)) else { continue };
+            if spec.cannot_read(s).is_some() || spec.cannot_read(&m).is_some() {
+                continue;
+            }
+            assert!(matches!(edits.last(), Some(edit::Edit::PushSplit { .. })), "{edits:?}");
+            let mut plain = m.clone();
+            edit::strip_status(&mut plain);
+            let (q, checks) = solver::session_text(&spec.own_script(&plain));
+            let r = session.query(&q, checks);
+            framed += 1;
+            let formula_only = edit::apply_unchecked(s, &edits[..edits.len() - 1]).unwrap();
+            let (q0, checks0) = solver::session_text(&spec.own_script(&formula_only));
+            if let Some(message) = error(&r).filter(|_| error(&session.query(&q0, checks0)).is_none()) {
+                caused.push(format!("{}: {edits:?}: {message}", spec.name));
+            }
+            if let Some(v) = smtstorm::oracle::self_contradiction(&r, &smtstorm::smtlib::framing::framing(&plain)) {
+                contradictions.push(format!("{}: {}: {}", spec.name, v.signature, smtlib::print(&plain)));
+            }
+        }
+    }
+    assert!(framed >= 150, "{framed} framed mutants");
+    assert!(caused.is_empty(), "errors from the framing:\n{}", caused.join("\n"));
+    assert!(
+        contradictions.is_empty(),
+        "solvers contradicting themselves (check by hand):\n{}",
+        contradictions.join("\n")
+    );
+    eprintln!("{framed} incrementally framed mutants over 4 families: 0 errors from the framing, 0 contradictions");
 }
 
 /// Issue 23, item 2: Semantic Fusion preserves satisfiability. Shared seeds with a

@@ -85,12 +85,35 @@ class Bitwuzla:
                 o.set(b.Option.PRODUCE_MODELS, v == "true")
             elif k == "memory-limit":
                 o.set(b.Option.MEMORY_LIMIT, int(v))
+        self.options = o
         self.parser = b.Parser(self.tm, o)
+        # The commands that built the assertion stack, per level (a level starts with its
+        # push). bitwuzla 0.9.1's parser counts pushes per parse() call, so a (pop) in a
+        # later call than its (push) is refused ("attempting to pop '1' but only '1'
+        # have been pushed previously"); a pop is done instead by a fresh parser that
+        # replays the levels that remain, in one call.
+        self.levels = [[]]
 
     def run(self, text):
-        if text.strip() == "(exit)":
+        word = text.strip().lstrip("(").split(None, 1)
+        name = word[0].rstrip(")") if word else ""
+        if name == "exit":
             sys.exit(0)
+        if name == "pop":
+            n = int(word[1].strip(" )\t\n") or 1) if len(word) > 1 else 1
+            if n >= len(self.levels):
+                raise RuntimeError("attempting to pop %d levels, %d pushed" % (n, len(self.levels) - 1))
+            kept = self.levels[:-n]
+            self.parser = self.m.Parser(self.tm, self.options)
+            self.parser.parse("".join(c for level in kept for c in level), False, False)
+            self.levels = kept
+            return
         self.parser.parse(text, False, False)
+        if name == "push":
+            n = int(word[1].strip(" )\t\n") or 1) if len(word) > 1 else 1
+            self.levels.extend([[text]] + [[] for _ in range(n - 1)])
+        elif not (name.startswith("check-sat") or name.startswith("get-") or name == "echo"):
+            self.levels[-1].append(text)
 
 
 def commands(text):

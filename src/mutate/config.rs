@@ -28,30 +28,44 @@ pub struct Prepared<'a> {
     options: &'a Options,
     /// The deciding tactic named after the seed's logic (`QF_NIA` → `qfnia`), if z3 has one.
     logic_tactic: Option<usize>,
+    /// Incremental framing ([`Edit::PushSplit`]): per check-sat right after assertions,
+    /// its command index and the command indices of those assertions.
+    splits: Vec<(usize, Vec<usize>)>,
     inner: opfuzz::Prepared<'a>,
 }
 
 impl<'a> Prepared<'a> {
     pub fn new(script: &'a Script, options: &'a Options) -> Prepared<'a> {
         use crate::smtlib::ast::{CommandKind, Nullary};
-        let checks = (0..script.commands.len())
+        let checks: Vec<usize> = (0..script.commands.len())
             .filter(|&i| matches!(script.commands[i].kind, CommandKind::Nullary(Nullary::CheckSat)))
             .collect();
         let logic = script.logic().map(|l| l.to_ascii_lowercase().replace('_', ""));
         let logic_tactic = logic.and_then(|l| {
             options.tactics.iter().position(|t| t.role == Role::Decides && t.name.replace(['_', '-'], "") == l)
         });
-        Prepared { script, checks, options, logic_tactic, inner: opfuzz::Prepared::new(script) }
+        let splits = (0..script.commands.len())
+            .filter(|&i| script.is_check(&script.commands[i].kind))
+            .filter_map(|i| {
+                let run = script.commands[..i].iter().rev().take_while(|c| edit::scopable(&c.kind)).count();
+                let asserts: Vec<usize> =
+                    (i - run..i).filter(|&k| matches!(script.commands[k].kind, CommandKind::Assert(_))).collect();
+                (!asserts.is_empty()).then_some((i, asserts))
+            })
+            .collect();
+        Prepared { script, checks, options, logic_tactic, splits, inner: opfuzz::Prepared::new(script) }
     }
 
-    /// Places the engine can change: the check-sats it can ask again (none when the
-    /// solver gave no table).
+    /// Whether the solver's table has a tactic that decides (a pipeline ends in one).
+    fn has_tactics(&self) -> bool {
+        self.options.tactics.iter().any(|t| t.role == Role::Decides)
+    }
+
+    /// Places the engine can change: the check-sats it can ask again through a tactic
+    /// (none when the solver gave no table), and those it can frame incrementally.
     pub fn sites(&self) -> usize {
-        if self.options.tactics.iter().any(|t| t.role == Role::Decides) {
-            self.checks.len()
-        } else {
-            0
-        }
+        let asked_again = if self.has_tactics() { self.checks.len() } else { 0 };
+        asked_again + self.splits.len()
     }
 }
 
@@ -112,21 +126,30 @@ pub fn pipeline(p: &Prepared, c: &mut impl Choices) -> Option<String> {
     Some(if steps.len() == 1 { steps.pop()? } else { format!("(then {})", steps.join(" ")) })
 }
 
-/// One mutant: the seed or an OpFuzz mutant of it, with one check-sat asked again.
+/// One mutant: the seed or an OpFuzz mutant of it, with one check-sat asked again:
+/// through a tactic pipeline, or (half the time when both can be done) inside a scope
+/// and again after it (every solver family reads that).
 pub fn mutate_prepared(p: &Prepared, c: &mut impl Choices) -> Option<(Vec<Edit>, Script)> {
     if p.sites() == 0 {
         return None;
     }
-    let after = p.checks[c.below(p.checks.len())?];
-    let tactic = pipeline(p, c)?;
+    let split = !p.splits.is_empty() && (!p.has_tactics() || p.checks.is_empty() || c.below(2)? == 0);
+    let again = if split {
+        // The scope takes the last k assertions before the check, at least one.
+        let (check, asserts) = &p.splits[c.below(p.splits.len())?];
+        Edit::PushSplit { check: *check, from: asserts[c.below(asserts.len())?] }
+    } else {
+        let after = p.checks[c.below(p.checks.len())?];
+        Edit::AskAgain { after, tactic: pipeline(p, c)? }
+    };
     let mut edits = if c.below(2)? == 0 {
         opfuzz::mutate_prepared(&p.inner, c).map(|(e, _)| e).unwrap_or_default()
     } else {
         vec![]
     };
     // Formula edits first: they address terms by command index, which the inserted
-    // command after them does not shift.
-    edits.push(Edit::AskAgain { after, tactic });
+    // commands after them do not shift.
+    edits.push(again);
     let m = edit::apply_unchecked(p.script, &edits).ok()?;
     Some((edits, m))
 }
@@ -168,15 +191,28 @@ mod tests {
         .unwrap();
         let o = options();
         let p = Prepared::new(&seed, &o);
-        assert_eq!(p.sites(), 2);
+        assert_eq!(p.sites(), 4);
         assert_eq!(p.logic_tactic, Some(2));
         let mut made = 0;
+        let mut split = 0;
         let mut tactics = std::collections::BTreeSet::new();
-        for i in 0..200u64 {
+        for i in 0..400u64 {
             let (edits, m) = mutate_prepared(&p, &mut Rng::new(i)).unwrap();
             let again = mutate_prepared(&p, &mut Rng::new(i)).unwrap();
             assert_eq!(edits, again.0);
             assert_eq!(crate::smtlib::print(&m), crate::smtlib::print(&edit::apply(&seed, &edits).unwrap()));
+            if let Some(Edit::PushSplit { check, from }) = edits.last() {
+                // The check inside the new scope and the one after it ask one question.
+                assert!((*check, *from) == (3, 2) || (*check, *from) == (8, 7), "{edits:?}");
+                let text = crate::smtlib::print(&m);
+                assert_eq!(crate::smtlib::checks(&m), 3, "{text}");
+                let f = crate::smtlib::framing::framing(&m);
+                let asked = if *check == 3 { [0, 1] } else { [1, 2] };
+                assert_eq!(f.epochs[asked[0]], f.epochs[asked[1]], "{text}");
+                assert_eq!(m.commands.len(), seed.commands.len() + 4, "{text}");
+                split += 1;
+                continue;
+            }
             let Some(Edit::AskAgain { after, tactic }) = edits.last() else { panic!("{edits:?}") };
             assert!(*after == 3 || *after == 8);
             assert_eq!(m.commands.len(), seed.commands.len() + 1);
@@ -189,15 +225,19 @@ mod tests {
             tactics.insert(tactic.clone());
             made += 1;
         }
-        assert_eq!(made, 200);
+        assert_eq!(made + split, 400);
+        assert!(split > 100 && made > 100, "{split} incremental, {made} through tactics");
         // Pipelines vary: bare deciders, using-params, then-chains.
         assert!(tactics.len() > 30, "{tactics:?}");
         assert!(tactics.iter().any(|t| t.starts_with("(then ")));
         assert!(tactics.iter().any(|t| t.contains(":arith.solver ")));
         assert!(tactics.iter().any(|t| t == "qflia"));
-        // No table, nothing to do.
+        // No table: incremental framing only; and nothing without an assertion to scope.
         let empty = Options::default();
-        assert_eq!(Prepared::new(&seed, &empty).sites(), 0);
-        assert!(mutate_prepared(&Prepared::new(&seed, &empty), &mut Rng::new(1)).is_none());
+        assert_eq!(Prepared::new(&seed, &empty).sites(), 2);
+        let (e, _) = mutate_prepared(&Prepared::new(&seed, &empty), &mut Rng::new(1)).unwrap();
+        assert!(matches!(e.last(), Some(Edit::PushSplit { .. })), "{e:?}");
+        let bare = crate::smtlib::parse("(declare-const x Int)(check-sat)").unwrap();
+        assert!(mutate_prepared(&Prepared::new(&bare, &empty), &mut Rng::new(1)).is_none());
     }
 }

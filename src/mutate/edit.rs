@@ -47,6 +47,15 @@ pub enum Edit {
     /// other solvers get a plain `check-sat`). It inserts a command, so it comes after
     /// every edit that addresses terms by command index.
     AskAgain { after: usize, tactic: String },
+    /// Ask the check at command `check` inside a scope, then again outside it (the
+    /// configuration engine's incremental framing): `(push 1)` goes before the assertion
+    /// at command `from` (every command from it up to the check is [`scopable`]); after
+    /// the check and the commands that read its answer come `(pop 1)`, the same
+    /// assertions again and the same check. Both checks ask about one assertion stack
+    /// ([`crate::smtlib::framing`]), the first through the solver's incremental path. It
+    /// inserts commands, so it comes after every edit that addresses terms by command
+    /// index.
+    PushSplit { check: usize, from: usize },
     /// Semantic Fusion ([`crate::mutate::fusion`]): the script fused with the seed
     /// `other` (its path as the campaign read it). It needs that second seed, so it
     /// replays through [`crate::mutate::fusion::build`], not [`apply`].
@@ -73,7 +82,7 @@ impl Edit {
             | Edit::ReplaceSubterm { at, .. }
             | Edit::ReplaceConstant { at, .. }
             | Edit::InsertConstruct { at, .. } => Some(at),
-            Edit::Recombine { .. } | Edit::AskAgain { .. } | Edit::Fuse { .. } => None,
+            Edit::Recombine { .. } | Edit::AskAgain { .. } | Edit::PushSplit { .. } | Edit::Fuse { .. } => None,
         }
     }
 }
@@ -91,6 +100,8 @@ pub enum EditError {
     BadText(String),
     #[error("command {0} is not a check-sat")]
     NotACheck(usize),
+    #[error("commands {from} to {check} are not assertions followed by a check-sat")]
+    NotAScope { from: usize, check: usize },
     #[error("a fusion replays from both of its seeds (mutate::fusion::build)")]
     NeedsSecondSeed,
     #[error("the seed cannot take part in a fusion")]
@@ -191,6 +202,10 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
             s = ask_again(&s, *after, tactic)?;
             continue;
         }
+        if let Edit::PushSplit { check, from } = e {
+            s = push_split(&s, *check, *from)?;
+            continue;
+        }
         if let Edit::Fuse { .. } = e {
             return Err(EditError::NeedsSecondSeed);
         }
@@ -219,7 +234,9 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
                 pending.push((t, text));
                 pending_paths.push(at);
             }
-            Edit::Recombine { .. } | Edit::AskAgain { .. } | Edit::Fuse { .. } => unreachable!("handled above"),
+            Edit::Recombine { .. } | Edit::AskAgain { .. } | Edit::PushSplit { .. } | Edit::Fuse { .. } => {
+                unreachable!("handled above")
+            }
         }
     }
     if !pending.is_empty() {
@@ -271,6 +288,46 @@ fn ask_again(s: &Script, after: usize, tactic: &str) -> Result<Script, EditError
         p.newline();
         if i == after {
             p.out.push_str(&again);
+        }
+    }
+    crate::smtlib::parse(&p.out).map_err(|e| EditError::BadText(e.to_string()))
+}
+
+/// What an [`Edit::PushSplit`] scope may hold: assertions, and commands that change
+/// nothing on the stack (a `set-info :status` between the assertions and the check is
+/// common in regression suites).
+pub fn scopable(k: &CommandKind) -> bool {
+    matches!(k, CommandKind::Assert(_) | CommandKind::SetInfo(_) | CommandKind::Echo(_))
+}
+
+/// [`Edit::PushSplit`]: the script printed with `(push 1)` before command `from`, and
+/// `(pop 1)`, the assertions `from..check` and the check again after the check at `check`
+/// and the commands that read its answer; parsed back.
+fn push_split(s: &Script, check: usize, from: usize) -> Result<Script, EditError> {
+    let scoped = from < check
+        && s.commands.get(check).is_some_and(|c| s.is_check(&c.kind))
+        && matches!(s.commands[from].kind, CommandKind::Assert(_))
+        && s.commands[from..check].iter().all(|c| scopable(&c.kind));
+    if !scoped {
+        return Err(EditError::NotAScope { from, check });
+    }
+    let mut end = check;
+    while s.commands.get(end + 1).is_some_and(|c| reads_answer(s, &c.kind)) {
+        end += 1;
+    }
+    let mut p = crate::smtlib::printer::Printer::new(s);
+    for (i, c) in s.commands.iter().enumerate() {
+        if i == from {
+            p.out.push_str("(push 1)\n");
+        }
+        p.command(&c.kind);
+        p.newline();
+        if i == end {
+            p.out.push_str("(pop 1)\n");
+            for again in &s.commands[from..=check] {
+                p.command(&again.kind);
+                p.newline();
+            }
         }
     }
     crate::smtlib::parse(&p.out).map_err(|e| EditError::BadText(e.to_string()))

@@ -60,11 +60,21 @@ fn keeps_question(s: &Script, c: &CommandKind) -> bool {
     }
 }
 
-/// The framing of `s`'s check-sats.
+/// The framing of `s`'s check-sats. The question is the set of assertions on the stack
+/// (SMT-LIB 2.6 §4.1.4: `push` opens a level, `pop` drops levels with what they hold), so
+/// the same assertions asked inside a scope and again after a `pop` and re-asserting
+/// them are one question. Anything else that may change it starts a new generation: an
+/// option, a reset, a command this module does not know, or popping a level that
+/// declared or defined something (a later declaration may reuse the name with another
+/// sort, so equal assertion texts need not mean the same).
 pub fn framing(s: &Script) -> Framing {
     let mut f = Framing::default();
-    let mut epoch = 0u32;
-    let mut next = 1u32;
+    // Per level: the assertions' texts, and whether it declared or defined anything.
+    let mut levels: Vec<(Vec<String>, bool)> = vec![(vec![], false)];
+    let mut generation = 0u32;
+    let mut questions: std::collections::HashMap<(u32, Vec<String>), u32> = Default::default();
+    let mut next = 0u32;
+    let levels_arg = |n: Option<super::ast::Str>| n.map_or(Some(1), |n| s.str(n).parse::<usize>().ok());
     for c in &s.commands {
         if s.is_check(&c.kind) {
             let text = super::printer::print_command_with(s, &c.kind, &[]);
@@ -75,16 +85,76 @@ pub fn framing(s: &Script) -> Framing {
                 _ => false,
             };
             f.changed.push(matches!(c.kind, CommandKind::Other { .. }) && own);
-            if own {
-                f.epochs.push(next);
+            let epoch = if own {
                 next += 1;
+                next - 1
             } else {
-                f.epochs.push(epoch);
-            }
+                let mut key: Vec<String> = levels.iter().flat_map(|l| l.0.iter().cloned()).collect();
+                key.sort();
+                key.dedup();
+                *questions.entry((generation, key)).or_insert_with(|| {
+                    next += 1;
+                    next - 1
+                })
+            };
+            f.epochs.push(epoch);
             f.labels.push(label(&text));
-        } else if !keeps_question(s, &c.kind) {
-            epoch = next;
-            next += 1;
+            continue;
+        }
+        match c.kind {
+            CommandKind::Assert(_) => {
+                let text = super::printer::print_command_with(s, &c.kind, &[]);
+                if let Some(top) = levels.last_mut() {
+                    top.0.push(text);
+                }
+            }
+            CommandKind::Push(n) => match levels_arg(n) {
+                Some(n) => levels.extend((0..n).map(|_| (vec![], false))),
+                None => generation += 1,
+            },
+            CommandKind::Pop(n) => match levels_arg(n).filter(|&n| n < levels.len()) {
+                Some(n) => {
+                    let dropped = levels.split_off(levels.len() - n);
+                    if dropped.iter().any(|l| l.1) {
+                        generation += 1;
+                    }
+                }
+                // Popping more levels than pushed is an error: nothing after it compares.
+                None => {
+                    levels = vec![(vec![], false)];
+                    generation += 1;
+                }
+            },
+            CommandKind::Nullary(Nullary::ResetAssertions) => {
+                levels = vec![(vec![], false)];
+                generation += 1;
+            }
+            ref k if keeps_question(s, k) => {
+                let declares = !matches!(
+                    k,
+                    CommandKind::Nullary(_)
+                        | CommandKind::SetInfo(_)
+                        | CommandKind::GetInfo(_)
+                        | CommandKind::GetOption(_)
+                        | CommandKind::GetValue(_)
+                        | CommandKind::Echo(_)
+                        | CommandKind::TermCmd { .. }
+                        | CommandKind::Other { .. }
+                );
+                if declares {
+                    if let Some(top) = levels.last_mut() {
+                        top.1 = true;
+                    }
+                }
+            }
+            // `reset`, `set-option`, anything unknown: a new generation (a reset also
+            // empties the stack).
+            _ => {
+                if matches!(c.kind, CommandKind::Nullary(Nullary::Reset)) {
+                    levels = vec![(vec![], false)];
+                }
+                generation += 1;
+            }
         }
     }
     f
@@ -122,11 +192,11 @@ mod tests {
         assert!(e[0] == e[1] && e[1] == e[4], "{e:?}");
         // A meaning-changing parameter and the assumptions make questions of their own.
         assert!(e[2] != e[0] && e[3] != e[0] && e[2] != e[3], "{e:?}");
-        // assert, push, pop and set-option each start a new question.
-        let later = &e[5..];
-        for (i, a) in later.iter().enumerate() {
-            assert!(!e[..5 + i].contains(a), "{e:?}");
-        }
+        // An assertion and a set-option start a new question; a push or pop that leaves
+        // the same assertions on the stack does not.
+        assert!(!e[..5].contains(&e[5]), "{e:?}");
+        assert!(e[5] == e[6] && e[6] == e[7], "{e:?}");
+        assert!(!e[..8].contains(&e[8]), "{e:?}");
         assert_eq!(f.labels[1], "check-sat-using (then simplify smt)");
         assert_eq!(f.labels[8], "check-sat");
         // Only the meaning-changing tactic asks about another formula.
@@ -135,6 +205,31 @@ mod tests {
             label("(check-sat-using (using-params smt :random_seed 17))"),
             "check-sat-using (using-params smt :random_seed N)"
         );
+    }
+
+    /// Issue 23, item 1 (incremental framing): the same assertions asked inside a scope
+    /// and again after popping and re-asserting them are one question; other assertions,
+    /// a popped declaration, an unbalanced pop or a reset make new ones.
+    #[test]
+    fn the_question_is_the_set_of_assertions_on_the_stack() {
+        let e = |text: &str| framing(&crate::smtlib::parse(text).unwrap()).epochs;
+        let same = e("(declare-const x Int)(assert (> x 0))(push 1)(assert (< x 9))(check-sat)(get-model)(pop 1)\
+                      (assert (< x 9))(check-sat)(assert (> x 0))(check-sat)");
+        assert!(same[0] == same[1] && same[1] == same[2], "{same:?}");
+        let other = e("(declare-const x Int)(assert (> x 0))(push 1)(assert (< x 9))(check-sat)(pop 1)(check-sat)\
+                       (push 2)(assert (< x 9))(check-sat)(pop 2)(assert (< x 9))(check-sat)");
+        assert!(other[0] != other[1] && other[2] == other[0] && other[3] == other[0], "{other:?}");
+        // A level that declared something is popped: the same text may mean another symbol.
+        let redeclared = e("(push 1)(declare-const x Int)(assert (> x 0))(check-sat)(pop 1)\
+                            (declare-const x Real)(assert (> x 0))(check-sat)");
+        assert_ne!(redeclared[0], redeclared[1]);
+        // Too many pops, a reset: nothing after compares with what came before.
+        let broken = e("(declare-const x Int)(assert (> x 0))(check-sat)(pop 1)(assert (> x 0))(check-sat)");
+        assert_ne!(broken[0], broken[1]);
+        let reset = e(
+            "(declare-const x Int)(assert (> x 0))(check-sat)(reset)(declare-const x Int)(assert (> x 0))(check-sat)",
+        );
+        assert_ne!(reset[0], reset[1]);
     }
 
     /// Issue 22, item 5: a seed that asserts but never asks gets a check-sat after its
