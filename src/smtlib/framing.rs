@@ -30,9 +30,20 @@ pub struct Framing {
 /// interpretations, ...): a check-sat-using that sets one asks a different question,
 /// never compared with the others, and a model it gives is not checked against the
 /// formula (z3 answers `sat` to `(distinct a b)` over sets with `:array.extensional
-/// false` and a model in which `a` and `b` are equal: not a bug).
-pub const MEANING_PARAMS: &[&str] =
-    &["hi_div0", "ignore_int", "elim_and", "arith_lhs", "bv_not_simpl", "extensional", "complete", "partial"];
+/// false` and a model in which `a` and `b` are equal: not a bug; likewise `sat` to
+/// `(< (ubv_to_int x) 0)` with `:bv.enable_int2bv false`, "enable support for int2bv and
+/// bv2int operators").
+pub const MEANING_PARAMS: &[&str] = &[
+    "hi_div0",
+    "ignore_int",
+    "elim_and",
+    "arith_lhs",
+    "bv_not_simpl",
+    "extensional",
+    "complete",
+    "partial",
+    "enable_int2bv",
+];
 
 /// Commands after which the question stays the same: they read, print or declare, and
 /// declaring a new symbol constrains nothing (SMT-LIB 2.6 §4.2.3).

@@ -227,9 +227,13 @@ pub fn extract(spec: &SolverSpec) -> std::io::Result<Options> {
     validate(spec, listed)
 }
 
-/// The rules' fingerprint: this file's own text, so that a table cached by an smtstorm
+/// The rules' fingerprint: this file's own text and the meaning-changing parameters'
+/// ([`crate::smtlib::framing::MEANING_PARAMS`]), so that a table cached by an smtstorm
 /// whose rules (exclusions, candidate values, probes) differ is never read back.
-const RULES: u64 = crate::util::hash::fnv1a(include_bytes!("options.rs"));
+const RULES: u64 = crate::util::hash::fnv1a_from(
+    crate::util::hash::fnv1a(include_bytes!("options.rs")),
+    include_bytes!("../smtlib/framing.rs"),
+);
 
 /// A table as cached beside its release.
 #[derive(Serialize, Deserialize)]
