@@ -342,13 +342,147 @@ pub fn html(out: &Path, d: &Data) -> String {
     format!("<!doctype html><html><head><meta charset=\"utf-8\"><title>smtstorm report</title><style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 6px;font-size:13px}}</style></head><body>\n{body}</body></html>\n")
 }
 
-/// Writes `report.md` and `report.html` into `out`; returns their paths.
+/// Writes `report.md` and `report.html` into `out`, and each finding's own `report.md`
+/// ([`finding_report`]); returns the campaign's two paths.
 pub fn write(out: &Path) -> std::io::Result<(PathBuf, PathBuf)> {
     let d = load(out)?;
     let (md, html_path) = (out.join("report.md"), out.join("report.html"));
     crate::util::fs::write_atomic(&md, markdown(out, &d).as_bytes())?;
     crate::util::fs::write_atomic(&html_path, html(out, &d).as_bytes())?;
+    let solvers = d.campaign.as_ref().map_or(&[][..], |c| &c.solvers[..]);
+    for (meta, m) in &d.findings {
+        let dir = meta.parent().unwrap_or(out);
+        crate::util::fs::write_atomic(&dir.join("report.md"), finding_report(dir, m, solvers).as_bytes())?;
+    }
     Ok((md, html_path))
+}
+
+/// The largest input a finding's report shows inline (a larger one is linked).
+const INLINE_INPUT: usize = 6000;
+
+/// A finding as a ready-to-file upstream report: title, versions, command line, the
+/// reduced input (as the blamed solver reads it, with the model check a campaign asks
+/// for), expected against actual, and how smtstorm confirmed it. `solvers` are the
+/// campaign's definitions (for the command line).
+pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec]) -> String {
+    use crate::oracle::{BlameBy, BugKind};
+    let spec = solvers.iter().find(|s| s.name == m.blamed);
+    let version = m.blamed_version.clone().or_else(|| spec.and_then(|s| s.version.clone()));
+    let who = match (&version, spec) {
+        (Some(v), Some(s)) => {
+            let family = serde_json::to_value(s.family).ok().and_then(|f| f.as_str().map(String::from));
+            format!("{} {v}", family.filter(|f| f != "other").unwrap_or_else(|| s.name.clone()))
+        }
+        (Some(v), None) => format!("{} {v}", m.blamed),
+        (None, _) => m.blamed.clone(),
+    };
+    let what = match m.kind {
+        BugKind::Crash => format!("crash ({})", m.signature.lines().next().unwrap_or("")),
+        BugKind::InvalidModel => "`sat` with a model that fails the solver's own model check".to_string(),
+        BugKind::Soundness if m.blame_by == BlameBy::SelfContradiction => {
+            format!("contradicts itself on one assertion stack: {}", m.signature)
+        }
+        BugKind::Soundness => format!("wrong answer: {}", m.signature),
+    };
+    let (input_name, input) = match std::fs::read_to_string(dir.join("reduced.smt2")) {
+        Ok(t) => ("reduced.smt2", t),
+        Err(_) => ("trigger.smt2", std::fs::read_to_string(dir.join("trigger.smt2")).unwrap_or_default()),
+    };
+    // As the blamed solver was asked: its own dialect of the text, its model check first.
+    let own = crate::smtlib::parse(&input)
+        .ok()
+        .and_then(|s| spec.map(|spec| crate::smtlib::print(&spec.own_script(&s))))
+        .unwrap_or_else(|| input.clone());
+    let validation = spec.map_or("", |s| s.family.dialect().model_validation);
+    let file = format!("{validation}{own}");
+    let mut r = String::new();
+    let _ = writeln!(r, "# {who}: {what}\n");
+    let _ = writeln!(r, "Found by smtstorm ({} engine, logic {}). Finding `{}`.\n", m.engine, m.logic, m.id);
+    let _ = writeln!(r, "## Versions\n");
+    let _ = writeln!(r, "- Affected: {who}{}", if m.seed_finding { " (the unmutated seed already fails)" } else { "" });
+    match &m.fixed_in {
+        Some(f) => {
+            let _ = writeln!(r, "- Not reproduced from release {f} on (bisected over the installed releases)");
+        }
+        None if !m.bisection.is_empty() => {
+            let _ = writeln!(r, "- No newer installed release was found to answer correctly; asked:");
+        }
+        None => {}
+    }
+    for (release, answer) in &m.bisection {
+        let _ = writeln!(r, "  - {release}: {answer}");
+    }
+    let _ = writeln!(r, "\n## Command line\n");
+    let command = spec.map_or(m.blamed.clone(), |s| {
+        let mut argv: Vec<&str> = s.command.iter().map(|a| a.rsplit('/').next().unwrap_or(a)).collect();
+        argv.push("bug.smt2");
+        argv.join(" ")
+    });
+    let _ = writeln!(r, "```sh\n{command}\n```\n");
+    let _ = writeln!(r, "## Input (`bug.smt2`, {} bytes)\n", file.len());
+    if file.len() <= INLINE_INPUT {
+        let _ = writeln!(r, "```smt2\n{}\n```\n", file.trim_end());
+    } else {
+        let _ = writeln!(
+            r,
+            "Too long to show here: `{input_name}` in this directory, after the line `{}`.\n",
+            validation.trim()
+        );
+    }
+    let _ = writeln!(r, "## Expected and actual\n");
+    let blamed = m.answers.iter().find(|a| a.solver == m.blamed);
+    let actual = blamed.map_or(String::new(), |a| a.outcomes.join(", "));
+    if m.reduction.is_some() {
+        let _ = writeln!(r, "Answers below are to the campaign's trigger (`trigger.smt2`); the input above is its reduction, which keeps the same symptom.\n");
+    }
+    match m.kind {
+        BugKind::Crash => {
+            let _ = writeln!(r, "- Expected: an answer (`sat`, `unsat` or `unknown`), or an error message");
+            let _ = writeln!(r, "- Actual: {}", m.signature);
+        }
+        BugKind::InvalidModel => {
+            let _ = writeln!(r, "- Expected: `sat` with a model that satisfies every assertion, or another answer");
+            let _ = writeln!(r, "- Actual: {actual}");
+        }
+        BugKind::Soundness => {
+            let why = match m.blame_by {
+                BlameBy::SelfContradiction => "the same answer to every check of the same assertions",
+                BlameBy::Construction => {
+                    "the answer the input has by construction (Semantic Fusion of two seeds with that answer)"
+                }
+                BlameBy::Witness => "`sat`: the input is satisfied by the model it was generated from",
+                BlameBy::Status => "the seed's `:status`",
+                BlameBy::ModelCheck => "the answer a model check settled",
+                _ => "the majority of the other solvers' answers",
+            };
+            let _ = writeln!(r, "- Expected: {why}");
+            let _ = writeln!(r, "- Actual: {actual} ({})", m.signature);
+        }
+    }
+    if let Some(a) = blamed.filter(|a| !a.stderr_excerpt.trim().is_empty() || !a.stdout_excerpt.trim().is_empty()) {
+        let out = format!("{}\n{}", a.stdout_excerpt.trim(), a.stderr_excerpt.trim());
+        let _ = writeln!(r, "\nOutput:\n\n```\n{}\n```", out.trim());
+    }
+    let _ = writeln!(r, "\n## How it was confirmed\n");
+    let _ = writeln!(r, "- Judged {} and confirmed by running the trigger again in fresh processes.", m.blame_by);
+    let others: Vec<String> = m
+        .answers
+        .iter()
+        .filter(|a| a.solver != m.blamed)
+        .map(|a| format!("{} {}: {}", a.solver, a.version.as_deref().unwrap_or(""), a.outcomes.join(", ")))
+        .collect();
+    if !others.is_empty() {
+        let _ = writeln!(r, "- Other solvers on the same input: {}.", others.join("; "));
+    }
+    if let Some(red) = &m.reduction {
+        let _ = writeln!(
+            r,
+            "- Reduced from {} to {} bytes by `smtstorm reduce`, each step checked the same way.",
+            m.trigger_bytes, red.reduced_bytes
+        );
+    }
+    let _ = writeln!(r, "- Seed: `{}`.", m.seed);
+    r
 }
 
 #[cfg(test)]
@@ -402,6 +536,62 @@ mod tests {
         assert!(!html.contains("<script>") && html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{html}");
         assert!(html.contains("&quot;q&quot; &#39;q&#39;"));
         assert_eq!(html.matches("/trigger.smt2\">").count(), written, "one linked row per finding: {html}");
+        for i in 0..written {
+            assert!(out.join(format!("bugs/crash/d{i}/report.md")).is_file(), "finding d{i} has its own report");
+        }
         let _ = std::fs::remove_dir_all(&out);
+    }
+
+    /// Issue 23: a finding's own `report.md` is ready to file: title with the family and
+    /// release, the command line, the reduced input as the blamed solver reads it (with
+    /// the model check the campaign asked for), expected against actual, the bisection,
+    /// and how it was confirmed.
+    #[test]
+    fn a_finding_report_is_ready_to_file_upstream() {
+        let dir = std::env::temp_dir().join(format!("smtstorm-finding-report-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("trigger.smt2"),
+            "(declare-const c Int)(declare-const g Int)(assert (distinct g c))(assert true)(check-sat-using smtfd)\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("reduced.smt2"),
+            "(declare-const c Int)(declare-const g Int)(assert (distinct g c))(check-sat-using smtfd)\n",
+        )
+        .unwrap();
+        let m: Meta = serde_json::from_value(serde_json::json!({
+            "id": "83aaec6299b0", "kind": "invalid-model", "blamed": "z3-4.8.12", "blamed_version": "4.8.12",
+            "blame_by": "validation", "logic": "ALL", "signature": "line column an invalid model was generated",
+            "fixed_in": "4.8.17", "bisection": [["4.8.17", "sat"]],
+            "answers": [
+                {"solver": "z3-4.8.12", "version": "4.8.12", "outcomes": ["invalid-model(an invalid model was generated)"],
+                 "stdout_excerpt": "sat", "stderr_excerpt": "", "seconds": 0.1},
+                {"solver": "cvc5", "version": "1.4.2", "outcomes": ["sat"], "stdout_excerpt": "sat", "stderr_excerpt": "", "seconds": 0.2}
+            ],
+            "seed": "seeds/a.smt2", "seed_hash": "", "engine": "config", "edits": [], "rng_seed": 0, "found_at": 1.0,
+            "found_unix": 0, "run": 1, "trigger_bytes": 110, "duplicates": 0, "seed_finding": false,
+            "reduction": {"original_bytes": 110, "reduced_bytes": 96, "checks": 10, "cache_hits": 0, "refused": 0,
+                "successes": 1, "unconfirmed": 0, "seconds": 1.0, "timed_out": false, "by_pass": {}}
+        }))
+        .unwrap();
+        let z3 = crate::solver::SolverSpec {
+            name: "z3-4.8.12".into(),
+            family: crate::solver::Family::Z3,
+            command: vec!["/x/.solvers/z3-4.8.12/bin/z3".into(), "-smt2".into()],
+            version: Some("4.8.12".into()),
+            restart_every: None,
+        };
+        let r = finding_report(&dir, &m, &[z3]);
+        assert!(r.starts_with("# z3 4.8.12: `sat` with a model that fails the solver's own model check\n"), "{r}");
+        assert!(r.contains("```sh\nz3 -smt2 bug.smt2\n```"), "{r}");
+        assert!(r.contains("(set-option :model_validate true)\n(declare-const c Int)"), "{r}");
+        assert!(!r.contains("(assert true)"), "the reduced input, not the trigger: {r}");
+        assert!(r.contains("Not reproduced from release 4.8.17 on") && r.contains("  - 4.8.17: sat"), "{r}");
+        assert!(r.contains("- Expected: `sat` with a model that satisfies every assertion"), "{r}");
+        assert!(r.contains("- Actual: invalid-model(an invalid model was generated)"), "{r}");
+        assert!(r.contains("cvc5 1.4.2: sat") && r.contains("Reduced from 110 to 96 bytes"), "{r}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
