@@ -659,23 +659,7 @@ fn a_solver_contradicting_itself_is_a_finding_without_a_vote() {
     .unwrap();
     let out = dir.join("out");
     let faulty = proxy(&dir, "contradict-if:contradict_me,contradict-if:apart");
-    let (code, _, err) = smtstorm(&[
-        "fuzz",
-        s.to_str().unwrap(),
-        "--solver",
-        &faulty,
-        "--solver",
-        "z3-5.4.0",
-        "--mutants",
-        "20",
-        "--workers",
-        "1",
-        "--reduce",
-        "0",
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let (code, err) = fuzz_one_worker(&s, &out, &["--solver", &faulty, "--solver", "z3-5.4.0", "--mutants", "20"]);
     assert_eq!(code, 10, "{err}");
     let found = metas(&out);
     let mine: Vec<&Meta> = found.iter().map(|(_, m)| m).filter(|m| m.blame_by == BlameBy::SelfContradiction).collect();
@@ -711,23 +695,7 @@ fn z3_contradicting_itself_under_smtfd_is_found_without_a_second_solver() {
     )
     .unwrap();
     let out = dir.join("out");
-    let (code, _, err) = smtstorm(&[
-        "fuzz",
-        s.to_str().unwrap(),
-        "--solver",
-        "z3-4.8.7",
-        "--engine",
-        "opfuzz",
-        "--mutants",
-        "10",
-        "--workers",
-        "1",
-        "--reduce",
-        "0",
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let (code, err) = fuzz_one_worker(&s, &out, &["--solver", "z3-4.8.7", "--engine", "opfuzz", "--mutants", "10"]);
     assert_eq!(code, 10, "{err}");
     let found = metas(&out);
     let seed: Vec<&Meta> = found.iter().map(|(_, m)| m).filter(|m| m.seed_finding).collect();
@@ -750,6 +718,16 @@ fn bec_is_a_campaign_engine() {
     let s = seeds(&dir, &["lia_div_mod.smt2", "bv_signed.smt2", "lra_strict.smt2", "lra_decimal.smt2"]);
     engine_reaches_the_solvers(&s, &dir.join("out"), "bec", "z3-5.4.0");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `smtstorm fuzz SEEDS ARGS.. --workers 1 --reduce 0 --out OUT --quiet`: exit status
+/// and stderr.
+fn fuzz_one_worker(seeds: &Path, out: &Path, args: &[&str]) -> (i32, String) {
+    let mut argv = vec!["fuzz", seeds.to_str().unwrap()];
+    argv.extend_from_slice(args);
+    argv.extend_from_slice(&["--workers", "1", "--reduce", "0", "--out", out.to_str().unwrap(), "--quiet"]);
+    let (code, _, err) = smtstorm(&argv);
+    (code, err)
 }
 
 /// A campaign of 60 mutants of one engine against `z3` and yices: at least 30 mutants

@@ -204,18 +204,7 @@ impl<'a> Part<'a> {
 /// Names the script declares or defines, and its `:named` labels: what must be renamed
 /// apart when another script is fused in.
 fn declared(s: &Script) -> Vec<String> {
-    let mut out = vec![];
-    for c in &s.commands {
-        match c.kind {
-            CommandKind::DeclareConst(n, _)
-            | CommandKind::DeclareFun(n, ..)
-            | CommandKind::DeclareSort(n, _)
-            | CommandKind::DefineSort(n, ..)
-            | CommandKind::DefineConst(n, ..) => out.push(s.sym(n).to_string()),
-            CommandKind::DefineFun { decl, .. } => out.push(s.sym(decl.name).to_string()),
-            _ => {}
-        }
-    }
+    let mut out: Vec<String> = s.commands.iter().filter_map(|c| s.declared_name(&c.kind)).map(String::from).collect();
     for t in &s.terms {
         if let Term::Annot(_, attrs) = *t {
             for a in s.attr_list(attrs) {

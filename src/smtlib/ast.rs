@@ -498,6 +498,20 @@ impl Script {
         &self.fun_decls[l.range()]
     }
 
+    /// The symbol a command declares or defines (a constant, function or sort), if any;
+    /// datatypes and recursive definitions, which name several, are not covered.
+    pub fn declared_name(&self, k: &CommandKind) -> Option<&str> {
+        match *k {
+            CommandKind::DeclareConst(n, _)
+            | CommandKind::DeclareFun(n, ..)
+            | CommandKind::DeclareSort(n, _)
+            | CommandKind::DefineSort(n, ..)
+            | CommandKind::DefineConst(n, ..) => Some(self.sym(n)),
+            CommandKind::DefineFun { decl, .. } => Some(self.sym(decl.name)),
+            _ => None,
+        }
+    }
+
     /// The logic named by the first `set-logic`, if any.
     pub fn logic(&self) -> Option<&str> {
         self.commands.iter().find_map(|c| match c.kind {

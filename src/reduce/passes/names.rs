@@ -12,16 +12,11 @@ pub(super) fn declared_names(s: &Script) -> Vec<String> {
         }
     };
     for c in &s.commands {
+        if let Some(n) = s.declared_name(&c.kind) {
+            add(n);
+        }
         match c.kind {
-            CommandKind::DeclareConst(n, _)
-            | CommandKind::DeclareFun(n, ..)
-            | CommandKind::DeclareSort(n, _)
-            | CommandKind::DefineSort(n, ..)
-            | CommandKind::DefineConst(n, ..) => add(s.sym(n)),
-            CommandKind::DefineFun { decl, .. } => {
-                add(s.sym(decl.name));
-                s.var_list(decl.params).iter().for_each(|v| add(s.sym(v.name)));
-            }
+            CommandKind::DefineFun { decl, .. } => s.var_list(decl.params).iter().for_each(|v| add(s.sym(v.name))),
             CommandKind::DefineFunsRec(decls, _) => {
                 for d in s.fun_decl_list(decls) {
                     add(s.sym(d.name));
