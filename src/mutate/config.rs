@@ -13,6 +13,12 @@
 //!
 //! Parameters live inside the tactic expression, never in a `set-option`: z3 keeps
 //! options across `(reset)`, so an option would leak into every later query of a session.
+//!
+//! Half the time instead (always without a table), the check is framed incrementally
+//! ([`Edit::PushSplit`]): its last assertions go into a pushed scope, and after the pop
+//! they are asserted again and the check repeated. Every family reads that, and the two
+//! checks ask about the same assertions ([`crate::smtlib::framing`]) through different
+//! paths of the solver (z3 runs another engine under push/pop).
 
 use super::choice::Choices;
 use super::edit::{self, Edit};
