@@ -295,12 +295,16 @@ fn finding_dirs(out: &Path) -> Vec<(&'static str, PathBuf)> {
 }
 
 /// What makes two findings the same bug: kind, blamed solver, and — for crashes — the
-/// normalised message; for soundness and invalid models the logic, the answer pattern
-/// and, when the ladder was bisected, the release that fixed it.
+/// normalised message; for soundness, invalid models and crashes that say nothing but
+/// their signal (a bare `SIGSEGV`) the logic, the answer pattern and, when the ladder was
+/// bisected, the release that fixed it. (A bare signal alone merged every segfault of a
+/// solver: in session 14, z3 5.4.0's `euf-completion` and `elim-uncnstr`/`smtfd` crashes,
+/// two bugs, shared one key.)
 pub fn dedup_key(m: &Meta) -> String {
     let top = if m.seed_finding { "seed" } else { "fuzz" };
+    let bare_signal = m.signature.starts_with("SIG") && !m.signature.contains(|c: char| c.is_whitespace() || c == ':');
     match m.kind {
-        BugKind::Crash => format!("{top}|crash|{}|{}", m.blamed, m.signature),
+        BugKind::Crash if !bare_signal => format!("{top}|crash|{}|{}", m.blamed, m.signature),
         k => format!("{top}|{k}|{}|{}|{}|{}", m.blamed, m.logic, m.signature, m.fixed_in.as_deref().unwrap_or("-")),
     }
 }
@@ -336,6 +340,31 @@ mod tests {
             reduction: None,
             merged_keys: vec![],
         }
+    }
+
+    /// A crash with a message is one bug per message, whatever the logic; a bare signal
+    /// says too little, so its logic and fixed-in release keep two bugs apart.
+    #[test]
+    fn bare_signals_are_told_apart_by_logic_and_fix() {
+        let crash = |logic: &str, fixed_in: &str, signature: &str| Meta {
+            kind: BugKind::Crash,
+            blame_by: BlameBy::Crash,
+            signature: signature.into(),
+            ..meta(logic, fixed_in, 0.0)
+        };
+        let key = |m: Meta| dedup_key(&m);
+        assert_eq!(
+            key(crash("UFLIA", "-", "ASSERTION VIOLATION ast.cpp:375")),
+            key(crash("QF_BV", "4.12.6", "ASSERTION VIOLATION ast.cpp:375"))
+        );
+        assert_ne!(key(crash("UFLIA", "-", "SIGSEGV")), key(crash("ALL", "-", "SIGSEGV")));
+        assert_ne!(key(crash("ALL", "4.12.6", "SIGSEGV")), key(crash("ALL", "5.4.0", "SIGSEGV")));
+        assert_eq!(key(crash("ALL", "5.4.0", "SIGSEGV")), key(crash("ALL", "5.4.0", "SIGSEGV")));
+        // A signal with the solver's last words is a message.
+        assert_eq!(
+            key(crash("ALL", "-", "SIGSEGV: ; ignoring unsupported logic")),
+            key(crash("QF_UF", "4.8.8", "SIGSEGV: ; ignoring unsupported logic"))
+        );
     }
 
     #[test]
