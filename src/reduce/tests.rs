@@ -125,6 +125,21 @@ fn check_sat_assuming_becomes_check_sat() {
     assert_eq!(after, "(declare-const p Bool)\n(assert p)\n(check-sat)\n");
 }
 
+/// Issue 22, item 1: the configuration a finding needs is kept, and simplified: steps
+/// of a pipeline and parameters it does not need go, and a tactic that is not needed at
+/// all becomes a plain `check-sat`.
+#[test]
+fn tactic_pipelines_simplify() {
+    let before = "(declare-const x Int)(assert (> x 0))(check-sat)\
+                  (check-sat-using (then dt2bv (using-params euf-completion :p 1 :q true) (using-params smt :dack.threshold 3)))";
+    let (after, _) = run_passes(&["tactics"], before, has("euf-completion"));
+    assert_eq!(after, "(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n(check-sat-using euf-completion)\n");
+    let (after, _) = run_passes(&["tactics"], before, has(":q true"));
+    assert_eq!(after, "(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n(check-sat-using (using-params euf-completion :q true))\n");
+    let (after, _) = run_passes(&["tactics"], before, |s| smtlib::checks(s) == 2);
+    assert_eq!(after, "(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n(check-sat)\n");
+}
+
 #[test]
 fn literals_shrink() {
     let before = "(declare-const x Int)(assert (> x 12345))(check-sat)";

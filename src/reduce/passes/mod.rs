@@ -13,7 +13,8 @@
 //! term by a descendant or a
 //! simple value of its sort, eliminate `let` bindings, inline `define-fun`s, eliminate
 //! quantified variables, drop arguments of n-ary applications, turn `check-sat-assuming`
-//! into `check-sat`, shrink literals, simplify the logic, rename symbols short.
+//! into `check-sat`, simplify z3's `check-sat-using` tactics, shrink literals, simplify
+//! the logic, rename symbols short.
 
 use crate::mutate::edit::{children, command_terms};
 use crate::mutate::scope::{Scope, NONE};
@@ -30,7 +31,7 @@ mod terms;
 
 use binders::{define_funs, lets, quant_vars};
 use names::rename;
-use structure::{arity, checksat_assuming, commands, conjuncts, logic};
+use structure::{arity, checksat_assuming, commands, conjuncts, logic, tactics};
 use terms::{literals, terms};
 
 /// A term's replacement in a candidate.
@@ -86,6 +87,7 @@ pub const PASSES: &[Pass] = &[
     ("quantifier-vars", quant_vars),
     ("arity", arity),
     ("check-sat-assuming", checksat_assuming),
+    ("tactics", tactics),
     ("literals", literals),
     ("logic", logic),
     ("rename", rename),
