@@ -151,9 +151,7 @@ impl Tactic {
         let mut out = vec![];
         match head.as_str() {
             "then" | "and-then" | "or-else" | "par-or" | "par-then" => {
-                for i in 1..items.len() {
-                    out.push(items[i].clone());
-                }
+                out.extend(items[1..].iter().cloned());
                 for i in 1..items.len() {
                     if items.len() > 3 {
                         let mut l = items.clone();
