@@ -86,6 +86,9 @@ pub fn framing(s: &Script) -> Framing {
     let mut questions: std::collections::HashMap<(u32, Vec<String>), u32> = Default::default();
     let mut next = 0u32;
     let levels_arg = |n: Option<super::ast::Str>| n.map_or(Some(1), |n| s.str(n).parse::<usize>().ok());
+    // Campaigns frame every mutant, and most ask once: with a single check there is
+    // nothing to compare, so the assertions are not printed.
+    let compare = s.commands.iter().filter(|c| s.is_check(&c.kind)).count() > 1;
     for c in &s.commands {
         if s.is_check(&c.kind) {
             let text = super::printer::print_command_with(s, &c.kind, &[]);
@@ -114,9 +117,8 @@ pub fn framing(s: &Script) -> Framing {
         }
         match c.kind {
             CommandKind::Assert(_) => {
-                let text = super::printer::print_command_with(s, &c.kind, &[]);
-                if let Some(top) = levels.last_mut() {
-                    top.0.push(text);
+                if let (true, Some(top)) = (compare, levels.last_mut()) {
+                    top.0.push(super::printer::print_command_with(s, &c.kind, &[]));
                 }
             }
             CommandKind::Push(n) => match levels_arg(n) {
