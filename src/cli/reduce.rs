@@ -114,6 +114,14 @@ impl ReduceCmd {
             report.unconfirmed,
             if report.timed_out { " (time limit reached)" } else { "" }
         );
+        if self.verbose {
+            // What each pass bought per check (bytes removed / candidates it gave the judge).
+            for (pass, checks) in &report.checks_by_pass {
+                let wins = report.by_pass.get(pass).copied().unwrap_or(0);
+                let bytes = report.bytes_by_pass.get(pass).copied().unwrap_or(0);
+                outln!("  {pass:<20} {wins:>4} successes / {checks:>5} checks, -{bytes} bytes");
+            }
+        }
         if let Some(why) = &report.untyped {
             outln!("reduced untyped, by lines: the input does not parse ({why})");
         }

@@ -422,10 +422,17 @@ pub fn reduce(
                     st.report.timed_out = true;
                     break 'rounds;
                 }
-                match wave(&mut st, judge, pass, &mut at) {
+                let (checks, bytes) = (st.report.checks, st.text.len());
+                let w = wave(&mut st, judge, pass, &mut at);
+                if st.report.checks > checks {
+                    *st.report.checks_by_pass.entry(name.to_string()).or_default() += st.report.checks - checks;
+                }
+                match w {
                     Wave::Done => break,
                     Wave::Nothing => {}
                     Wave::Success => {
+                        *st.report.bytes_by_pass.entry(name.to_string()).or_default() +=
+                            bytes.saturating_sub(st.text.len()) as u64;
                         progress = true;
                         st.report.successes += 1;
                         *st.report.by_pass.entry(name.to_string()).or_default() += 1;

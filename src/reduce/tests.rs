@@ -247,3 +247,74 @@ fn property_candidates_are_well_sorted_and_the_result_is_interesting() {
     // corpus seeds declarations and check-sat weigh more than in the shared seeds).
     assert!(after_bytes * 3 < before_bytes, "{before_bytes} -> {after_bytes} bytes");
 }
+
+#[test]
+fn variables_eliminated_through_equalities() {
+    // A chain (`j` = `x` = `y`), an equality inside a top-level `and`, one with a literal.
+    let before = "(set-logic QF_NRA)(declare-const a Real)(declare-const b Real)(declare-const c Real)\
+                  (declare-const j Real)(declare-const x Real)(declare-const y Real)(declare-const k Real)\
+                  (assert (= b a))(assert (and (= c a) (> (* b c) 1.0)))(assert (= j x))(assert (= x y))\
+                  (assert (= k 2.0))(assert (< (+ j k) (* a y)))(check-sat)";
+    let ops = |s: &Script| applies(s, "*") && applies(s, "+");
+    let (after, r) = run_passes(&["eliminate"], before, ops);
+    assert_eq!(
+        after,
+        "(set-logic QF_NRA)\n(declare-const a Real)\n(declare-const y Real)\n\
+         (assert (> (* a a) 1.0))\n(assert (< (+ y 2.0) (* a y)))\n(check-sat)\n"
+    );
+    // All at once: the first candidate.
+    assert_eq!(r.by_pass["eliminate"], 1, "{r:?}");
+    // A variable is never substituted into itself, and a term containing it is no value
+    // for it: nothing to eliminate here.
+    let before = "(declare-const x Int)(assert (= x (+ x 1)))(check-sat)";
+    let (after, _) = run_passes(&["eliminate"], before, |s| applies(s, "+"));
+    assert_eq!(after, "(declare-const x Int)\n(assert (= x (+ x 1)))\n(check-sat)\n");
+    // When the bug needs the variable, halves and single eliminations are tried.
+    let before = "(declare-const x Int)(declare-const y Int)(declare-const z Int)\
+                  (assert (= x 1))(assert (= y 2))(assert (> z y))(check-sat)";
+    let (after, _) = run_passes(&["eliminate"], before, has("(= x 1)"));
+    assert_eq!(
+        after,
+        "(declare-const x Int)\n(declare-const z Int)\n(assert (= x 1))\n(assert (> z 2))\n(check-sat)\n"
+    );
+}
+
+#[test]
+fn variables_of_a_sort_merged() {
+    let before = "(declare-const x Int)(declare-const yy Int)(declare-const p Bool)(declare-const q Bool)\
+                  (assert (or p q (> x yy)))(check-sat)";
+    let (after, _) = run_passes(&["merge"], before, |s| applies(s, ">") && applies(s, "or"));
+    assert_eq!(after, "(declare-const x Int)\n(declare-const p Bool)\n(assert (or p p (> x x)))\n(check-sat)\n");
+}
+
+#[test]
+fn repeated_terms_replaced_everywhere() {
+    let before = "(declare-const x Int)(assert (and (> (* x (+ x 3)) 1) (< (* x (+ x 3)) 5)))(check-sat)";
+    let (after, r) = run_passes(&["share"], before, |s| applies(s, ">") && applies(s, "<"));
+    assert_eq!(after, "(declare-const x Int)\n(assert (and (> 0 1) (< 0 5)))\n(check-sat)\n");
+    assert_eq!(r.successes, 1, "{r:?}");
+    // Terms under a binder are left alone (the same text can mean two things).
+    let before = "(declare-const x Int)(assert (forall ((y Int)) (> (+ y 1) 0)))(assert (exists ((y Int)) (< (+ y 1) 0)))(check-sat)";
+    let (after, _) = run_passes(&["share"], before, |_| true);
+    assert!(after.contains("(+ y 1)"), "{after}");
+}
+
+#[test]
+fn simplifications_keep_sorts() {
+    let before = "(set-logic QF_NRA)(declare-const x Real)(declare-const p Bool)\
+                  (assert (> (* 1.0 x) (/ 6 1)))(assert (ite true (and true p (< x (+ 0.0 x))) false))\
+                  (assert (= (- 0.0 x) (- x 0.0)))(check-sat)";
+    let (after, r) = run_passes(&["simplify"], before, |s| applies(s, ">"));
+    assert_eq!(
+        after,
+        "(set-logic QF_NRA)\n(declare-const x Real)\n(declare-const p Bool)\n(assert (> x 6.0))\n\
+         (assert (and p (< x x)))\n(assert (= (- x) x))\n(check-sat)\n"
+    );
+    // Nested rewrites surface one level per round; each round wins with its first wave.
+    assert!(r.checks_by_pass["simplify"] <= 2 * r.by_pass["simplify"], "{r:?}");
+    // The checker sorts a numeral as Int (SMT-LIB 2.6's Reals theory reads it as a real
+    // only in logics without integers): `(/ 6 1)` becomes a decimal, never the integer 6.
+    let before = "(set-logic QF_LIRA)(declare-const x Real)(assert (> x (/ 6 1)))(check-sat)";
+    let (after, _) = run_passes(&["simplify"], before, |s| applies(s, ">"));
+    assert_eq!(after, "(set-logic QF_LIRA)\n(declare-const x Real)\n(assert (> x 6.0))\n(check-sat)\n");
+}

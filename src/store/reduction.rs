@@ -22,6 +22,12 @@ pub struct Report {
     pub timed_out: bool,
     /// Successes per pass.
     pub by_pass: BTreeMap<String, u64>,
+    /// Candidates given to the judge per pass, and bytes each pass removed: what a pass
+    /// buys per check (how the pass order was chosen, issue 26).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub checks_by_pass: BTreeMap<String, u64>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bytes_by_pass: BTreeMap<String, u64>,
     /// For a STORM finding: what bound minimisation found before the passes ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<BoundsReport>,

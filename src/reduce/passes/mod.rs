@@ -27,11 +27,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 mod binders;
 mod names;
 mod structure;
+mod substitute;
 mod terms;
 
 use binders::{define_funs, lets, quant_vars};
 use names::rename;
 use structure::{arity, checksat_assuming, commands, conjuncts, logic, tactics};
+use substitute::{eliminate, merge, share, simplify};
 use terms::{literals, terms};
 
 /// A term's replacement in a candidate.
@@ -53,6 +55,11 @@ pub enum Change {
     Edit { drop: Vec<usize>, commands: Vec<(usize, String)>, terms: Vec<(TermId, Repl)> },
     /// Rename symbols everywhere (old → new; the new names are fresh in the script).
     Rename(Vec<(String, String)>),
+    /// Free occurrences of global symbols replaced everywhere by the text of a term of the
+    /// script (itself with the substitution applied), commands dropped (sorted indices),
+    /// conjuncts removed from their `and`. Texts are built when the candidate is tried
+    /// ([`substitute::subst_text`]): a ddmin list of them would copy the script per entry.
+    Subst { vars: Vec<(String, TermId)>, drop: Vec<usize>, removed: Vec<TermId> },
 }
 
 impl Change {
@@ -81,6 +88,10 @@ pub type Pass = (&'static str, fn(&Ctx) -> Vec<Change>);
 pub const PASSES: &[Pass] = &[
     ("commands", commands),
     ("conjuncts", conjuncts),
+    ("eliminate", eliminate),
+    ("simplify", simplify),
+    ("merge", merge),
+    ("share", share),
     ("terms", terms),
     ("let", lets),
     ("define-fun", define_funs),
@@ -119,6 +130,7 @@ pub fn materialize(ctx: &Ctx, c: &Change) -> String {
             }
             out
         }
+        Change::Subst { vars, drop, removed } => substitute::subst_text(ctx, vars, drop, removed),
         Change::Rename(map) => {
             let mut s = ctx.s.clone();
             let map: HashMap<&str, &str> = map.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
