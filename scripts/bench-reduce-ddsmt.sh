@@ -12,7 +12,8 @@
 # solver's validation still fails), then:
 #   ddsmt trigger.smt2 out.ddsmt.smt2 ./check.sh
 #   smtstorm reduce trigger.smt2 out.smtstorm.smt2 -- ./check.sh
-#   smtstorm reduce FINDING_DIR            (built-in judge from meta.json)
+#   smtstorm reduce FINDING_DIR            (built-in judge from meta.json; BENCH_NO_BUILTIN=1
+#                                           skips it)
 # and every output is re-checked with the checker (symptom slippage = a result the
 # checker rejects). A table goes to OUT/table.md and the raw numbers to OUT/results.jsonl.
 set -euo pipefail
@@ -66,8 +67,16 @@ elif m["kind"] == "crash":
     b = m["blamed"]
     # The campaign confirms with model validation on (some crashes need it).
     extra = ["model_validate=true"] if fam[b] == "z3" else []
-    lines.append("%s >/dev/null 2>\"$1.err\"; code=$?" % run(b, extra))
-    if sig.startswith("SIG"):
+    # Crash messages go to either stream (z3 prints assertion violations on stdout).
+    lines.append("%s >\"$1.err\" 2>&1; code=$?" % run(b, extra))
+    import re
+    av = re.match(r"ASSERTION VIOLATION (\S+):(\d+)$", sig.split("\n")[0])
+    if av:
+        # Normalised from z3's "ASSERTION VIOLATION / File: ..../F / Line: L".
+        lines.append("grep -q 'ASSERTION VIOLATION' \"$1.err\" || exit 1")
+        lines.append("grep -q 'File: .*%s$' \"$1.err\" || exit 1" % re.escape(av.group(1)))
+        lines.append("grep -q '^Line: %s$' \"$1.err\" || exit 1" % av.group(2))
+    elif sig.startswith("SIG"):
         import signal
         num = getattr(signal, sig.split()[0].rstrip(":"), None)
         lines.append("[ $code -eq %d ] || exit 1" % (128 + int(num)))
@@ -92,18 +101,22 @@ PY
   t0=$(date +%s.%N)
   "$venv/bin/ddsmt" --ignore-output "$case/input.smt2" "$case/out.ddsmt.smt2" "$case/check.sh" > "$case/ddsmt.log" 2>&1 || true
   t1=$(date +%s.%N)
-  "$bin" reduce "$case/input.smt2" "$case/out.smtstorm.smt2" -- "$case/check.sh" > "$case/smtstorm.log" 2>&1 || true
+  "$bin" reduce --verbose "$case/input.smt2" "$case/out.smtstorm.smt2" -- "$case/check.sh" > "$case/smtstorm.log" 2>&1 || true
   t2=$(date +%s.%N)
-  # The built-in judge works on a copy of the finding (it writes reduced.smt2 and meta.json).
-  cp -r "$dir" "$case/finding"
-  mkdir -p "$case/camp/bugs/$kind"
-  cp "$dir/../../../campaign.json" "$case/camp/"
-  mv "$case/finding" "$case/camp/bugs/$kind/$id"
-  "$bin" reduce "$case/camp/bugs/$kind/$id" > "$case/builtin.log" 2>&1 || true
+  runs="ddsmt smtstorm"
+  if [ "${BENCH_NO_BUILTIN:-0}" != 1 ]; then
+    runs="$runs builtin"
+    # The built-in judge works on a copy of the finding (it writes reduced.smt2 and meta.json).
+    cp -r "$dir" "$case/finding"
+    mkdir -p "$case/camp/bugs/$kind"
+    cp "$dir/../../../campaign.json" "$case/camp/"
+    mv "$case/finding" "$case/camp/bugs/$kind/$id"
+    "$bin" reduce "$case/camp/bugs/$kind/$id" > "$case/builtin.log" 2>&1 || true
+    cp "$case/camp/bugs/$kind/$id/reduced.smt2" "$case/out.builtin.smt2" 2>/dev/null || true
+  fi
   t3=$(date +%s.%N)
-  cp "$case/camp/bugs/$kind/$id/reduced.smt2" "$case/out.builtin.smt2" 2>/dev/null || true
   slip=""
-  for r in ddsmt smtstorm builtin; do
+  for r in $runs; do
     f="$case/out.$r.smt2"
     if [ ! -s "$f" ]; then slip="$slip $r:missing"; continue; fi
     g="$case/recheck.$r.smt2"

@@ -146,3 +146,16 @@ fi
 mv "$dest/solvers.toml.part" "$dest/solvers.toml"
 echo "solvers in $dest:" >&2
 grep -E '^\[solver' "$dest/solvers.toml" | sed 's/^/  /' >&2
+
+# Debian's gdb gives a confirmed crash its crash state (the top frames in the solver's
+# code, `solver::backtrace`): without it, crashes are told apart by message only. Only
+# where this runs as root with apt-get; never for --binaries (OSS-Fuzz builds).
+if [ "$binaries" = 0 ] && ! command -v gdb >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    (apt-get install -y -q gdb >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q gdb >/dev/null 2>&1; }) \
+      && echo "gdb installed (crash states from stack frames)" >&2 \
+      || echo "note: could not install gdb: crashes are told apart by message only" >&2
+  else
+    echo "note: no gdb: crashes are told apart by message only (apt-get install gdb)" >&2
+  fi
+fi

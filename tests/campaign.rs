@@ -894,3 +894,42 @@ fn fusion_is_a_campaign_engine() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 24: two z3 5.4.0 segfaults in different places (`euf-completion`'s
+/// canonisation, the model evaluator after `elim-uncnstr`/`smtfd`) say nothing but
+/// `SIGSEGV`; their crash states from gdb's frames keep them apart, and the bug page
+/// shows the frames.
+#[test]
+fn segfaults_are_told_apart_by_their_frames() {
+    assert!(
+        smtstorm::solver::backtrace::gdb().is_some(),
+        "gdb is needed for crash states: scripts/setup-solvers.sh installs it (apt-get install gdb)"
+    );
+    let dir = tempdir("frames");
+    let s = dir.join("seeds");
+    std::fs::create_dir_all(&s).unwrap();
+    std::fs::write(s.join("euf.smt2"), "(set-logic QF_LIA)\n(assert (distinct 0 1))\n(check-sat-using euf-completion)\n")
+        .unwrap();
+    std::fs::write(
+        s.join("smtfd.smt2"),
+        "(set-logic UFLIA)\n(declare-fun B (Int) Int)\n(assert (forall ((x Int)) (= 0 (B x))))\n(assert (= 0 (B 0)))\n\
+         (check-sat-using (then elim-uncnstr smtfd))\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (code, err) =
+        fuzz_one_worker(&s, &out, &["--solver", "z3-5.4.0", "--solver", "yices", "--engine", "opfuzz", "--mutants", "4"]);
+    assert_eq!(code, 10, "{err}");
+    let crashes: Vec<Meta> =
+        metas(&out).into_iter().map(|m| m.1).filter(|m| m.kind == "crash" && m.seed_finding).collect();
+    assert_eq!(crashes.len(), 2, "{crashes:?}");
+    for c in &crashes {
+        assert_eq!(c.signature, "SIGSEGV", "{c:?}");
+        assert_eq!(c.frames.len(), 3, "{c:?}");
+        let page = std::fs::read_to_string(out.join("seed-findings/crash").join(&c.id).join("report.md")).unwrap();
+        assert!(page.contains("Crash state") && page.contains(&c.frames[0]), "{page}");
+    }
+    assert!(crashes.iter().any(|c| c.frames[0].starts_with("euf::completion::")), "{crashes:?}");
+    assert_ne!(crashes[0].frames, crashes[1].frames);
+    let _ = std::fs::remove_dir_all(&dir);
+}

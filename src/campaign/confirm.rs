@@ -84,6 +84,14 @@ pub(super) fn confirm_and_store(
             return None;
         }
     }
+    // A crash on a signal gets its crash state from gdb (issue 24): the frames, not the
+    // signal, tell two segfaults apart.
+    let frames = match (verdict.kind, verdict.blamed) {
+        (BugKind::Crash, Some(b)) if verdict.signature.starts_with("SIG") => {
+            crate::solver::backtrace::crash_state(&sh.solvers[b], &files[b], limits).unwrap_or_default()
+        }
+        _ => vec![],
+    };
     if verdict.blamed.is_none() {
         // A tie: settle it with a model cross-check.
         let sat = readers.iter().copied().find(|&k| all[k].is_some_and(|r| r.outcomes.first() == Some(&Outcome::Sat)));
@@ -232,6 +240,7 @@ pub(super) fn confirm_and_store(
         seed_finding,
         reduction: None,
         merged_keys: vec![],
+        frames,
     };
     // A STORM trigger carries its witness as a comment line (solvers never see it).
     let stored = match witness {

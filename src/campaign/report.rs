@@ -439,6 +439,13 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
         BugKind::Crash => {
             let _ = writeln!(r, "- Expected: an answer (`sat`, `unsat` or `unknown`), or an error message");
             let _ = writeln!(r, "- Actual: {}", m.signature);
+            if !m.frames.is_empty() {
+                // The crash state: what tells this crash from the solver's other ones.
+                let _ = writeln!(r, "- Crash state (top frames in the solver's code, from gdb):");
+                for f in &m.frames {
+                    let _ = writeln!(r, "  - `{f}`");
+                }
+            }
         }
         BugKind::InvalidModel => {
             let _ = writeln!(r, "- Expected: `sat` with a model that satisfies every assertion, or another answer");

@@ -342,7 +342,7 @@ fn reduce_lines(
 struct State<'j> {
     best: Script,
     text: String,
-    size: (usize, usize, usize, usize),
+    size: (usize, usize, usize, usize, usize, usize),
     baseline: usize,
     seen: HashSet<[u8; 32]>,
     report: Report,

@@ -308,7 +308,7 @@ fn simplifications_keep_sorts() {
     assert_eq!(
         after,
         "(set-logic QF_NRA)\n(declare-const x Real)\n(declare-const p Bool)\n(assert (> x 6.0))\n\
-         (assert (and p (< x x)))\n(assert (= (- x) x))\n(check-sat)\n"
+         (assert (and p (< x x)))\n(assert (= x (- x)))\n(check-sat)\n"
     );
     // Nested rewrites surface one level per round; each round wins with its first wave.
     assert!(r.checks_by_pass["simplify"] <= 2 * r.by_pass["simplify"], "{r:?}");
@@ -317,4 +317,53 @@ fn simplifications_keep_sorts() {
     let before = "(set-logic QF_LIRA)(declare-const x Real)(assert (> x (/ 6 1)))(check-sat)";
     let (after, _) = run_passes(&["simplify"], before, |s| applies(s, ">"));
     assert_eq!(after, "(set-logic QF_LIRA)\n(declare-const x Real)\n(assert (> x 6.0))\n(check-sat)\n");
+}
+
+#[test]
+fn relations_strengthened_and_xor_pairs_cancel() {
+    // `(< a b)` → `(= a b)` keeps the size: still progress (the measure counts weak
+    // relations), so a trigger that needs only "some relation" ends with `=`.
+    let before = "(declare-const x Int)(assert (< (div x 0) 1))(check-sat)";
+    let (after, _) = run_passes(&["relations"], before, has("(div x 0)"));
+    assert_eq!(after, "(declare-const x Int)\n(assert (= (div x 0) 1))\n(check-sat)\n");
+    let before = "(declare-const a (_ BitVec 4))(assert (bvule a #x1))(check-sat)";
+    let (after, _) = run_passes(&["relations"], before, |s| !applies(s, "="));
+    assert_eq!(after, "(declare-const a (_ BitVec 4))\n(assert (bvult a #x1))\n(check-sat)\n");
+    let before = "(declare-const x Int)(declare-const y Int)(assert (distinct x y))(check-sat)";
+    let (after, _) = run_passes(&["relations"], before, |_| true);
+    assert_eq!(after, "(declare-const x Int)\n(declare-const y Int)\n(assert (not (= x y)))\n(check-sat)\n");
+    // xor: `a a` cancel, `false` goes, one argument left stands alone.
+    let before = "(declare-const a Bool)(declare-const x Int)(assert (xor (> x 0) a false a))(check-sat)";
+    let (after, _) = run_passes(&["simplify"], before, has("(> x 0)"));
+    assert_eq!(after, "(declare-const a Bool)\n(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n");
+}
+
+#[test]
+fn negated_orders_flip_and_commutative_arguments_sort() {
+    let before = "(declare-const x Int)(assert (not (< (div x 0) 1)))(check-sat)";
+    let (after, _) = run_passes(&["simplify"], before, has("(div x 0)"));
+    assert_eq!(after, "(declare-const x Int)\n(assert (>= (div x 0) 1))\n(check-sat)\n");
+    // Sorted arguments make equal terms equal text: `share` then replaces both at once.
+    let before = "(declare-const c Int)(declare-const p Bool)(assert (and (xor p (= c 0)) (= 0 c)))(check-sat)";
+    let (after, _) = run_passes(&["simplify"], before, |s| applies(s, "xor"));
+    assert_eq!(after, "(declare-const c Int)\n(declare-const p Bool)\n(assert (and (= 0 c) (xor p (= 0 c))))\n(check-sat)\n");
+}
+
+#[test]
+fn datatypes_lose_constructors_and_fields_and_get_short_names() {
+    let before = "(declare-datatypes ((Pair 0) (Color 0)) (((mkpair (first Int) (second Bool))) ((red) (green) (blue))))\
+                  (declare-const p Pair)(declare-const c Color)\
+                  (assert (and (first p) (is-green c) (= (mkpair 1 true) p)))(check-sat)";
+    // `first` is used as a Boolean nowhere: keep only what the predicate needs.
+    let needs = |s: &Script| applies(s, "first") && smtlib::print(s).contains("green");
+    let before = before.replace("(first p)", "(> (first p) 0)");
+    let (after, _) = run_passes(&["datatypes"], &before, needs);
+    assert!(after.contains("((mkpair (first Int)))"), "the field nothing needs is gone: {after}");
+    assert!(after.contains("(mkpair 1)"), "and the constructor's argument with it: {after}");
+    assert!(!after.contains("red") && !after.contains("blue"), "{after}");
+    // Renaming covers datatypes, constructors, selectors and the `is-` testers.
+    let (after, _) = run_passes(&["rename"], &before, |s| applies(s, "mkpair") || applies(s, "is-a") || true);
+    assert!(!after.contains("Pair") && !after.contains("mkpair") && !after.contains("green"), "{after}");
+    let s = smtlib::parse(&after).unwrap();
+    assert!(crate::smtlib::check::check(&s).diagnostics.is_empty(), "{after}");
 }

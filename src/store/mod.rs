@@ -80,6 +80,10 @@ pub struct Meta {
     /// What `smtstorm reduce` made of the trigger (`reduced.smt2` beside it), if run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reduction: Option<reduction::Report>,
+    /// For a crash on a signal: the crash state, the top frames in the solver's own code
+    /// as gdb shows them (`solver::backtrace`); the crash's identity when present.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frames: Vec<String>,
     /// Dedup keys of findings merged into this one because their reductions came out
     /// identical ([`Store::merge_same_reductions`]); they stay in the index.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -304,6 +308,9 @@ pub fn dedup_key(m: &Meta) -> String {
     let top = if m.seed_finding { "seed" } else { "fuzz" };
     let bare_signal = m.signature.starts_with("SIG") && !m.signature.contains(|c: char| c.is_whitespace() || c == ':');
     match m.kind {
+        // The crash state (ClusterFuzz's three frames) tells crashes apart where the
+        // message cannot: every segfault has the same one.
+        BugKind::Crash if !m.frames.is_empty() => format!("{top}|crash|{}|{}", m.blamed, m.frames.join("|")),
         BugKind::Crash if !bare_signal => format!("{top}|crash|{}|{}", m.blamed, m.signature),
         k => format!("{top}|{k}|{}|{}|{}|{}", m.blamed, m.logic, m.signature, m.fixed_in.as_deref().unwrap_or("-")),
     }
@@ -339,6 +346,7 @@ mod tests {
             seed_finding: false,
             reduction: None,
             merged_keys: vec![],
+            frames: vec![],
         }
     }
 

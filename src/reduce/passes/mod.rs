@@ -32,8 +32,8 @@ mod terms;
 
 use binders::{define_funs, lets, quant_vars};
 use names::rename;
-use structure::{arity, checksat_assuming, commands, conjuncts, logic, tactics};
-use substitute::{eliminate, merge, share, simplify};
+use structure::{arity, checksat_assuming, commands, conjuncts, datatypes, logic, tactics};
+use substitute::{eliminate, merge, relations, share, simplify};
 use terms::{literals, terms};
 
 /// A term's replacement in a candidate.
@@ -97,8 +97,10 @@ pub const PASSES: &[Pass] = &[
     ("define-fun", define_funs),
     ("quantifier-vars", quant_vars),
     ("arity", arity),
+    ("datatypes", datatypes),
     ("check-sat-assuming", checksat_assuming),
     ("tactics", tactics),
+    ("relations", relations),
     ("literals", literals),
     ("logic", logic),
     ("rename", rename),
@@ -142,9 +144,10 @@ pub fn materialize(ctx: &Ctx, c: &Change) -> String {
 
 /// How much is left of a script; a candidate must be strictly smaller. Lexicographic:
 /// bytes (what a reader sees) outside the logic name, term nodes, "weight" of literals
-/// (digits other than 0, string characters), then the logic (`ALL` heaviest). Strict
+/// (digits other than 0, string characters), the logic (`ALL` heaviest), then relations
+/// weaker than equality. Strict
 /// decrease makes the reduction terminate whatever the passes propose.
-pub fn measure(s: &Script, text: &str) -> (usize, usize, usize, usize) {
+pub fn measure(s: &Script, text: &str) -> (usize, usize, usize, usize, usize, usize) {
     let logic = s.logic().unwrap_or("");
     let logic_rank = if logic.is_empty() || logic == "ALL" { 1000 } else { logic.len() };
     let weight = s
@@ -155,7 +158,59 @@ pub fn measure(s: &Script, text: &str) -> (usize, usize, usize, usize) {
             _ => 0,
         })
         .sum();
-    (text.len().saturating_sub(logic.len()), s.terms.len(), weight, logic_rank)
+    // Last, relations weaker than `=` (ddSMT's "strengthen relation"): `(< a b)` to
+    // `(= a b)` keeps the size and is still progress, as the relation is more specific.
+    let weak: usize = s
+        .terms
+        .iter()
+        .map(|t| match t {
+            Term::App(q, _) if q.ident.indices.is_empty() => relation_weakness(s.str(q.ident.sym)),
+            _ => 0,
+        })
+        .sum();
+    // And commutative applications whose arguments are out of order (ddSMT's "sort
+    // children"): ordering them is progress, and makes equal terms equal text.
+    // (Not counted on huge scripts, where printing every argument would be quadratic in
+    // the nesting; `simplify` does not sort there either.)
+    let unsorted = s
+        .terms
+        .iter()
+        .take(if s.terms.len() > SORT_LIMIT { 0 } else { usize::MAX })
+        .filter(|t| match t {
+            Term::App(q, xs) if q.ident.indices.is_empty() && COMMUTATIVE.contains(&s.str(q.ident.sym)) => {
+                let texts: Vec<String> = s.term_list(*xs).iter().map(|&x| term_to_string(s, x)).collect();
+                texts.windows(2).any(|w| arg_order(&w[0], &w[1]) == std::cmp::Ordering::Greater)
+            }
+            _ => false,
+        })
+        .count();
+    (text.len().saturating_sub(logic.len()), s.terms.len(), weight, logic_rank, weak, unsorted)
+}
+
+/// Term count above which commutative arguments are left in their order.
+pub const SORT_LIMIT: usize = 20_000;
+
+/// Operators whose arguments may be put in any order.
+pub const COMMUTATIVE: &[&str] =
+    &["=", "distinct", "and", "or", "xor", "+", "*", "bvadd", "bvmul", "bvand", "bvor", "bvxor", "bvnand", "bvnor"];
+
+/// The order `simplify` puts commutative arguments in: shorter first, then by text.
+pub fn arg_order(a: &str, b: &str) -> std::cmp::Ordering {
+    (a.len(), a).cmp(&(b.len(), b))
+}
+
+/// Relations that `relations` replaces by `=` (or a stricter one).
+pub const WEAK_RELATIONS: &[&str] =
+    &["<", ">", "<=", ">=", "distinct", "bvult", "bvule", "bvugt", "bvuge", "bvslt", "bvsle", "bvsgt", "bvsge"];
+
+/// How far a relation is from `=`: 2 for the non-strict orders and `distinct`, 1 for the
+/// strict orders, 0 for anything else (each step of `relations` lowers it).
+fn relation_weakness(op: &str) -> usize {
+    match op {
+        "<=" | ">=" | "distinct" | "bvule" | "bvuge" | "bvsle" | "bvsge" => 2,
+        "<" | ">" | "bvult" | "bvugt" | "bvslt" | "bvsgt" => 1,
+        _ => 0,
+    }
 }
 
 /// Short values of a sort, simplest first: what ddSMT calls "substitute by constant".
@@ -187,6 +242,13 @@ pub fn simple_values(ctx: &Ctx, sort: SortRef, globals: &BTreeMap<SortRef, Strin
 /// The shortest declared constant or nullary constructor of each sort that occurs in the
 /// script (a replacement for sorts without literals).
 pub fn global_constants(ctx: &Ctx) -> BTreeMap<SortRef, String> {
+    constants_by_sort(ctx, 1).into_iter().filter_map(|(k, mut v)| v.pop().map(|c| (k, c))).collect()
+}
+
+/// Up to `n` declared constants or nullary constructors of each sort that occurs in the
+/// script, shortest first (ddSMT's "replace by variable": a term by a variable of its
+/// sort, not only by the shortest one).
+pub fn constants_by_sort(ctx: &Ctx, n: usize) -> BTreeMap<SortRef, Vec<String>> {
     let s = ctx.s;
     // Declared constants, and nullary datatype constructors (`nil`, enumeration values).
     let mut declared: BTreeSet<&str> = BTreeSet::new();
@@ -209,21 +271,18 @@ pub fn global_constants(ctx: &Ctx) -> BTreeMap<SortRef, String> {
             _ => {}
         }
     }
-    let mut out: BTreeMap<SortRef, String> = BTreeMap::new();
-    for n in &ctx.scope.nodes {
-        if let Term::Var(q) = *s.term(n.term) {
+    let mut all: BTreeMap<SortRef, BTreeSet<(usize, &str)>> = BTreeMap::new();
+    for m in &ctx.scope.nodes {
+        if let Term::Var(q) = *s.term(m.term) {
             let name = s.str(q.ident.sym);
-            if n.binding == NONE
+            if m.binding == NONE
                 && q.ident.indices.is_empty()
                 && q.sort.is_none()
                 && declared.contains(s.sym(q.ident.sym))
             {
-                let e = out.entry(n.sort).or_insert_with(|| name.to_string());
-                if name.len() < e.len() {
-                    *e = name.to_string();
-                }
+                all.entry(m.sort).or_default().insert((name.len(), name));
             }
         }
     }
-    out
+    all.into_iter().map(|(k, v)| (k, v.into_iter().take(n).map(|(_, c)| c.to_string()).collect())).collect()
 }

@@ -2,7 +2,9 @@
 
 use super::*;
 
-/// Names the script declares or binds (not datatypes: their testers derive from names).
+/// Names the script declares or binds: symbols, sorts, datatypes with their
+/// constructors and selectors (a constructor's tester `is-C` is renamed with it, see
+/// [`rename`]).
 pub(super) fn declared_names(s: &Script) -> Vec<String> {
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut out = vec![];
@@ -17,6 +19,22 @@ pub(super) fn declared_names(s: &Script) -> Vec<String> {
         }
         match c.kind {
             CommandKind::DefineFun { decl, .. } => s.var_list(decl.params).iter().for_each(|v| add(s.sym(v.name))),
+            CommandKind::DeclareDatatype(n, d) => {
+                add(s.sym(n));
+                datatype_names(s, &d, &mut add);
+            }
+            CommandKind::DeclareDatatypes { form, decls, .. } => {
+                match form {
+                    DatatypesForm::Standard(sorts) => s.sort_decl_list(sorts).iter().for_each(|d| add(s.sym(d.name))),
+                    DatatypesForm::Legacy(_) => {}
+                }
+                for d in s.decl_list(decls) {
+                    if let Some(n) = d.legacy_name {
+                        add(s.sym(n));
+                    }
+                    datatype_names(s, d, &mut add);
+                }
+            }
             CommandKind::DefineFunsRec(decls, _) => {
                 for d in s.fun_decl_list(decls) {
                     add(s.sym(d.name));
@@ -31,6 +49,30 @@ pub(super) fn declared_names(s: &Script) -> Vec<String> {
             Term::Let(bs, _) => s.binding_list(bs).iter().for_each(|b| add(s.sym(b.name))),
             Term::Quant(_, vs, _) | Term::ExtBinder(_, vs, _) => s.var_list(vs).iter().for_each(|v| add(s.sym(v.name))),
             _ => {}
+        }
+    }
+    out
+}
+
+/// A datatype's constructors and selectors.
+fn datatype_names(s: &Script, d: &DatatypeDecl, add: &mut impl FnMut(&str)) {
+    for c in s.ctor_list(d.ctors) {
+        add(s.sym(c.name));
+        s.var_list(c.fields).iter().for_each(|f| add(s.sym(f.name)));
+    }
+}
+
+/// The constructors the script declares (their testers are `is-C` and `(_ is C)`).
+fn constructors(s: &Script) -> BTreeSet<&str> {
+    let mut out = BTreeSet::new();
+    for c in &s.commands {
+        let decls: &[DatatypeDecl] = match &c.kind {
+            CommandKind::DeclareDatatype(_, d) => std::slice::from_ref(d),
+            CommandKind::DeclareDatatypes { decls, .. } => s.decl_list(*decls),
+            _ => continue,
+        };
+        for d in decls {
+            out.extend(s.ctor_list(d.ctors).iter().map(|k| s.sym(k.name)));
         }
     }
     out
@@ -53,21 +95,34 @@ pub(super) fn rename(ctx: &Ctx) -> Vec<Change> {
     let s = ctx.s;
     let names = declared_names(s);
     let used: BTreeSet<&str> = (0..s.strs.len() as u32).map(|i| s.sym(Str(i))).collect();
-    let mut fresh = fresh_names(&used);
+    let mut fresh = fresh_names(&used).peekable();
     let mut map: Vec<(String, String)> = vec![];
     for n in names {
-        let Some(new) = fresh.next() else { break };
+        let Some(new) = fresh.peek() else { break };
+        // A name as short as the next fresh one keeps it for a longer name.
         if new.len() < n.len() {
-            map.push((n, new));
+            map.push((n, fresh.next().unwrap_or_default()));
         }
     }
     if map.is_empty() {
         return vec![];
     }
-    let mut out = vec![Change::Rename(map.clone())];
+    // A renamed constructor takes its `is-C` tester along (z3's and cvc5's spelling of
+    // `(_ is C)`, whose index the renaming reaches by itself).
+    let ctors = constructors(s);
+    let with_testers = |pairs: Vec<(String, String)>| -> Change {
+        let testers: Vec<(String, String)> = pairs
+            .iter()
+            .filter(|(old, _)| ctors.contains(old.as_str()))
+            .map(|(old, new)| (format!("is-{old}"), format!("is-{new}")))
+            .filter(|(old, _)| used.contains(old.as_str()))
+            .collect();
+        Change::Rename(pairs.into_iter().chain(testers).collect())
+    };
+    let mut out = vec![with_testers(map.clone())];
     if map.len() > 1 {
         map.sort_by_key(|(old, _)| std::cmp::Reverse(old.len()));
-        out.extend(map.into_iter().map(|p| Change::Rename(vec![p])));
+        out.extend(map.into_iter().map(|p| with_testers(vec![p])));
     }
     out
 }

@@ -215,3 +215,90 @@ pub(super) fn logic(ctx: &Ctx) -> Vec<Change> {
     }
     vec![Change::commands(vec![(at, format!("(set-logic {name})"))])]
 }
+
+/// Datatypes made smaller (what ddSMT's untyped node removal does to declarations): a
+/// constructor dropped where its datatype has another, a field dropped with the matching
+/// argument of every application of its constructor. Uses of what is gone make the
+/// checker refuse the candidate.
+pub(super) fn datatypes(ctx: &Ctx) -> Vec<Change> {
+    let s = ctx.s;
+    let mut out = vec![];
+    // One copy whose pools get the shortened lists; each candidate points one constructor
+    // (or one datatype) at a new list, prints the command, and puts it back.
+    let mut w = s.clone();
+    for (i, c) in s.commands.iter().enumerate() {
+        let decls: Vec<DatatypeDecl> = match c.kind {
+            CommandKind::DeclareDatatype(_, d) => vec![d],
+            CommandKind::DeclareDatatypes { decls, .. } => s.decl_list(decls).to_vec(),
+            _ => continue,
+        };
+        let decl_at = |k: usize| -> usize {
+            match c.kind {
+                CommandKind::DeclareDatatypes { decls, .. } => decls.start as usize + k,
+                _ => usize::MAX,
+            }
+        };
+        for (k, d) in decls.iter().enumerate() {
+            let ctors = s.ctor_list(d.ctors).to_vec();
+            // Constructors: the datatype without one of them.
+            if ctors.len() >= 2 {
+                for drop in 0..ctors.len() {
+                    let kept: Vec<Ctor> = ctors.iter().enumerate().filter(|(j, _)| *j != drop).map(|(_, c)| *c).collect();
+                    let start = w.ctors.len() as u32;
+                    w.ctors.extend_from_slice(&kept);
+                    let mut nd = *d;
+                    nd.ctors = List::new(start, kept.len() as u32);
+                    let text = print_decl(&mut w, i, decl_at(k), nd);
+                    out.push(Change::commands(vec![(i, text)]));
+                }
+            }
+            // Fields: the constructor without one of them, and its applications without
+            // that argument.
+            for (ci, ctor) in ctors.iter().enumerate() {
+                let fields = s.var_list(ctor.fields).to_vec();
+                for f in 0..fields.len() {
+                    let kept: Vec<SortedVar> =
+                        fields.iter().enumerate().filter(|(j, _)| *j != f).map(|(_, v)| *v).collect();
+                    let start = w.sorted_vars.len() as u32;
+                    w.sorted_vars.extend_from_slice(&kept);
+                    let ctor_idx = d.ctors.start as usize + ci;
+                    let saved = w.ctors[ctor_idx];
+                    w.ctors[ctor_idx].fields = List::new(start, kept.len() as u32);
+                    let text = print_decl(&mut w, i, decl_at(k), *d);
+                    w.ctors[ctor_idx] = saved;
+                    let name = s.sym(ctor.name);
+                    let args: Vec<(TermId, Repl)> = ctx
+                        .scope
+                        .nodes
+                        .iter()
+                        .filter_map(|n| match *s.term(n.term) {
+                            Term::App(q, xs) if q.ident.indices.is_empty() && s.sym(q.ident.sym) == name => {
+                                s.term_list(xs).get(f).map(|&a| (a, Repl::Text(String::new())))
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    out.push(Change::Edit { drop: vec![], commands: vec![(i, text)], terms: args });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Command `i` of `w` printed with datatype declaration `d` in place of the one at pool
+/// index `at` (or of the single one of a `declare-datatype`).
+fn print_decl(w: &mut Script, i: usize, at: usize, d: DatatypeDecl) -> String {
+    let cmd = w.commands[i].kind;
+    let text = match cmd {
+        CommandKind::DeclareDatatype(n, _) => print_command_with(w, &CommandKind::DeclareDatatype(n, d), &[]),
+        _ => {
+            let saved = w.datatype_decls[at];
+            w.datatype_decls[at] = d;
+            let t = print_command_with(w, &cmd, &[]);
+            w.datatype_decls[at] = saved;
+            t
+        }
+    };
+    text
+}

@@ -353,6 +353,12 @@ pub(super) fn simplify(ctx: &Ctx) -> Vec<Change> {
             ("ite", [c, a, _]) if is(*c, &["true"]) => Some(Repl::Term(sc.nodes[*a].term)),
             ("ite", [c, _, b]) if is(*c, &["false"]) => Some(Repl::Term(sc.nodes[*b].term)),
             ("ite", [_, a, b]) if text(*a) == text(*b) => Some(Repl::Term(sc.nodes[*a].term)),
+            // A negated order is the opposite order (for Ints, Reals and bit-vectors).
+            ("not", [x]) if app(ctx, *x).is_some_and(|(o, ys)| ys.len() == 2 && negated_order(o).is_some()) => {
+                app(ctx, *x).and_then(|(o, ys)| {
+                    negated_order(o).map(|neg| Repl::Text(format!("({neg} {} {})", text(ys[0]), text(ys[1]))))
+                })
+            }
             ("not", [x]) if is(*x, &["true"]) => Some(Repl::Text("false".into())),
             ("not", [x]) if is(*x, &["false"]) => Some(Repl::Text("true".into())),
             ("and", xs) if xs.iter().any(|&x| is(x, &["false"])) => Some(Repl::Text("false".into())),
@@ -364,6 +370,25 @@ pub(super) fn simplify(ctx: &Ctx) -> Vec<Change> {
                     xs.iter().copied().filter(|&x| !is(x, &[unit]) && seen.insert(text(x))).collect();
                 (kept.len() < xs.len() || xs.len() == 1).then(|| keep(&kept, unit)).flatten()
             }
+            // `(xor a a)` is false and false is xor's unit: pairs cancel, `false` goes.
+            ("xor", xs) => {
+                let texts: Vec<String> = xs.iter().map(|&x| text(x)).collect();
+                // Positions in `xs` still standing.
+                let mut kept: Vec<usize> = vec![];
+                for k in 0..xs.len() {
+                    if is(xs[k], &["false"]) {
+                        continue;
+                    }
+                    match kept.iter().position(|&j| texts[j] == texts[k]) {
+                        Some(p) => {
+                            kept.remove(p);
+                        }
+                        None => kept.push(k),
+                    }
+                }
+                let kept: Vec<usize> = kept.into_iter().map(|k| xs[k]).collect();
+                (kept.len() < xs.len()).then(|| keep(&kept, "false")).flatten()
+            }
             ("=>", [a, b]) if is(*a, &["true"]) => Some(Repl::Term(sc.nodes[*b].term)),
             ("=>", [a, b]) if is(*a, &["false"]) || is(*b, &["true"]) => Some(Repl::Text("true".into())),
             ("=", [a, b]) if sc.nodes[*a].sort != SortRef::UNKNOWN && text(*a) == text(*b) => {
@@ -371,6 +396,18 @@ pub(super) fn simplify(ctx: &Ctx) -> Vec<Change> {
             }
             _ => None,
         };
+        // Otherwise, commutative arguments in order.
+        let r = r.or_else(|| {
+            if args.len() < 2 || s.terms.len() > SORT_LIMIT || !COMMUTATIVE.contains(&op) {
+                return None;
+            }
+            let mut texts: Vec<String> = args.iter().map(|&x| text(x)).collect();
+            if !texts.windows(2).any(|w| arg_order(&w[0], &w[1]) == std::cmp::Ordering::Greater) {
+                return None;
+            }
+            texts.sort_by(|a, b| arg_order(a, b));
+            Some(Repl::Text(format!("({op} {})", texts.join(" "))))
+        });
         match r {
             // An outer rewrite hides the inner ones (they are found on the next round).
             Some(r) => {
@@ -464,4 +501,57 @@ pub(super) fn subst_text(ctx: &Ctx, vars: &[(String, TermId)], drop: &[usize], r
         out.push('\n');
     }
     out
+}
+
+/// Relations made stricter, one at a time (ddSMT's "strengthen relation" and "eliminate
+/// distinct"): `<`, `<=`, `>`, `>=` and the bit-vector comparisons by `=`, `<=` by `<`,
+/// `>=` by `>`, a binary `distinct` by `(not (= a b))`. Not equivalences: each is a
+/// candidate of its own, and the measure counts the weaker relations, so a same-size
+/// replacement is still progress.
+pub(super) fn relations(ctx: &Ctx) -> Vec<Change> {
+    let sc = ctx.scope;
+    let skip = in_patterns(ctx);
+    let text = |i: usize| term_to_string(ctx.s, sc.nodes[i].term);
+    let mut out = vec![];
+    for i in 0..sc.nodes.len() {
+        let Some((op, args)) = app(ctx, i).filter(|_| !skip[i]) else { continue };
+        let [a, b] = args[..] else { continue };
+        let to: &[&str] = match op {
+            "<=" => &["<", "="],
+            ">=" => &[">", "="],
+            "bvule" => &["bvult", "="],
+            "bvuge" => &["bvugt", "="],
+            "bvsle" => &["bvslt", "="],
+            "bvsge" => &["bvsgt", "="],
+            "distinct" => {
+                out.push(Change::term(sc.nodes[i].term, Repl::Text(format!("(not (= {} {}))", text(a), text(b)))));
+                &[]
+            }
+            _ if WEAK_RELATIONS.contains(&op) => &["="],
+            _ => &[],
+        };
+        for r in to {
+            out.push(Change::term(sc.nodes[i].term, Repl::Text(format!("({r} {} {})", text(a), text(b)))));
+        }
+    }
+    out
+}
+
+/// The order that holds exactly when `op` does not (total orders only).
+fn negated_order(op: &str) -> Option<&'static str> {
+    Some(match op {
+        "<" => ">=",
+        "<=" => ">",
+        ">" => "<=",
+        ">=" => "<",
+        "bvult" => "bvuge",
+        "bvule" => "bvugt",
+        "bvugt" => "bvule",
+        "bvuge" => "bvult",
+        "bvslt" => "bvsge",
+        "bvsle" => "bvsgt",
+        "bvsgt" => "bvsle",
+        "bvsge" => "bvslt",
+        _ => return None,
+    })
 }

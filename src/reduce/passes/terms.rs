@@ -31,6 +31,7 @@ pub(super) fn in_patterns(ctx: &Ctx) -> Vec<bool> {
 pub(super) fn terms(ctx: &Ctx) -> Vec<Change> {
     let s = ctx.s;
     let globals = global_constants(ctx);
+    let others = constants_by_sort(ctx, 3);
     let skip = in_patterns(ctx);
     let mut out = vec![];
     for (i, n) in ctx.scope.nodes.iter().enumerate() {
@@ -49,6 +50,11 @@ pub(super) fn terms(ctx: &Ctx) -> Vec<Change> {
             }
         }
         if leaf.is_none() {
+            // Other declared constants of the sort than the shortest (ddSMT's "replace by
+            // variable"): the shortest alone may not keep the bug.
+            for c in others.get(&n.sort).into_iter().flatten().skip(1) {
+                out.push(Change::term(n.term, Repl::Text(c.clone())));
+            }
             // Children, then grandchildren and great-grandchildren of the same sort (so
             // `(not (not x))` can become `x`, `(ite c (+ a b) d)` can become `a`).
             let mut level = vec![n.term];
