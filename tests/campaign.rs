@@ -908,8 +908,11 @@ fn segfaults_are_told_apart_by_their_frames() {
     let dir = tempdir("frames");
     let s = dir.join("seeds");
     std::fs::create_dir_all(&s).unwrap();
-    std::fs::write(s.join("euf.smt2"), "(set-logic QF_LIA)\n(assert (distinct 0 1))\n(check-sat-using euf-completion)\n")
-        .unwrap();
+    std::fs::write(
+        s.join("euf.smt2"),
+        "(set-logic QF_LIA)\n(assert (distinct 0 1))\n(check-sat-using euf-completion)\n",
+    )
+    .unwrap();
     std::fs::write(
         s.join("smtfd.smt2"),
         "(set-logic UFLIA)\n(declare-fun B (Int) Int)\n(assert (forall ((x Int)) (= 0 (B x))))\n(assert (= 0 (B 0)))\n\
@@ -917,8 +920,11 @@ fn segfaults_are_told_apart_by_their_frames() {
     )
     .unwrap();
     let out = dir.join("out");
-    let (code, err) =
-        fuzz_one_worker(&s, &out, &["--solver", "z3-5.4.0", "--solver", "yices", "--engine", "opfuzz", "--mutants", "4"]);
+    let (code, err) = fuzz_one_worker(
+        &s,
+        &out,
+        &["--solver", "z3-5.4.0", "--solver", "yices", "--engine", "opfuzz", "--mutants", "4"],
+    );
     assert_eq!(code, 10, "{err}");
     let crashes: Vec<Meta> =
         metas(&out).into_iter().map(|m| m.1).filter(|m| m.kind == "crash" && m.seed_finding).collect();

@@ -257,8 +257,12 @@ pub fn reduce_external(input: &Path, output: &Path, cmd: ExternalCheck, opts: &O
         match_err,
         // The user's command gets no memory limit unless one is asked for: it may be a
         // script that starts several solvers, or a solver that needs more than ours.
+        // No grace after the limit: the grace is for a solver that enforces its own
+        // limit and needs a moment to say so; a user's command is simply stopped (with
+        // two seconds of grace, every slow candidate cost its limit plus two seconds).
         limits: crate::solver::Limits {
             time: timeout.unwrap_or(Duration::from_secs(60)),
+            grace: Duration::ZERO,
             memory,
             ..Default::default()
         },

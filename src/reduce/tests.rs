@@ -283,8 +283,27 @@ fn variables_eliminated_through_equalities() {
 fn variables_of_a_sort_merged() {
     let before = "(declare-const x Int)(declare-const yy Int)(declare-const p Bool)(declare-const q Bool)\
                   (assert (or p q (> x yy)))(check-sat)";
-    let (after, _) = run_passes(&["merge"], before, |s| applies(s, ">") && applies(s, "or"));
+    let keep = |s: &Script| {
+        let t = smtlib::print(s);
+        t.contains("(declare-const x Int)") && t.contains("(declare-const p Bool)") && applies(s, "or")
+    };
+    // A constant becomes a value everywhere where it can, its declaration gone.
+    let (after, _) = run_passes(&["merge"], before, keep);
+    assert_eq!(after, "(declare-const x Int)\n(declare-const p Bool)\n(assert (or p false (> x 0)))\n(check-sat)\n");
+    // Where values lose the bug, another constant of the sort stands in.
+    let needs_vars = |s: &Script| {
+        keep(s) && !smtlib::print(s).contains("false") && applies(s, ">") && !smtlib::print(s).contains(" 0")
+    };
+    let (after, _) = run_passes(&["merge"], before, needs_vars);
     assert_eq!(after, "(declare-const x Int)\n(declare-const p Bool)\n(assert (or p p (> x x)))\n(check-sat)\n");
+    // Functions of one signature merge too.
+    let before = "(declare-fun f (Int) Int)(declare-fun gg (Int) Int)(declare-fun h (Bool) Int)\
+                  (assert (> (f 1) (gg 2) (h true)))(check-sat)";
+    let (after, _) = run_passes(&["merge"], before, |s| applies(s, ">"));
+    assert_eq!(
+        after,
+        "(declare-fun f (Int) Int)\n(declare-fun h (Bool) Int)\n(assert (> (f 1) (f 2) (h true)))\n(check-sat)\n"
+    );
 }
 
 #[test]
@@ -346,12 +365,16 @@ fn negated_orders_flip_and_commutative_arguments_sort() {
     // Sorted arguments make equal terms equal text: `share` then replaces both at once.
     let before = "(declare-const c Int)(declare-const p Bool)(assert (and (xor p (= c 0)) (= 0 c)))(check-sat)";
     let (after, _) = run_passes(&["simplify"], before, |s| applies(s, "xor"));
-    assert_eq!(after, "(declare-const c Int)\n(declare-const p Bool)\n(assert (and (= 0 c) (xor p (= 0 c))))\n(check-sat)\n");
+    assert_eq!(
+        after,
+        "(declare-const c Int)\n(declare-const p Bool)\n(assert (and (= 0 c) (xor p (= 0 c))))\n(check-sat)\n"
+    );
 }
 
 #[test]
 fn datatypes_lose_constructors_and_fields_and_get_short_names() {
-    let before = "(declare-datatypes ((Pair 0) (Color 0)) (((mkpair (first Int) (second Bool))) ((red) (green) (blue))))\
+    let before =
+        "(declare-datatypes ((Pair 0) (Color 0)) (((mkpair (first Int) (second Bool))) ((red) (green) (blue))))\
                   (declare-const p Pair)(declare-const c Color)\
                   (assert (and (first p) (is-green c) (= (mkpair 1 true) p)))(check-sat)";
     // `first` is used as a Boolean nowhere: keep only what the predicate needs.
@@ -362,7 +385,7 @@ fn datatypes_lose_constructors_and_fields_and_get_short_names() {
     assert!(after.contains("(mkpair 1)"), "and the constructor's argument with it: {after}");
     assert!(!after.contains("red") && !after.contains("blue"), "{after}");
     // Renaming covers datatypes, constructors, selectors and the `is-` testers.
-    let (after, _) = run_passes(&["rename"], &before, |s| applies(s, "mkpair") || applies(s, "is-a") || true);
+    let (after, _) = run_passes(&["rename"], &before, |_| true);
     assert!(!after.contains("Pair") && !after.contains("mkpair") && !after.contains("green"), "{after}");
     let s = smtlib::parse(&after).unwrap();
     assert!(crate::smtlib::check::check(&s).diagnostics.is_empty(), "{after}");

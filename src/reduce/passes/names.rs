@@ -117,7 +117,7 @@ pub(super) fn rename(ctx: &Ctx) -> Vec<Change> {
             .map(|(old, new)| (format!("is-{old}"), format!("is-{new}")))
             .filter(|(old, _)| used.contains(old.as_str()))
             .collect();
-        Change::Rename(pairs.into_iter().chain(testers).collect())
+        Change::Rename(pairs.into_iter().chain(testers).collect(), vec![])
     };
     let mut out = vec![with_testers(map.clone())];
     if map.len() > 1 {

@@ -69,15 +69,55 @@ pub(super) fn conjuncts(ctx: &Ctx) -> Vec<Change> {
     out
 }
 
+/// Operators that take any number (at least two) of arguments.
+const NARY: &[&str] = &[
+    "and", "or", "+", "*", "bvadd", "bvmul", "bvand", "bvor", "bvxor", "distinct", "xor", "str.++", "re.++",
+    "re.union", "re.inter",
+];
+
 /// Drops one argument of an application with at least two (n-ary operators, and the
 /// assumptions of `check-sat-assuming`); the checker refuses what the signature forbids.
 pub(super) fn arity(ctx: &Ctx) -> Vec<Change> {
     let s = ctx.s;
     let mut out = vec![];
+    // Across the script first, one depth at a time (ddSMT's breadth-first "erase node"):
+    // the arguments of n-ary operators with three or more, ddmin in chunks of half,
+    // a quarter, ... of each depth's list. Hundreds of conjuncts spread over `define-fun`
+    // bodies go in a few checks instead of one by one.
+    let mut levels: BTreeMap<usize, Vec<TermId>> = BTreeMap::new();
+    for n in &ctx.scope.nodes {
+        if let Term::App(q, args) = *s.term(n.term) {
+            if args.len >= 3 && q.ident.indices.is_empty() && NARY.contains(&s.str(q.ident.sym)) {
+                levels.entry(n.path.0.len()).or_default().extend(s.term_list(args).iter().skip(1));
+            }
+        }
+    }
+    for xs in levels.values().filter(|xs| xs.len() >= 4) {
+        let mut size = xs.len().div_ceil(2);
+        while size >= 2 {
+            for chunk in xs.chunks(size) {
+                out.push(Change::terms(chunk.iter().map(|&a| (a, Repl::Text(String::new()))).collect()));
+            }
+            size = size.div_ceil(2).min(size - 1);
+        }
+    }
     for n in &ctx.scope.nodes {
         if let Term::App(_, args) = *s.term(n.term) {
-            if args.len >= 2 {
-                for &a in s.term_list(args) {
+            let xs = s.term_list(args);
+            // Long argument lists (a conjunction in a `define-fun` body, a sum) lose
+            // halves, quarters, ... first, as ddmin does (what ddSMT's "erase node" gets
+            // from its breadth-first ddmin over all nodes).
+            let mut size = xs.len() / 2;
+            while xs.len() >= 4 && size >= 2 {
+                for chunk in xs.chunks(size) {
+                    if chunk.len() < xs.len() {
+                        out.push(Change::terms(chunk.iter().map(|&a| (a, Repl::Text(String::new()))).collect()));
+                    }
+                }
+                size /= 2;
+            }
+            if xs.len() >= 2 {
+                for &a in xs {
                     out.push(Change::term(a, Repl::Text(String::new())));
                 }
             }
@@ -243,7 +283,8 @@ pub(super) fn datatypes(ctx: &Ctx) -> Vec<Change> {
             // Constructors: the datatype without one of them.
             if ctors.len() >= 2 {
                 for drop in 0..ctors.len() {
-                    let kept: Vec<Ctor> = ctors.iter().enumerate().filter(|(j, _)| *j != drop).map(|(_, c)| *c).collect();
+                    let kept: Vec<Ctor> =
+                        ctors.iter().enumerate().filter(|(j, _)| *j != drop).map(|(_, c)| *c).collect();
                     let start = w.ctors.len() as u32;
                     w.ctors.extend_from_slice(&kept);
                     let mut nd = *d;
@@ -290,7 +331,7 @@ pub(super) fn datatypes(ctx: &Ctx) -> Vec<Change> {
 /// index `at` (or of the single one of a `declare-datatype`).
 fn print_decl(w: &mut Script, i: usize, at: usize, d: DatatypeDecl) -> String {
     let cmd = w.commands[i].kind;
-    let text = match cmd {
+    match cmd {
         CommandKind::DeclareDatatype(n, _) => print_command_with(w, &CommandKind::DeclareDatatype(n, d), &[]),
         _ => {
             let saved = w.datatype_decls[at];
@@ -299,6 +340,5 @@ fn print_decl(w: &mut Script, i: usize, at: usize, d: DatatypeDecl) -> String {
             w.datatype_decls[at] = saved;
             t
         }
-    };
-    text
+    }
 }

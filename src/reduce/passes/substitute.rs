@@ -228,6 +228,31 @@ pub(super) fn merge(ctx: &Ctx) -> Vec<Change> {
         },
         removed: vec![],
     };
+    // A constant replaced by a value of its sort at every occurrence, its declaration
+    // gone: all of them at once, then one by one (the term pass offers a value only where
+    // it is shorter than the name, and cannot drop the declaration).
+    let globals = global_constants(ctx);
+    let mut valued: Vec<Change> = vec![];
+    let mut all: (Vec<usize>, Vec<(TermId, Repl)>) = (vec![], vec![]);
+    for (sort, vars) in &by_sort {
+        let Some(v) = simple_values(ctx, *sort, &globals).into_iter().find(|v| !decls.contains_key(v.as_str())) else {
+            continue;
+        };
+        for (n, _) in vars {
+            let occ: Vec<(TermId, Repl)> = (0..sc.nodes.len())
+                .filter(|&i| global_var(ctx, i) == Some(*n))
+                .map(|i| (sc.nodes[i].term, Repl::Text(v.clone())))
+                .collect();
+            all.0.push(decls[n]);
+            all.1.extend(occ.iter().cloned());
+            valued.push(Change::Edit { drop: vec![decls[n]], commands: vec![], terms: occ });
+        }
+    }
+    if valued.len() > 1 {
+        all.0.sort_unstable();
+        out.push(Change::Edit { drop: all.0, commands: vec![], terms: all.1 });
+    }
+    out.extend(valued);
     for vars in by_sort.values().filter(|v| v.len() >= 2) {
         let mut targets = vars.clone();
         targets.sort_by_key(|(n, _)| (n.len(), *n));
@@ -240,6 +265,35 @@ pub(super) fn merge(ctx: &Ctx) -> Vec<Change> {
         for (n, _) in vars.iter().rev() {
             for (_, t) in targets.iter().filter(|(m, _)| m != n).take(3) {
                 out.push(subst(&[(n, *t)]));
+            }
+        }
+    }
+    // Uninterpreted functions of one signature merged: one renamed to the other at every
+    // application, its declaration gone.
+    let mut by_sig: BTreeMap<String, Vec<(&str, usize)>> = BTreeMap::new();
+    for (i, c) in s.commands.iter().enumerate() {
+        if let CommandKind::DeclareFun(n, args, ret) = c.kind {
+            if !args.is_empty() {
+                let sig: Vec<String> = s.sort_list(args).iter().chain([&ret]).map(|&x| sort_to_string(s, x)).collect();
+                by_sig.entry(sig.join(" ")).or_default().push((s.sym(n), i));
+            }
+        }
+    }
+    let mut funs: Vec<&Vec<(&str, usize)>> = by_sig.values().filter(|v| v.len() >= 2).collect();
+    funs.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    for fs in funs {
+        let mut targets = fs.clone();
+        targets.sort_by_key(|(n, _)| (n.len(), *n));
+        let (into, _) = targets[0];
+        let rest: Vec<&(&str, usize)> = fs.iter().filter(|(n, _)| *n != into).collect();
+        if rest.len() > 1 {
+            let mut drop: Vec<usize> = rest.iter().map(|(_, i)| *i).collect();
+            drop.sort_unstable();
+            out.push(Change::Rename(rest.iter().map(|(n, _)| (n.to_string(), into.to_string())).collect(), drop));
+        }
+        for (n, i) in fs.iter().rev() {
+            for (m, _) in targets.iter().filter(|(m, _)| m != n).take(2) {
+                out.push(Change::Rename(vec![(n.to_string(), m.to_string())], vec![*i]));
             }
         }
     }
@@ -462,8 +516,8 @@ pub(super) fn subst_text(ctx: &Ctx, vars: &[(String, TermId)], drop: &[usize], r
             gone[i..i + sc.nodes[i].size as usize].iter_mut().for_each(|g| *g = true);
         }
     }
-    for j in 0..sc.nodes.len() {
-        if gone[j] || drop.binary_search(&(sc.nodes[j].cmd as usize)).is_ok() {
+    for (j, &g) in gone.iter().enumerate() {
+        if g || drop.binary_search(&(sc.nodes[j].cmd as usize)).is_ok() {
             continue;
         }
         if let Some(y) = global_var(ctx, j).filter(|y| map.contains_key(y)) {
@@ -513,8 +567,8 @@ pub(super) fn relations(ctx: &Ctx) -> Vec<Change> {
     let skip = in_patterns(ctx);
     let text = |i: usize| term_to_string(ctx.s, sc.nodes[i].term);
     let mut out = vec![];
-    for i in 0..sc.nodes.len() {
-        let Some((op, args)) = app(ctx, i).filter(|_| !skip[i]) else { continue };
+    for (i, &skipped) in skip.iter().enumerate() {
+        let Some((op, args)) = app(ctx, i).filter(|_| !skipped) else { continue };
         let [a, b] = args[..] else { continue };
         let to: &[&str] = match op {
             "<=" => &["<", "="],
