@@ -125,7 +125,8 @@ PY
   done
   size() { if [ -s "$1" ]; then grep -v '^; smtstorm-witness: ' "$1" | wc -c || true; else echo 0; fi; }
   sd=$(size "$case/out.ddsmt.smt2"); ss=$(size "$case/out.smtstorm.smt2"); sb=$(size "$case/out.builtin.smt2")
-  td=$(echo "$t1 - $t0" | bc); ts=$(echo "$t2 - $t1" | bc); tb=$(echo "$t3 - $t2" | bc)
+  # printf gives the leading zero bc leaves out (".4" is no JSON number).
+  td=$(printf %.3f "$(echo "$t1 - $t0" | bc)"); ts=$(printf %.3f "$(echo "$t2 - $t1" | bc)"); tb=$(printf %.3f "$(echo "$t3 - $t2" | bc)")
   printf '| %s | %s | %s | %d | %.1f | %d | %.1f | %d | %.1f | %d | %s |\n' \
     "$id" "$kind" "$logic" "$orig" "$td" "$sd" "$ts" "$ss" "$tb" "$sb" "${slip:-none}" >> "$out/table.md"
   printf '{"id":"%s","kind":"%s","logic":"%s","original":%d,"ddsmt_s":%s,"ddsmt_bytes":%d,"smtstorm_s":%s,"smtstorm_bytes":%d,"builtin_s":%s,"builtin_bytes":%d,"slippage":"%s"}\n' \
