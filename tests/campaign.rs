@@ -939,3 +939,100 @@ fn segfaults_are_told_apart_by_their_frames() {
     assert_ne!(crashes[0].frames, crashes[1].frames);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 24: four shards of one campaign, merged, are that campaign's work: every seed
+/// in exactly one shard, the seed findings (a function of the seeds alone) the same as
+/// one unsharded campaign's, nothing stored twice, duplicates counted once however often
+/// the merge runs, and a report of the whole.
+#[test]
+fn shards_merge_into_one_store() {
+    let dir = tempdir("shards");
+    // str_escapes.smt2 is a seed finding (z3 4.8.7 contradicts its `:status`).
+    let names = [
+        "str_escapes.smt2",
+        "core_let_shadow.smt2",
+        "bv_arith.smt2",
+        "bv_bitwise.smt2",
+        "bv_shifts.smt2",
+        "bv_signed.smt2",
+        "lia_div_mod.smt2",
+        "lra_strict.smt2",
+        "lra_decimal.smt2",
+        "dt_match.smt2",
+    ];
+    let s = seeds(&dir, &names);
+    let common = [
+        "--solver",
+        "z3-4.8.7",
+        "--solver",
+        "z3-5.4.0",
+        "--solver",
+        "cvc5",
+        "--engine",
+        "opfuzz",
+        "--time",
+        "12",
+        "--no-bisect",
+    ];
+    let mut outs = vec![];
+    let mut shard_seeds = 0;
+    for k in 0..4 {
+        let out = dir.join(format!("shard{k}"));
+        let shard = format!("{k}/4");
+        let mut args = common.to_vec();
+        args.extend(["--shard", &shard]);
+        let (code, err) = fuzz_one_worker(&s, &out, &args);
+        assert!(code == 0 || code == 10, "{err}");
+        let ev = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+        let line = ev.lines().find(|l| l.contains("\"event\":\"shard\"")).expect("a shard event");
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["shard"], shard.as_str());
+        shard_seeds += v["seeds"].as_u64().unwrap();
+        outs.push(out);
+    }
+    let corpus = std::fs::read_dir(&s)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "smt2"))
+        .count();
+    assert_eq!(shard_seeds as usize, corpus, "every seed in exactly one shard");
+    // The same campaign unsharded: its seed findings are the shards' together.
+    let whole = dir.join("whole");
+    let (code, err) = fuzz_one_worker(&s, &whole, &common);
+    assert!(code == 0 || code == 10, "{err}");
+    let merged = dir.join("merged");
+    let mut argv = vec!["merge", merged.to_str().unwrap()];
+    argv.extend(outs.iter().map(|o| o.to_str().unwrap()));
+    let (code, out1, err) = smtstorm(&argv);
+    assert_eq!(code, 0, "{err}");
+    let keys = |out: &Path| -> Vec<String> {
+        let mut k: Vec<String> = metas(out).iter().map(|(_, m)| dedup_key(m)).collect();
+        k.sort();
+        k
+    };
+    let merged_keys = keys(&merged);
+    let distinct: BTreeSet<String> = outs.iter().flat_map(|o| keys(o)).collect();
+    assert_eq!(merged_keys, distinct.iter().cloned().collect::<Vec<_>>(), "nothing stored twice, nothing lost");
+    assert!(!merged_keys.is_empty(), "the shards found something to merge");
+    let seed_keys = |out: &Path| -> BTreeSet<String> {
+        metas(out).iter().filter(|(_, m)| m.seed_finding).map(|(_, m)| dedup_key(m)).collect()
+    };
+    assert!(!seed_keys(&whole).is_empty());
+    assert_eq!(seed_keys(&merged), seed_keys(&whole), "the same seed findings as one campaign");
+    // Every stored finding and its duplicates counted once.
+    let total = |metas: Vec<(PathBuf, Meta)>| metas.iter().map(|(_, m)| 1 + m.duplicates).sum::<u64>();
+    let before: u64 = outs.iter().map(|o| total(metas(o))).sum();
+    assert_eq!(total(metas(&merged)), before);
+    // Again: nothing changes.
+    let (code, out2, err) = smtstorm(&argv);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(total(metas(&merged)), before, "{out1}\n{out2}");
+    assert!(out2.contains(" 0 new, 0 duplicates"), "{out2}");
+    let (code, _, err) = smtstorm(&["report", merged.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(merged.join("report.md").exists());
+    // A bad shard is a usage error naming the flag's value.
+    let (code, _, err) = smtstorm(&["fuzz", "--shard", "4/4", "--out", dir.join("bad").to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("0 <= K < N"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -485,6 +485,7 @@ impl<'a> Bandit<'a> {
                 seed_finding: false,
                 reduction: None,
                 merged_keys: vec![],
+                merged_from: vec![],
                 frames: vec![],
             };
             match self.store.record(meta, text) {

@@ -240,6 +240,7 @@ pub(super) fn confirm_and_store(
         seed_finding,
         reduction: None,
         merged_keys: vec![],
+        merged_from: vec![],
         frames,
     };
     // A STORM trigger carries its witness as a comment line (solvers never see it).

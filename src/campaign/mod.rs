@@ -24,7 +24,7 @@ use worker::{per_solver, StormSeed};
 
 use crate::oracle::{self, BlameBy, BugKind};
 use crate::store;
-pub use crate::store::campaign::{CampaignFile, Config};
+pub use crate::store::campaign::{CampaignFile, Config, Shard};
 use crate::util::hash::mix;
 use crate::util::stop::stop_flag;
 
@@ -180,6 +180,9 @@ pub fn run_locked(
                 continue;
             }
         };
+        if cfg.shard.is_some_and(|s| !s.takes(&bytes)) {
+            continue;
+        }
         match crate::solver::seed::load(&bytes) {
             Ok(crate::solver::seed::Loaded { script, sanitized, check_sat_added }) => {
                 // Options that would make a solver write files go before anything is made
@@ -209,6 +212,13 @@ pub fn run_locked(
                 events.emit(serde_json::json!({"event": "seed-rejected", "seed": f, "error": err.to_string()}));
             }
         }
+    }
+    // A shard draws from its own RNG stream: the same seed in two shards' campaigns
+    // would otherwise make the same choices.
+    let mut cfg = cfg;
+    if let Some(sh) = cfg.shard {
+        cfg.seed = crate::util::hash::mix(&[cfg.seed, u64::from(sh.index), u64::from(sh.count), 0x5a4d]);
+        events.emit(serde_json::json!({"event": "shard", "shard": sh.to_string(), "seeds": seeds.len()}));
     }
     // The configuration engine's space: what every z3 release under test lists.
     let engines = if cfg.engines.is_empty() { Engine::ALL.to_vec() } else { cfg.engines.clone() };

@@ -20,6 +20,10 @@ pub(crate) struct FuzzCmd {
     /// Engines, comma-separated: opfuzz, typefuzz, valfuzz, storm, bec, config, fusion (default: all).
     #[arg(long, value_delimiter = ',')]
     engine: Vec<String>,
+    /// K/N: take shard K (from 0) of N of the seeds, with an RNG stream of its own; N jobs
+    /// cover one campaign (`smtstorm merge` joins their outputs).
+    #[arg(long)]
+    shard: Option<smtstorm::campaign::Shard>,
     #[command(flatten)]
     run: RunOpts,
 }
@@ -47,6 +51,9 @@ impl FuzzCmd {
                     })
                 })
                 .collect::<Result<_>>()?;
+        }
+        if self.shard.is_some() {
+            cfg.shard = self.shard;
         }
         self.run.run(cfg)
     }

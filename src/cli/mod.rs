@@ -25,6 +25,7 @@ mod check;
 mod dict;
 mod fuzz;
 mod generate;
+mod merge;
 mod mutate;
 mod opts;
 mod parse;
@@ -55,6 +56,7 @@ enum Cmd {
     Mutate(mutate::MutateCmd),
     Fuzz(fuzz::FuzzCmd),
     Report(report::ReportCmd),
+    Merge(merge::MergeCmd),
     StormCheck(storm_check::StormCheckCmd),
     Storm(storm::StormCmd),
     Reduce(reduce::ReduceCmd),
@@ -84,6 +86,7 @@ pub fn main() -> i32 {
         Cmd::Bandit(c) => done(c.run()),
         Cmd::Cactus(c) => done(c.run()),
         Cmd::Report(c) => done(c.run()),
+        Cmd::Merge(c) => done(c.run()),
         Cmd::Reduce(c) => done(c.run()),
         Cmd::StormMinimize(c) => done(c.run()),
         Cmd::Generate(c) => c.run(),

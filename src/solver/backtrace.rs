@@ -94,14 +94,15 @@ pub fn solver_frames(bt: &str) -> Vec<String> {
 }
 
 /// The function of a frame's text: up to its argument list (` (`), as gdb prints it with
-/// or without debug information (`f(int) ()`, `f (x=1)`).
+/// or without debug information (`f(int) ()`, `f (x=1)`), without the compiler's clone
+/// suffix (` [clone .isra.121]`: another build of the same source names it otherwise).
 fn function_name(frame: &str) -> &str {
     let f = frame.split(" (").next().unwrap_or("").trim();
     if f.starts_with('<') {
         // `<signal handler called>`
         return "";
     }
-    f
+    f.split(" [clone ").next().unwrap_or(f).trim()
 }
 
 /// Whether a frame is the solver's: not the C library, the C++ runtime, the loader,
@@ -141,6 +142,12 @@ fn own_code(name: &str, from: Option<&str>) -> bool {
     if from.is_some_and(|lib| FOREIGN_LIBS.iter().any(|l| lib.contains(l))) {
         return false;
     }
+    // The C++ standard library compiled into the solver (`std::operator<<` inlined
+    // into z3): not the solver's logic, as ClusterFuzz skips it too. Only the function's
+    // own name counts, not its parameter types.
+    if name.split('(').next().is_some_and(|head| head.starts_with("std::")) {
+        return false;
+    }
     !FOREIGN_FNS.iter().any(|f| name.starts_with(f))
 }
 
@@ -161,6 +168,9 @@ Program received signal SIGSEGV, Segmentation fault.
 #5  0x00005557 in smt::kernel::check(unsigned int, expr* const*) ()
 #6  0x00005558 in main ()
 ";
+        let cloned = "#0  0x1 in std::basic_ostream<char>& std::operator<< <std::char_traits<char> >(std::basic_ostream<char>&, char const*) [clone .part.4] ()\n\
+#1  0x2 in void rewriter_tpl<cfg>::process_var<false>(var*) [clone .isra.3] ()\n";
+        assert_eq!(solver_frames(cloned), vec!["void rewriter_tpl<cfg>::process_var<false>(var*)"]);
         assert_eq!(
             solver_frames(bt),
             vec![

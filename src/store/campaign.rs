@@ -53,6 +53,12 @@ pub struct Config {
     /// After fuzzing, reduce every stored finding not reduced yet, for at most this many
     /// seconds each (`reduced.smt2` beside `trigger.smt2`); 0 switches reduction off.
     pub reduce: f64,
+    /// `K/N` (`--shard`): this job takes the seeds whose content hashes to `K` modulo
+    /// `N`, with an RNG stream of its own, so that N independent jobs on any batch
+    /// scheduler cover what one campaign would (issue 24); `smtstorm merge` joins their
+    /// stores.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
     /// Triage (`smtstorm triage`): the seeds are fuzzer artifacts. Each is only
     /// pre-screened; what it shows is stored as a fuzzing finding (engine `triage`), and
     /// an artifact with a STORM witness line is judged against its witness.
@@ -76,8 +82,56 @@ impl Default for Config {
             reference: None,
             storm: Default::default(),
             reduce: DEFAULT_REDUCE_S,
+            shard: None,
             triage: false,
         }
+    }
+}
+
+/// One of `count` shares of a campaign's seeds (0-based `index`), written `K/N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// Whether a seed with these bytes belongs to this shard: by content, so that every
+    /// job agrees whatever the order or the paths of the seed files on its machine.
+    pub fn takes(&self, seed: &[u8]) -> bool {
+        crate::util::hash::fnv1a(seed) % u64::from(self.count) == u64::from(self.index)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(v: &str) -> std::result::Result<Shard, String> {
+        let (k, n) = v.split_once('/').ok_or_else(|| format!("{v:?}: expected K/N, e.g. 0/4"))?;
+        let index: u32 = k.trim().parse().map_err(|_| format!("{v:?}: K is not a number"))?;
+        let count: u32 = n.trim().parse().map_err(|_| format!("{v:?}: N is not a number"))?;
+        if count == 0 || index >= count {
+            return Err(format!("{v:?}: needs 0 <= K < N (shards are numbered from 0)"));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl Serialize for Shard {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shard {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Shard, D::Error> {
+        let v = String::deserialize(d)?;
+        v.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -84,6 +84,11 @@ pub struct Meta {
     /// as gdb shows them (`solver::backtrace`); the crash's identity when present.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub frames: Vec<String>,
+    /// Findings of other stores counted into this one by `smtstorm merge`, as
+    /// `CAMPAIGN/ID` (the source campaign's identity, see [`Store::merge_from`]): a merge
+    /// run again, or finished after an interruption, counts none of them twice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<String>,
     /// Dedup keys of findings merged into this one because their reductions came out
     /// identical ([`Store::merge_same_reductions`]); they stay in the index.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -284,6 +289,102 @@ impl Store {
     }
 }
 
+/// What [`Store::merge_from`] did with one source store.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MergeReport {
+    /// Findings the target did not have, copied.
+    pub new: usize,
+    /// Findings of bugs the target had: counted as duplicates (the earliest kept).
+    pub duplicates: usize,
+    /// Findings merged before (a second run of the same merge): nothing done.
+    pub already: usize,
+}
+
+impl Store {
+    /// Merges the findings of the store at `src` into this one (`smtstorm merge`): a bug
+    /// this store lacks is copied whole (trigger, reduction, report, `meta.json` last);
+    /// one it has raises the duplicate count, and the earlier finding of the two is kept
+    /// (its trigger and description), as is a reduction where the kept one has none.
+    /// Each source finding is remembered by its campaign's identity (first start, RNG
+    /// seed, shard), so a merge run twice, or run again after a `kill -9`, counts
+    /// nothing twice.
+    pub fn merge_from(&mut self, src: &Path) -> std::io::Result<MergeReport> {
+        let cfile: Option<campaign::CampaignFile> =
+            std::fs::read(src.join("campaign.json")).ok().and_then(|b| serde_json::from_slice(&b).ok());
+        let campaign = match &cfile {
+            Some(c) => format!(
+                "{}-{}-{}",
+                c.first_start_unix,
+                c.config.seed,
+                c.config.shard.map_or("all".to_string(), |s| s.to_string().replace('/', "of"))
+            ),
+            None => std::fs::canonicalize(src).unwrap_or_else(|_| src.to_path_buf()).display().to_string(),
+        };
+        let mut report = MergeReport::default();
+        for (path, meta) in Store::list_in(src) {
+            let Some(dir) = path.parent() else { continue };
+            let Ok(trigger) = std::fs::read_to_string(dir.join("trigger.smt2")) else { continue };
+            let me = format!("{campaign}/{}", meta.id);
+            let key = dedup_key(&meta);
+            let Some(kdir) = self.index.get(&key).cloned() else {
+                let top = if meta.seed_finding { "seed-findings" } else { "bugs" };
+                let to = self.out.join(top).join(meta.kind.as_str()).join(&meta.id);
+                for f in ["trigger.smt2", "reduced.smt2", "report.md"] {
+                    if let Ok(b) = std::fs::read(dir.join(f)) {
+                        write_atomic(&to.join(f), &b)?;
+                    }
+                }
+                let mut m = meta;
+                m.merged_from = vec![me];
+                write_atomic(&to.join("meta.json"), &serde_json::to_vec_pretty(&m).unwrap_or_default())?;
+                self.index.insert(key, to);
+                report.new += 1;
+                continue;
+            };
+            let kpath = kdir.join("meta.json");
+            let Some(mut old) = std::fs::read(&kpath).ok().and_then(|b| serde_json::from_slice::<Meta>(&b).ok()) else {
+                continue;
+            };
+            if old.merged_from.contains(&me) {
+                report.already += 1;
+                continue;
+            }
+            let (dups, mut from, keys) =
+                (old.duplicates + 1 + meta.duplicates, std::mem::take(&mut old.merged_from), old.merged_keys.clone());
+            from.push(me);
+            from.extend(meta.merged_from.iter().cloned());
+            let reduced = dir.join("reduced.smt2");
+            let kept_reduced = kdir.join("reduced.smt2");
+            if meta.found_unix < old.found_unix {
+                // The source's finding is earlier: its trigger and description are kept
+                // (the old reduction goes first, so no moment pairs it with the new
+                // trigger), and its reduction if it has one.
+                let bare = Meta { reduction: None, ..old.clone() };
+                write_atomic(&kpath, &serde_json::to_vec_pretty(&bare).unwrap_or_default())?;
+                if let Ok(r) = std::fs::read(&reduced) {
+                    write_atomic(&kept_reduced, &r)?;
+                } else if old.reduction.is_some() {
+                    let _ = std::fs::remove_file(&kept_reduced);
+                }
+                write_atomic(&kdir.join("trigger.smt2"), trigger.as_bytes())?;
+                let keep_reduction = old.reduction.clone().filter(|_| !reduced.exists());
+                old = Meta { id: old.id.clone(), reduction: meta.reduction.clone().or(keep_reduction), ..meta.clone() };
+            } else if old.reduction.is_none() && meta.reduction.is_some() {
+                if let Ok(r) = std::fs::read(&reduced) {
+                    write_atomic(&kept_reduced, &r)?;
+                    old.reduction = meta.reduction.clone();
+                }
+            }
+            old.duplicates = dups;
+            old.merged_from = from;
+            old.merged_keys = keys;
+            write_atomic(&kpath, &serde_json::to_vec_pretty(&old).unwrap_or_default())?;
+            report.duplicates += 1;
+        }
+        Ok(report)
+    }
+}
+
 /// Every finding directory of the store at `out` (`bugs/<kind>/<id>`,
 /// `seed-findings/<kind>/<id>`), with its top directory's name.
 fn finding_dirs(out: &Path) -> Vec<(&'static str, PathBuf)> {
@@ -346,6 +447,7 @@ mod tests {
             seed_finding: false,
             reduction: None,
             merged_keys: vec![],
+            merged_from: vec![],
             frames: vec![],
         }
     }
