@@ -27,6 +27,9 @@ if scripts/check-layers.sh "$up/src" layers.txt >"$up/out" 2>&1 || ! grep -q "ut
 fi
 rm -rf "$up"
 
+step "deployment files: ClusterFuzzLite workflows (actionlint), Kubernetes manifests (kubernetes-validate), Slurm script"
+scripts/check-deploy.sh
+
 step "format and lints"
 cargo fmt --check
 (cd fuzz && cargo fmt --check)
