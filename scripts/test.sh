@@ -51,6 +51,9 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
 fi
 (cd fuzz && CARGO_TARGET_DIR=$fuzz_target_dir cargo +stable fuzz build -s none)
 
+step "the OSS-Fuzz / ClusterFuzzLite build (.clusterfuzzlite/build.sh) without Docker"
+scripts/check-oss-fuzz-build.sh
+
 step "the bare \`cargo fuzz run TARGET\` (nightly from fuzz/rust-toolchain.toml) fuzzes from the seeds, ${fuzz_seconds}s each"
 # Exactly the command a new user types, from fuzz/, with a fresh corpus directory: the
 # target must copy the seeds into it, add the dictionary, and reach the solvers. The
