@@ -379,6 +379,7 @@ pub(super) fn simplify(ctx: &Ctx) -> Vec<Change> {
         };
         let zero = ["0", "0.0"];
         let one = ["1", "1.0"];
+        let unit: &[&str] = if op == "*" { &one } else { &zero };
         let r: Option<Repl> = match (op, args.as_slice()) {
             ("/", [a, d]) if is(*d, &one) => match leaf(ctx, *a) {
                 _ if same_sort(*a) => Some(Repl::Term(sc.nodes[*a].term)),
@@ -387,8 +388,9 @@ pub(super) fn simplify(ctx: &Ctx) -> Vec<Change> {
             },
             ("-", [a, b]) if is(*a, &zero) => Some(Repl::Text(format!("(- {})", text(*b)))),
             ("-", [a, b]) if is(*b, &zero) && same_sort(*a) => Some(Repl::Term(sc.nodes[*a].term)),
-            ("*", xs) if xs.len() >= 2 && xs.iter().any(|&x| is(x, &one)) => {
-                let kept: Vec<usize> = xs.iter().copied().filter(|&x| !is(x, &one)).collect();
+            // Units go: `1` of `*`, `0` of `+` (all of them: the first argument stays).
+            ("*" | "+", xs) if xs.len() >= 2 && xs.iter().any(|&x| is(x, unit)) => {
+                let kept: Vec<usize> = xs.iter().copied().filter(|&x| !is(x, unit)).collect();
                 if kept.is_empty() {
                     Some(Repl::Term(sc.nodes[xs[0]].term))
                 } else {
@@ -396,14 +398,6 @@ pub(super) fn simplify(ctx: &Ctx) -> Vec<Change> {
                 }
             }
             ("+", [x]) | ("*", [x]) if same_sort(*x) => Some(Repl::Term(sc.nodes[*x].term)),
-            ("+", xs) if xs.len() >= 2 && xs.iter().any(|&x| is(x, &zero)) => {
-                let kept: Vec<usize> = xs.iter().copied().filter(|&x| !is(x, &zero)).collect();
-                if kept.is_empty() {
-                    Some(Repl::Term(sc.nodes[xs[0]].term))
-                } else {
-                    keep(&kept, "")
-                }
-            }
             ("ite", [c, a, _]) if is(*c, &["true"]) => Some(Repl::Term(sc.nodes[*a].term)),
             ("ite", [c, _, b]) if is(*c, &["false"]) => Some(Repl::Term(sc.nodes[*b].term)),
             ("ite", [_, a, b]) if text(*a) == text(*b) => Some(Repl::Term(sc.nodes[*a].term)),
