@@ -21,11 +21,7 @@ pub const STATE_FRAMES: usize = 3;
 /// Debian's gdb, if installed (`scripts/setup-solvers.sh` installs it).
 pub fn gdb() -> Option<&'static Path> {
     static GDB: OnceLock<Option<PathBuf>> = OnceLock::new();
-    GDB.get_or_init(|| {
-        let paths = std::env::var_os("PATH")?;
-        std::env::split_paths(&paths).map(|d| d.join("gdb")).find(|p| p.is_file())
-    })
-    .as_deref()
+    GDB.get_or_init(|| super::os::resolve(Path::new("gdb"))).as_deref()
 }
 
 /// The crash state of `spec` on `file`: the top [`STATE_FRAMES`] frames in the solver's

@@ -58,7 +58,7 @@ pub(super) fn spawn(argv: &[String], limits: &super::Limits, stdin: Stdio) -> st
 
 /// `exe` as it would be executed: itself if it names a path, else the first executable
 /// of that name on `PATH`.
-fn resolve(exe: &Path) -> Option<PathBuf> {
+pub(crate) fn resolve(exe: &Path) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let runnable = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
     if exe.components().count() > 1 || exe.is_absolute() {

@@ -212,13 +212,9 @@ pub fn arg_order(a: &str, b: &str) -> std::cmp::Ordering {
     (a.len(), a).cmp(&(b.len(), b))
 }
 
-/// Relations that `relations` replaces by `=` (or a stricter one).
-pub const WEAK_RELATIONS: &[&str] =
-    &["<", ">", "<=", ">=", "distinct", "bvult", "bvule", "bvugt", "bvuge", "bvslt", "bvsle", "bvsgt", "bvsge"];
-
 /// How far a relation is from `=`: 2 for the non-strict orders and `distinct`, 1 for the
 /// strict orders, 0 for anything else (each step of `relations` lowers it).
-fn relation_weakness(op: &str) -> usize {
+pub fn relation_weakness(op: &str) -> usize {
     match op {
         "<=" | ">=" | "distinct" | "bvule" | "bvuge" | "bvsle" | "bvsge" => 2,
         "<" | ">" | "bvult" | "bvugt" | "bvslt" | "bvsgt" => 1,

@@ -575,7 +575,7 @@ pub(super) fn relations(ctx: &Ctx) -> Vec<Change> {
                 out.push(Change::term(sc.nodes[i].term, Repl::Text(format!("(not (= {} {}))", text(a), text(b)))));
                 &[]
             }
-            _ if WEAK_RELATIONS.contains(&op) => &["="],
+            _ if relation_weakness(op) > 0 => &["="],
             _ => &[],
         };
         for r in to {
