@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test suite, as CI runs it (.ci/run calls this). Installs what it needs:
-# pinned solvers into .solvers/ (scripts/setup-solvers.sh --minimal) and cargo-fuzz.
+# pinned solvers into .solvers/ (scripts/setup-solvers.sh --minimal), cargo-fuzz and, as
+# root, Debian's chromium (the HTML report's rendering test).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -13,6 +14,16 @@ step() { printf '\n== %s\n' "$*"; }
 
 step "solvers"
 scripts/setup-solvers.sh --minimal
+
+step "headless Chromium for the report's rendering test (tests/report.rs)"
+# Debian's package, where this runs as root with apt-get; without it that test says it
+# skipped and why.
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  (apt-get install -y -q chromium fonts-dejavu-core >/dev/null 2>&1 \
+    || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium fonts-dejavu-core >/dev/null 2>&1; }) \
+    || echo "note: could not install chromium: the report's rendering test will skip" >&2
+fi
+command -v chromium >/dev/null 2>&1 && chromium --version 2>/dev/null || true
 
 step "layers: no import points up (layers.txt)"
 scripts/check-layers.sh

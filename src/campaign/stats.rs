@@ -2,6 +2,7 @@
 //! progress line, and the event stream of `events.jsonl`.
 
 use super::*;
+use std::collections::BTreeMap;
 
 /// Counters, shared by the workers and read by the progress line.
 #[derive(Default, Debug)]
@@ -39,6 +40,59 @@ pub struct Counters {
     /// Candidates confirmed in fresh processes whose blame neither the votes, the
     /// solver's own consistency nor a model settled.
     pub undecided: AtomicU64,
+    /// Per solver, per engine and per logic: what the report plots and tabulates.
+    pub tallies: Mutex<Tallies>,
+}
+
+/// What one engine or one seed logic yielded: mutants made, mutants every solver read,
+/// candidates judged (distinct bugs come from the store).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Yield {
+    pub mutants: u64,
+    pub valid: u64,
+    pub candidates: u64,
+}
+
+/// Counts keyed by name, taken together in each stats line so the report can plot them
+/// over campaign time.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Tallies {
+    /// Solver name → outcome name ([`Outcome::name`]) → check-sat answers of that kind.
+    #[serde(default)]
+    pub outcomes: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Engine name → what it yielded.
+    #[serde(default)]
+    pub engines: BTreeMap<String, Yield>,
+    /// Seed logic (`none` without a `set-logic`) → what its seeds yielded.
+    #[serde(default)]
+    pub logics: BTreeMap<String, Yield>,
+}
+
+impl Tallies {
+    /// Counts each check-sat answer of each solver in `results` (`names[k]` is solver k).
+    pub fn count_outcomes<'a>(
+        &mut self,
+        names: &[String],
+        results: impl IntoIterator<Item = (usize, &'a QueryResult)>,
+    ) {
+        for (k, r) in results {
+            let per = self.outcomes.entry(names[k].clone()).or_default();
+            for o in &r.outcomes {
+                *per.entry(o.name().to_string()).or_default() += 1;
+            }
+        }
+    }
+
+    /// Adds `y` to an engine's and a logic's yield.
+    pub fn add(&mut self, engine: &str, logic: &str, y: Yield) {
+        for e in
+            [self.engines.entry(engine.to_string()).or_default(), self.logics.entry(logic.to_string()).or_default()]
+        {
+            e.mutants += y.mutants;
+            e.valid += y.valid;
+            e.candidates += y.candidates;
+        }
+    }
 }
 
 impl Counters {
@@ -67,6 +121,7 @@ impl Counters {
             store_errors: self.store_errors.load(Relaxed),
             definite_families: self.definite_families.load(Relaxed),
             undecided: self.undecided.load(Relaxed),
+            tallies: self.tallies.lock().unwrap_or_else(|e| e.into_inner()).clone(),
             own_cpu: crate::util::cpu::own_cpu_seconds(),
         }
     }
@@ -107,6 +162,9 @@ pub struct Stats {
     pub undecided: u64,
     /// CPU seconds of smtstorm itself (not the solvers).
     pub own_cpu: f64,
+    /// Per solver, engine and logic (absent from stats lines written before issue 24).
+    #[serde(default, flatten)]
+    pub tallies: Tallies,
 }
 
 /// Where events go: `OUT/events.jsonl`, and stdout as JSON lines with `--json`.

@@ -462,12 +462,20 @@ pub(super) fn fuzz_batch<'s>(
             results[j][k] = Some(r);
         }
     }
+    {
+        let names: Vec<String> = sh.solvers.iter().map(|s| s.name.clone()).collect();
+        let all = results.iter().flat_map(|r| r.iter().enumerate().filter_map(|(k, q)| q.as_ref().map(|q| (k, q))));
+        sh.counters.tallies.lock().unwrap_or_else(|e| e.into_inner()).count_outcomes(&names, all);
+    }
+    // This batch's yield for the report's per-engine and per-logic tables.
+    let mut batch_yield = super::stats::Yield::default();
     let mut bad = 0;
     // OpFuzz swaps sent as text keep the seed's commands, so its framing; STORM's
     // instances have one question per instance and none.
     let seed_framing = pools.is_none().then(|| crate::smtlib::framing::framing(seed.script()));
     for (j, (rng_seed, edits, m, _, checks)) in mutants.iter().enumerate() {
         sh.counters.mutants.fetch_add(1, Relaxed);
+        batch_yield.mutants += 1;
         let rs: Vec<Option<&QueryResult>> = results[j].iter().map(|r| r.as_ref()).collect();
         let errored = rs.iter().flatten().any(|r| r.outcomes.iter().any(|o| matches!(o, Outcome::Error { .. })));
         // A solver that gave up at the limit counts as timed out: it says nothing about
@@ -482,6 +490,7 @@ pub(super) fn fuzz_batch<'s>(
             sh.counters.invalid.fetch_add(1, Relaxed);
         } else {
             sh.counters.valid.fetch_add(1, Relaxed);
+            batch_yield.valid += 1;
         }
         if timed_out {
             sh.counters.timeouts.fetch_add(1, Relaxed);
@@ -520,6 +529,7 @@ pub(super) fn fuzz_batch<'s>(
                 continue;
             }
             count_candidate(sh, &rs);
+            batch_yield.candidates += 1;
             let built;
             let trigger = match (m, &pools) {
                 (Some(m), _) => m,
@@ -560,6 +570,8 @@ pub(super) fn fuzz_batch<'s>(
             confirm_and_store(sh, &cand, &v, limits, tmp, w);
         }
     }
+    let logic = seed.script().logic().unwrap_or("none");
+    sh.counters.tallies.lock().unwrap_or_else(|e| e.into_inner()).add(engine.name(), logic, batch_yield);
     let spent = t0.elapsed();
     if let Some(r) = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, mutants.len() as u64, bad, spent) {
         sh.counters.seeds_demoted.fetch_add(1, Relaxed);

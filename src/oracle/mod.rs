@@ -287,6 +287,32 @@ pub fn invalid_model_signature(message: &str) -> String {
     message.split_whitespace().filter(|w| !w.chars().any(|c| c.is_ascii_digit())).collect::<Vec<_>>().join(" ")
 }
 
+/// A stored signature as words for a person. A signature is a dedup key, normalised so
+/// one bug's mutants share it ([`invalid_model_signature`], the crash messages of
+/// `solver::outcome`): z3's "line 12 column 4: an invalid model was generated" is kept as
+/// "line column an invalid model was generated", and a number in a crash message as `#`.
+/// Here the position words left without their numbers go, and `#` reads "…".
+pub fn signature_words(sig: &str) -> String {
+    let position = |w: &str| matches!(w.trim_end_matches(':').to_ascii_lowercase().as_str(), "line" | "column" | "col");
+    let words: Vec<&str> = sig.split_whitespace().collect();
+    let mut out: Vec<&str> = Vec::with_capacity(words.len());
+    for (i, w) in words.iter().enumerate() {
+        // A position word is orphaned at the start, or beside another position word.
+        let orphan = position(w)
+            && (out.is_empty() || words.get(i + 1).is_some_and(|n| position(n)) || i > 0 && position(words[i - 1]));
+        if orphan {
+            continue;
+        }
+        out.push(if *w == "#" { "…" } else { w });
+    }
+    let text = out.join(" ");
+    if text.is_empty() {
+        sig.trim().to_string()
+    } else {
+        text
+    }
+}
+
 /// Settles a tie between a `sat` solver and an `unsat` solver on a single-check-sat
 /// script. The sat solver's model is evaluated by our own evaluator ([`eval`]) where the
 /// theories allow: every assertion true blames the unsat solver, one false the sat
@@ -413,6 +439,19 @@ mod tests {
     }
 
     use Family::{Cvc5, Yices, Z3};
+
+    /// Issue 24: what a person reads is words, not a dedup key's leftovers.
+    #[test]
+    fn signatures_read_as_words() {
+        let sig = invalid_model_signature("line 12 column 4: an invalid model was generated");
+        assert_eq!(sig, "line column an invalid model was generated");
+        assert_eq!(signature_words(&sig), "an invalid model was generated");
+        assert_eq!(signature_words("SIGSEGV: failed at # bytes"), "SIGSEGV: failed at … bytes");
+        assert_eq!(signature_words("ASSERTION VIOLATION ast.cpp:375"), "ASSERTION VIOLATION ast.cpp:375");
+        assert_eq!(signature_words("unsat where sat is expected"), "unsat where sat is expected");
+        assert_eq!(signature_words("error at line column x"), "error at x");
+        assert_eq!(signature_words("line"), "line");
+    }
 
     #[test]
     fn blame_goes_to_the_minority_or_against_the_truth_and_unknowns_are_never_bugs() {

@@ -1,7 +1,12 @@
 //! `smtstorm report DIR`: `report.md` and a self-contained `report.html` from a campaign's
-//! output directory (bug store, stats log, campaign file).
+//! output directory (bug store, stats log, campaign file), and a page per finding.
 
-use super::{CampaignFile, Stats};
+mod finding;
+mod plot;
+
+pub use finding::finding_report;
+
+use super::{stats, CampaignFile, Stats};
 use crate::store::{Meta, Store};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -166,11 +171,11 @@ pub fn markdown(out: &Path, d: &Data) -> String {
                 s,
                 "| [{}]({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
                 cell(&m.id),
-                cell(&rel(out, &dir.join("trigger.smt2"))),
+                cell(&rel(out, &dir.join("report.md"))),
                 m.kind,
                 cell(&m.blamed),
                 cell(&m.logic),
-                cell(&m.signature),
+                cell(&crate::oracle::signature_words(&m.signature)),
                 cell(m.fixed_in.as_deref().unwrap_or("not fixed in the installed releases")),
                 m.trigger_bytes,
                 match &m.reduction {
@@ -208,6 +213,7 @@ pub fn markdown(out: &Path, d: &Data) -> String {
             );
         }
     }
+    yields(&mut s, d);
     let mut by: BTreeMap<(String, String, String), usize> = BTreeMap::new();
     for (_, m) in d.findings.iter().filter(|f| !f.1.seed_finding) {
         *by.entry((m.engine.clone(), m.kind.to_string(), m.blame_by.to_string())).or_default() += 1;
@@ -224,33 +230,150 @@ pub fn markdown(out: &Path, d: &Data) -> String {
     s
 }
 
-/// Cumulative distinct findings over campaign time, as an inline SVG.
-pub fn svg(d: &Data) -> String {
-    let pts: Vec<f64> = d.findings.iter().filter(|f| !f.1.seed_finding).map(|f| f.1.found_at).collect();
-    let end = d.stats.iter().map(|s| s.campaign_elapsed).fold(pts.last().copied().unwrap_or(1.0), f64::max).max(1.0);
-    let (w, h, pad) = (640.0, 240.0, 40.0);
-    let ymax = (pts.len().max(1)) as f64;
-    let x = |t: f64| pad + (w - 2.0 * pad) * t / end;
-    let y = |n: f64| h - pad - (h - 2.0 * pad) * n / ymax;
-    let mut path = format!("M{:.1},{:.1}", x(0.0), y(0.0));
-    for (i, t) in pts.iter().enumerate() {
-        let _ = write!(path, " L{:.1},{:.1} L{:.1},{:.1}", x(*t), y(i as f64), x(*t), y(i as f64 + 1.0));
+/// The campaign's tallies (per solver, engine and logic) at its end: each run's last
+/// stats line, added up over runs.
+fn totals(d: &Data) -> stats::Tallies {
+    let mut t = stats::Tallies::default();
+    for r in runs(d) {
+        add_tallies(&mut t, &r.tallies);
     }
-    let _ = write!(path, " L{:.1},{:.1}", x(end), y(pts.len() as f64));
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"11\">\
-<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\
-<line x1=\"{pad}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"black\"/><line x1=\"{pad}\" y1=\"{pad}\" x2=\"{pad}\" y2=\"{b}\" stroke=\"black\"/>\
-<path d=\"{path}\" fill=\"none\" stroke=\"#c0392b\" stroke-width=\"2\"/>\
-<text x=\"{pad}\" y=\"{ty}\">0</text><text x=\"{r}\" y=\"{ty}\" text-anchor=\"end\">{end:.0} s</text>\
-<text x=\"{lx}\" y=\"{pad}\" text-anchor=\"end\">{n}</text><text x=\"{cx}\" y=\"16\" text-anchor=\"middle\">distinct bugs found over campaign time</text></svg>",
-        b = h - pad,
-        r = w - pad,
-        ty = h - pad + 14.0,
-        lx = pad - 4.0,
-        n = pts.len(),
-        cx = w / 2.0
-    )
+    t
+}
+
+fn add_tallies(t: &mut stats::Tallies, r: &stats::Tallies) {
+    for (solver, per) in &r.outcomes {
+        let mine = t.outcomes.entry(solver.clone()).or_default();
+        for (o, n) in per {
+            *mine.entry(o.clone()).or_default() += n;
+        }
+    }
+    for (mine, theirs) in [(&mut t.engines, &r.engines), (&mut t.logics, &r.logics)] {
+        for (k, y) in theirs {
+            let e = mine.entry(k.clone()).or_default();
+            e.mutants += y.mutants;
+            e.valid += y.valid;
+            e.candidates += y.candidates;
+        }
+    }
+}
+
+/// Per-engine and per-logic yields: what each made, how much of it the solvers read, and
+/// the distinct bugs (fuzzing findings in the store) it led to.
+fn yields(s: &mut String, d: &Data) {
+    let t = totals(d);
+    let fuzzed: Vec<&Meta> = d.findings.iter().map(|f| &f.1).filter(|m| !m.seed_finding).collect();
+    for (title, what, table, key) in [
+        ("Yield by engine", "engine", &t.engines, (|m: &Meta| m.engine.clone()) as fn(&Meta) -> String),
+        ("Yield by seed logic", "logic", &t.logics, |m: &Meta| m.logic.clone()),
+    ] {
+        let mut names: Vec<&String> = table.keys().collect();
+        let bugs = |n: &str| fuzzed.iter().filter(|m| key(m) == n).count();
+        // A finding whose engine or logic the stats do not have (stats lines from before
+        // issue 24, a merged store) still gets its row.
+        let extra: Vec<String> = fuzzed.iter().map(|m| key(m)).filter(|k| !table.contains_key(k)).collect();
+        let mut extra = extra;
+        extra.sort();
+        extra.dedup();
+        names.extend(extra.iter());
+        if names.is_empty() {
+            continue;
+        }
+        names.sort_by_key(|n| std::cmp::Reverse(bugs(n)));
+        let _ = writeln!(
+            s,
+            "\n## {title}\n\n| {what} | mutants | read by every solver | candidates | distinct bugs | bugs per 10,000 mutants |\n|---|---|---|---|---|---|"
+        );
+        for n in names {
+            let y = table.get(n).copied().unwrap_or_default();
+            let b = bugs(n);
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {b} | {} |",
+                cell(n),
+                y.mutants,
+                if y.mutants > 0 { format!("{:.1} %", 100.0 * y.valid as f64 / y.mutants as f64) } else { "-".into() },
+                y.candidates,
+                if y.mutants > 0 { format!("{:.2}", 1e4 * b as f64 / y.mutants as f64) } else { "-".into() },
+            );
+        }
+    }
+}
+
+/// Each stats line with the counts of earlier runs added (a run's counters start at 0),
+/// in campaign time.
+fn timeline(d: &Data) -> Vec<(f64, u32, u64, stats::Tallies)> {
+    // Cumulative counts start at 0 when the campaign does.
+    let mut line = vec![(0.0, d.stats.first().map_or(1, |s| s.run), 0, stats::Tallies::default())];
+    let (mut base_m, mut base_t) = (0u64, stats::Tallies::default());
+    let mut last: Option<&Stats> = None;
+    for s in &d.stats {
+        if let Some(l) = last.filter(|l| l.run != s.run) {
+            base_m += l.mutants;
+            add_tallies(&mut base_t, &l.tallies);
+        }
+        let mut t = base_t.clone();
+        add_tallies(&mut t, &s.tallies);
+        line.push((s.campaign_elapsed, s.run, base_m + s.mutants, t));
+        last = Some(s);
+    }
+    line
+}
+
+/// The plots over campaign time: distinct bugs (by kind), mutants per second, and each
+/// solver's answers by outcome.
+pub fn plots(d: &Data) -> String {
+    use plot::{chart, Series, PALETTE};
+    let mut found: Vec<&Meta> = d.findings.iter().map(|f| &f.1).filter(|m| !m.seed_finding).collect();
+    found.sort_by(|a, b| a.found_at.total_cmp(&b.found_at));
+    let end = d.stats.iter().map(|s| s.campaign_elapsed).fold(found.last().map_or(0.0, |m| m.found_at), f64::max);
+    let staircase = |ms: &[&Meta]| {
+        let mut p = vec![(0.0, 0.0)];
+        p.extend(ms.iter().enumerate().map(|(i, m)| (m.found_at, (i + 1) as f64)));
+        p.push((end, ms.len() as f64));
+        p
+    };
+    let mut bugs = vec![Series { name: "all".into(), color: PALETTE[0], points: staircase(&found) }];
+    let kinds: std::collections::BTreeSet<String> = found.iter().map(|m| m.kind.to_string()).collect();
+    if kinds.len() > 1 {
+        for (i, k) in kinds.iter().enumerate() {
+            let of: Vec<&Meta> = found.iter().copied().filter(|m| m.kind.to_string() == *k).collect();
+            bugs.push(Series { name: k.clone(), color: PALETTE[(i + 1) % PALETTE.len()], points: staircase(&of) });
+        }
+    }
+    let mut out = String::from("<div class=\"plots\">");
+    out.push_str(&chart("Distinct bugs found", "bugs", &bugs, true, 560.0));
+    let line = timeline(d);
+    let rate: Vec<(f64, f64)> = line
+        .windows(2)
+        .filter(|w| w[0].1 == w[1].1 && w[1].0 > w[0].0)
+        .map(|w| (w[1].0, (w[1].2 - w[0].2.min(w[1].2)) as f64 / (w[1].0 - w[0].0)))
+        .collect();
+    out.push_str(&chart(
+        "Mutants per second",
+        "mutants/s",
+        &[Series { name: "mutants/s".into(), color: PALETTE[2], points: rate }],
+        false,
+        560.0,
+    ));
+    let solvers: std::collections::BTreeSet<&String> = line.iter().flat_map(|p| p.3.outcomes.keys()).collect();
+    for solver in solvers {
+        let names: std::collections::BTreeSet<&String> =
+            line.iter().filter_map(|p| p.3.outcomes.get(solver)).flat_map(|o| o.keys()).collect();
+        let series: Vec<Series> = names
+            .into_iter()
+            .map(|o| Series {
+                name: o.clone(),
+                color: plot::outcome_color(o),
+                points: line
+                    .iter()
+                    .map(|p| (p.0, p.3.outcomes.get(solver).and_then(|x| x.get(o)).copied().unwrap_or(0) as f64))
+                    .collect(),
+            })
+            .collect();
+        out.push_str(&chart(&format!("{solver}: answers by outcome"), "check-sat answers", &series, false, 560.0));
+    }
+    out.push_str("</div>");
+    out
 }
 
 fn html_escape(s: &str) -> String {
@@ -286,11 +409,13 @@ fn html_cell(c: &str) -> String {
             .find(|&i| bytes[i] == b']' && bytes[i + 1] == b'(' && (i == 0 || bytes[i - 1] != b'\\'));
         if let (Some(k), Some(target)) = (k, rest.strip_suffix(')')) {
             if k + 2 <= target.len() {
-                return format!(
-                    "<a href=\"{}\">{}</a>",
-                    html_escape(&uncell(&target[k + 2..])),
-                    html_escape(&uncell(&rest[..k]))
-                );
+                // A finding's report.md has its HTML page beside it.
+                let href = uncell(&target[k + 2..]);
+                let href = match href.strip_suffix("/report.md") {
+                    Some(dir) => format!("{dir}/report.html"),
+                    None => href,
+                };
+                return format!("<a href=\"{}\">{}</a>", html_escape(&href), html_escape(&uncell(&rest[..k])));
             }
         }
     }
@@ -331,7 +456,7 @@ pub fn html(out: &Path, d: &Data) -> String {
         if let Some(h) = line.strip_prefix("## ") {
             let _ = writeln!(body, "<h2>{}</h2>", html_escape(h));
         } else if let Some(h) = line.strip_prefix("# ") {
-            let _ = writeln!(body, "<h1>{}</h1>\n{}", html_escape(h), svg(d));
+            let _ = writeln!(body, "<h1>{}</h1>\n{}", html_escape(h), plots(d));
         } else if !line.is_empty() {
             let _ = writeln!(body, "<p>{}</p>", html_escape(line));
         }
@@ -339,8 +464,35 @@ pub fn html(out: &Path, d: &Data) -> String {
     if in_table {
         body.push_str("</table>\n");
     }
-    format!("<!doctype html><html><head><meta charset=\"utf-8\"><title>smtstorm report</title><style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 6px;font-size:13px}}</style></head><body>\n{body}</body></html>\n")
+    page("smtstorm report", &body)
 }
+
+/// The page around a report's body: styles, and a script that sorts a table by the
+/// column whose header is clicked. Script errors are counted on the root element
+/// (`data-script-errors`) and a finished load sets `data-ready`, so a headless browser's
+/// DOM dump shows both.
+pub(super) fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>{}</title>\
+<script>window.addEventListener('error',function(){{var r=document.documentElement;r.setAttribute('data-script-errors',1+(+r.getAttribute('data-script-errors')||0))}});</script>\
+<style>{STYLE}</style></head><body>\n{body}<script>{SORT}</script></body></html>\n",
+        html_escape(title)
+    )
+}
+
+const STYLE: &str =
+    "body{font-family:sans-serif;margin:2em;color:#222;max-width:80em}table{border-collapse:collapse;margin:.5em 0}\
+td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px;vertical-align:top}th{background:#f3f3f3;cursor:pointer}\
+pre{background:#f7f7f7;border:1px solid #ddd;padding:.6em;overflow:auto;font-size:12px;max-height:40em}\
+.plots{display:flex;flex-wrap:wrap;gap:8px}.chart{border:1px solid #ddd}code{background:#f3f3f3}";
+
+/// Sorts a table by a clicked header (numbers as numbers), toggling the direction.
+const SORT: &str = "document.querySelectorAll('table').forEach(function(t){var h=t.rows[0];if(!h)return;\
+Array.prototype.forEach.call(h.cells,function(c,i){c.title='sort by '+c.textContent;c.addEventListener('click',function(){\
+var rows=Array.prototype.slice.call(t.rows,1),up=c.getAttribute('data-up')!=='1';c.setAttribute('data-up',up?'1':'0');\
+rows.sort(function(a,b){var x=a.cells[i]?a.cells[i].textContent:'',y=b.cells[i]?b.cells[i].textContent:'',nx=parseFloat(x),ny=parseFloat(y);\
+var r=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);return up?r:-r});rows.forEach(function(r){r.parentNode.appendChild(r)})})})});\
+document.documentElement.setAttribute('data-ready','1');";
 
 /// Writes `report.md` and `report.html` into `out`, and each finding's own `report.md`
 /// ([`finding_report`]); returns the campaign's two paths.
@@ -350,146 +502,13 @@ pub fn write(out: &Path) -> std::io::Result<(PathBuf, PathBuf)> {
     crate::util::fs::write_atomic(&md, markdown(out, &d).as_bytes())?;
     crate::util::fs::write_atomic(&html_path, html(out, &d).as_bytes())?;
     let solvers = d.campaign.as_ref().map_or(&[][..], |c| &c.solvers[..]);
+    let timeout = d.campaign.as_ref().map_or(10.0, |c| c.config.timeout);
     for (meta, m) in &d.findings {
         let dir = meta.parent().unwrap_or(out);
         crate::util::fs::write_atomic(&dir.join("report.md"), finding_report(dir, m, solvers).as_bytes())?;
+        finding::write_page(out, dir, m, solvers, timeout)?;
     }
     Ok((md, html_path))
-}
-
-/// The largest input a finding's report shows inline (a larger one is linked).
-const INLINE_INPUT: usize = 6000;
-
-/// A finding as a ready-to-file upstream report: title, versions, command line, the
-/// reduced input (as the blamed solver reads it, with the model check a campaign asks
-/// for), expected against actual, and how smtstorm confirmed it. `solvers` are the
-/// campaign's definitions (for the command line).
-pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec]) -> String {
-    use crate::oracle::{BlameBy, BugKind};
-    let spec = solvers.iter().find(|s| s.name == m.blamed);
-    let version = m.blamed_version.clone().or_else(|| spec.and_then(|s| s.version.clone()));
-    let who = match (&version, spec) {
-        (Some(v), Some(s)) => {
-            let family = serde_json::to_value(s.family).ok().and_then(|f| f.as_str().map(String::from));
-            format!("{} {v}", family.filter(|f| f != "other").unwrap_or_else(|| s.name.clone()))
-        }
-        (Some(v), None) => format!("{} {v}", m.blamed),
-        (None, _) => m.blamed.clone(),
-    };
-    let what = match m.kind {
-        BugKind::Crash => format!("crash ({})", m.signature.lines().next().unwrap_or("")),
-        BugKind::InvalidModel => "`sat` with a model that fails the solver's own model check".to_string(),
-        BugKind::Soundness if m.blame_by == BlameBy::SelfContradiction => {
-            format!("contradicts itself on one assertion stack: {}", m.signature)
-        }
-        BugKind::Soundness => format!("wrong answer: {}", m.signature),
-    };
-    let (input_name, input) = match std::fs::read_to_string(dir.join("reduced.smt2")) {
-        Ok(t) => ("reduced.smt2", t),
-        Err(_) => ("trigger.smt2", std::fs::read_to_string(dir.join("trigger.smt2")).unwrap_or_default()),
-    };
-    // As the blamed solver was asked: its own dialect of the text, its model check first.
-    let own = crate::smtlib::parse(&input)
-        .ok()
-        .and_then(|s| spec.map(|spec| crate::smtlib::print(&spec.own_script(&s))))
-        .unwrap_or_else(|| input.clone());
-    let validation = spec.map_or("", |s| s.family.dialect().model_validation);
-    let file = format!("{validation}{own}");
-    let mut r = String::new();
-    let _ = writeln!(r, "# {who}: {what}\n");
-    let _ = writeln!(r, "Found by smtstorm ({} engine, logic {}). Finding `{}`.\n", m.engine, m.logic, m.id);
-    let _ = writeln!(r, "## Versions\n");
-    let _ = writeln!(r, "- Affected: {who}{}", if m.seed_finding { " (the unmutated seed already fails)" } else { "" });
-    match &m.fixed_in {
-        Some(f) => {
-            let _ = writeln!(r, "- Not reproduced from release {f} on (bisected over the installed releases)");
-        }
-        None if !m.bisection.is_empty() => {
-            let _ = writeln!(r, "- No newer installed release was found to answer correctly; asked:");
-        }
-        None => {}
-    }
-    for (release, answer) in &m.bisection {
-        let _ = writeln!(r, "  - {release}: {answer}");
-    }
-    let _ = writeln!(r, "\n## Command line\n");
-    let command = spec.map_or(m.blamed.clone(), |s| {
-        let mut argv: Vec<&str> = s.command.iter().map(|a| a.rsplit('/').next().unwrap_or(a)).collect();
-        argv.push("bug.smt2");
-        argv.join(" ")
-    });
-    let _ = writeln!(r, "```sh\n{command}\n```\n");
-    let _ = writeln!(r, "## Input (`bug.smt2`, {} bytes)\n", file.len());
-    if file.len() <= INLINE_INPUT {
-        let _ = writeln!(r, "```smt2\n{}\n```\n", file.trim_end());
-    } else {
-        let _ = writeln!(
-            r,
-            "Too long to show here: `{input_name}` in this directory, after the line `{}`.\n",
-            validation.trim()
-        );
-    }
-    let _ = writeln!(r, "## Expected and actual\n");
-    let blamed = m.answers.iter().find(|a| a.solver == m.blamed);
-    let actual = blamed.map_or(String::new(), |a| a.outcomes.join(", "));
-    if m.reduction.is_some() {
-        let _ = writeln!(r, "Answers below are to the campaign's trigger (`trigger.smt2`); the input above is its reduction, which keeps the same symptom.\n");
-    }
-    match m.kind {
-        BugKind::Crash => {
-            let _ = writeln!(r, "- Expected: an answer (`sat`, `unsat` or `unknown`), or an error message");
-            let _ = writeln!(r, "- Actual: {}", m.signature);
-            if !m.frames.is_empty() {
-                // The crash state: what tells this crash from the solver's other ones.
-                let _ = writeln!(r, "- Crash state (top frames in the solver's code, from gdb):");
-                for f in &m.frames {
-                    let _ = writeln!(r, "  - `{f}`");
-                }
-            }
-        }
-        BugKind::InvalidModel => {
-            let _ = writeln!(r, "- Expected: `sat` with a model that satisfies every assertion, or another answer");
-            let _ = writeln!(r, "- Actual: {actual}");
-        }
-        BugKind::Soundness => {
-            let why = match m.blame_by {
-                BlameBy::SelfContradiction => "the same answer to every check of the same assertions",
-                BlameBy::Construction => {
-                    "the answer the input has by construction (Semantic Fusion of two seeds with that answer)"
-                }
-                BlameBy::Witness => "`sat`: the input is satisfied by the model it was generated from",
-                BlameBy::Status => "the seed's `:status`",
-                BlameBy::ModelCheck => "the answer a model check settled",
-                _ => "the majority of the other solvers' answers",
-            };
-            let _ = writeln!(r, "- Expected: {why}");
-            let _ = writeln!(r, "- Actual: {actual} ({})", m.signature);
-        }
-    }
-    if let Some(a) = blamed.filter(|a| !a.stderr_excerpt.trim().is_empty() || !a.stdout_excerpt.trim().is_empty()) {
-        let out = format!("{}\n{}", a.stdout_excerpt.trim(), a.stderr_excerpt.trim());
-        let _ = writeln!(r, "\nOutput:\n\n```\n{}\n```", out.trim());
-    }
-    let _ = writeln!(r, "\n## How it was confirmed\n");
-    let _ = writeln!(r, "- Judged {} and confirmed by running the trigger again in fresh processes.", m.blame_by);
-    let others: Vec<String> = m
-        .answers
-        .iter()
-        .filter(|a| a.solver != m.blamed)
-        .map(|a| format!("{} {}: {}", a.solver, a.version.as_deref().unwrap_or(""), a.outcomes.join(", ")))
-        .collect();
-    if !others.is_empty() {
-        let _ = writeln!(r, "- Other solvers on the same input: {}.", others.join("; "));
-    }
-    if let Some(red) = &m.reduction {
-        let _ = writeln!(
-            r,
-            "- Reduced from {} to {} bytes by `smtstorm reduce`, each step checked the same way.",
-            m.trigger_bytes, red.reduced_bytes
-        );
-    }
-    let _ = writeln!(r, "- Seed: `{}`.", m.seed);
-    r
 }
 
 #[cfg(test)]
@@ -540,65 +559,14 @@ mod tests {
         for r in &rows {
             assert_eq!(split_row(r).len(), 12, "a cell leaked into another column: {r}");
         }
-        assert!(!html.contains("<script>") && html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{html}");
+        assert!(!html.contains("<script>alert") && html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{html}");
         assert!(html.contains("&quot;q&quot; &#39;q&#39;"));
-        assert_eq!(html.matches("/trigger.smt2\">").count(), written, "one linked row per finding: {html}");
+        assert_eq!(html.matches("/report.html\">").count(), written, "one linked row per finding: {html}");
         for i in 0..written {
             assert!(out.join(format!("bugs/crash/d{i}/report.md")).is_file(), "finding d{i} has its own report");
+            let page = std::fs::read_to_string(out.join(format!("bugs/crash/d{i}/report.html"))).unwrap();
+            assert!(!page.contains("<script>alert") && page.contains("../../../report.html"), "{page}");
         }
         let _ = std::fs::remove_dir_all(&out);
-    }
-
-    /// Issue 23: a finding's own `report.md` is ready to file: title with the family and
-    /// release, the command line, the reduced input as the blamed solver reads it (with
-    /// the model check the campaign asked for), expected against actual, the bisection,
-    /// and how it was confirmed.
-    #[test]
-    fn a_finding_report_is_ready_to_file_upstream() {
-        let dir = std::env::temp_dir().join(format!("smtstorm-finding-report-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("trigger.smt2"),
-            "(declare-const c Int)(declare-const g Int)(assert (distinct g c))(assert true)(check-sat-using smtfd)\n",
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join("reduced.smt2"),
-            "(declare-const c Int)(declare-const g Int)(assert (distinct g c))(check-sat-using smtfd)\n",
-        )
-        .unwrap();
-        let m: Meta = serde_json::from_value(serde_json::json!({
-            "id": "83aaec6299b0", "kind": "invalid-model", "blamed": "z3-4.8.12", "blamed_version": "4.8.12",
-            "blame_by": "validation", "logic": "ALL", "signature": "line column an invalid model was generated",
-            "fixed_in": "4.8.17", "bisection": [["4.8.17", "sat"]],
-            "answers": [
-                {"solver": "z3-4.8.12", "version": "4.8.12", "outcomes": ["invalid-model(an invalid model was generated)"],
-                 "stdout_excerpt": "sat", "stderr_excerpt": "", "seconds": 0.1},
-                {"solver": "cvc5", "version": "1.4.2", "outcomes": ["sat"], "stdout_excerpt": "sat", "stderr_excerpt": "", "seconds": 0.2}
-            ],
-            "seed": "seeds/a.smt2", "seed_hash": "", "engine": "config", "edits": [], "rng_seed": 0, "found_at": 1.0,
-            "found_unix": 0, "run": 1, "trigger_bytes": 110, "duplicates": 0, "seed_finding": false,
-            "reduction": {"original_bytes": 110, "reduced_bytes": 96, "checks": 10, "cache_hits": 0, "refused": 0,
-                "successes": 1, "unconfirmed": 0, "seconds": 1.0, "timed_out": false, "by_pass": {}}
-        }))
-        .unwrap();
-        let z3 = crate::solver::SolverSpec {
-            name: "z3-4.8.12".into(),
-            family: crate::solver::Family::Z3,
-            command: vec!["/x/.solvers/z3-4.8.12/bin/z3".into(), "-smt2".into()],
-            version: Some("4.8.12".into()),
-            restart_every: None,
-        };
-        let r = finding_report(&dir, &m, &[z3]);
-        assert!(r.starts_with("# z3 4.8.12: `sat` with a model that fails the solver's own model check\n"), "{r}");
-        assert!(r.contains("```sh\nz3 -smt2 bug.smt2\n```"), "{r}");
-        assert!(r.contains("(set-option :model_validate true)\n(declare-const c Int)"), "{r}");
-        assert!(!r.contains("(assert true)"), "the reduced input, not the trigger: {r}");
-        assert!(r.contains("Not reproduced from release 4.8.17 on") && r.contains("  - 4.8.17: sat"), "{r}");
-        assert!(r.contains("- Expected: `sat` with a model that satisfies every assertion"), "{r}");
-        assert!(r.contains("- Actual: invalid-model(an invalid model was generated)"), "{r}");
-        assert!(r.contains("cvc5 1.4.2: sat") && r.contains("Reduced from 110 to 96 bytes"), "{r}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

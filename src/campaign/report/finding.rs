@@ -1,0 +1,357 @@
+//! A finding's own pages: `report.md`, ready to file upstream, and `report.html`, what a
+//! person reads first (the reduced trigger, how each solver reproduces it, every answer,
+//! the bisection and the crash state).
+
+use crate::store::Meta;
+use std::fmt::Write;
+use std::path::Path;
+
+/// Who is blamed, in words (`z3 4.8.12`), and what went wrong (the report's title).
+fn title(m: &Meta, spec: Option<&crate::solver::SolverSpec>) -> (String, String) {
+    use crate::oracle::{BlameBy, BugKind};
+    let version = m.blamed_version.clone().or_else(|| spec.and_then(|s| s.version.clone()));
+    let who = match (&version, spec) {
+        (Some(v), Some(s)) => {
+            let family = serde_json::to_value(s.family).ok().and_then(|f| f.as_str().map(String::from));
+            format!("{} {v}", family.filter(|f| f != "other").unwrap_or_else(|| s.name.clone()))
+        }
+        (Some(v), None) => format!("{} {v}", m.blamed),
+        (None, _) => m.blamed.clone(),
+    };
+    let words = crate::oracle::signature_words(&m.signature);
+    let what = match m.kind {
+        BugKind::Crash => format!("crash ({})", words.lines().next().unwrap_or("")),
+        BugKind::InvalidModel => "`sat` with a model that fails the solver's own model check".to_string(),
+        BugKind::Soundness if m.blame_by == BlameBy::SelfContradiction => {
+            format!("contradicts itself on one assertion stack: {words}")
+        }
+        BugKind::Soundness => format!("wrong answer: {words}"),
+    };
+    (who, what)
+}
+
+/// The input a finding is best shown by: its reduction, else its trigger.
+fn input(dir: &Path) -> (&'static str, String) {
+    match std::fs::read_to_string(dir.join("reduced.smt2")) {
+        Ok(t) => ("reduced.smt2", t),
+        Err(_) => ("trigger.smt2", std::fs::read_to_string(dir.join("trigger.smt2")).unwrap_or_default()),
+    }
+}
+
+/// The largest input a finding's report shows inline (a larger one is linked).
+const INLINE_INPUT: usize = 6000;
+
+/// A finding as a ready-to-file upstream report: title, versions, command line, the
+/// reduced input (as the blamed solver reads it, with the model check a campaign asks
+/// for), expected against actual, and how smtstorm confirmed it. `solvers` are the
+/// campaign's definitions (for the command line).
+pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec]) -> String {
+    use crate::oracle::{BlameBy, BugKind};
+    let spec = solvers.iter().find(|s| s.name == m.blamed);
+    let (who, what) = title(m, spec);
+    let (input_name, input) = input(dir);
+    // As the blamed solver was asked: its own dialect of the text, its model check first.
+    let own = crate::smtlib::parse(&input)
+        .ok()
+        .and_then(|s| spec.map(|spec| crate::smtlib::print(&spec.own_script(&s))))
+        .unwrap_or_else(|| input.clone());
+    let validation = spec.map_or("", |s| s.family.dialect().model_validation);
+    let file = format!("{validation}{own}");
+    let mut r = String::new();
+    let _ = writeln!(r, "# {who}: {what}\n");
+    let _ = writeln!(r, "Found by smtstorm ({} engine, logic {}). Finding `{}`.\n", m.engine, m.logic, m.id);
+    let _ = writeln!(r, "## Versions\n");
+    let _ = writeln!(r, "- Affected: {who}{}", if m.seed_finding { " (the unmutated seed already fails)" } else { "" });
+    match &m.fixed_in {
+        Some(f) => {
+            let _ = writeln!(r, "- Not reproduced from release {f} on (bisected over the installed releases)");
+        }
+        None if !m.bisection.is_empty() => {
+            let _ = writeln!(r, "- No newer installed release was found to answer correctly; asked:");
+        }
+        None => {}
+    }
+    for (release, answer) in &m.bisection {
+        let _ = writeln!(r, "  - {release}: {answer}");
+    }
+    let _ = writeln!(r, "\n## Command line\n");
+    let command = spec.map_or(m.blamed.clone(), |s| {
+        let mut argv: Vec<&str> = s.command.iter().map(|a| a.rsplit('/').next().unwrap_or(a)).collect();
+        argv.push("bug.smt2");
+        argv.join(" ")
+    });
+    let _ = writeln!(r, "```sh\n{command}\n```\n");
+    let _ = writeln!(r, "## Input (`bug.smt2`, {} bytes)\n", file.len());
+    if file.len() <= INLINE_INPUT {
+        let _ = writeln!(r, "```smt2\n{}\n```\n", file.trim_end());
+    } else {
+        let _ = writeln!(
+            r,
+            "Too long to show here: `{input_name}` in this directory, after the line `{}`.\n",
+            validation.trim()
+        );
+    }
+    let _ = writeln!(r, "## Expected and actual\n");
+    let blamed = m.answers.iter().find(|a| a.solver == m.blamed);
+    let actual = blamed.map_or(String::new(), |a| a.outcomes.join(", "));
+    if m.reduction.is_some() {
+        let _ = writeln!(r, "Answers below are to the campaign's trigger (`trigger.smt2`); the input above is its reduction, which keeps the same symptom.\n");
+    }
+    match m.kind {
+        BugKind::Crash => {
+            let _ = writeln!(r, "- Expected: an answer (`sat`, `unsat` or `unknown`), or an error message");
+            let _ = writeln!(r, "- Actual: {}", crate::oracle::signature_words(&m.signature));
+            if !m.frames.is_empty() {
+                // The crash state: what tells this crash from the solver's other ones.
+                let _ = writeln!(r, "- Crash state (top frames in the solver's code, from gdb):");
+                for f in &m.frames {
+                    let _ = writeln!(r, "  - `{f}`");
+                }
+            }
+        }
+        BugKind::InvalidModel => {
+            let _ = writeln!(r, "- Expected: `sat` with a model that satisfies every assertion, or another answer");
+            let _ = writeln!(r, "- Actual: {actual}");
+        }
+        BugKind::Soundness => {
+            let why = match m.blame_by {
+                BlameBy::SelfContradiction => "the same answer to every check of the same assertions",
+                BlameBy::Construction => {
+                    "the answer the input has by construction (Semantic Fusion of two seeds with that answer)"
+                }
+                BlameBy::Witness => "`sat`: the input is satisfied by the model it was generated from",
+                BlameBy::Status => "the seed's `:status`",
+                BlameBy::ModelCheck => "the answer a model check settled",
+                _ => "the majority of the other solvers' answers",
+            };
+            let _ = writeln!(r, "- Expected: {why}");
+            let _ = writeln!(r, "- Actual: {actual} ({})", crate::oracle::signature_words(&m.signature));
+        }
+    }
+    if let Some(a) = blamed.filter(|a| !a.stderr_excerpt.trim().is_empty() || !a.stdout_excerpt.trim().is_empty()) {
+        let out = format!("{}\n{}", a.stdout_excerpt.trim(), a.stderr_excerpt.trim());
+        let _ = writeln!(r, "\nOutput:\n\n```\n{}\n```", out.trim());
+    }
+    let _ = writeln!(r, "\n## How it was confirmed\n");
+    let _ = writeln!(r, "- Judged {} and confirmed by running the trigger again in fresh processes.", m.blame_by);
+    let others: Vec<String> = m
+        .answers
+        .iter()
+        .filter(|a| a.solver != m.blamed)
+        .map(|a| format!("{} {}: {}", a.solver, a.version.as_deref().unwrap_or(""), a.outcomes.join(", ")))
+        .collect();
+    if !others.is_empty() {
+        let _ = writeln!(r, "- Other solvers on the same input: {}.", others.join("; "));
+    }
+    if let Some(red) = &m.reduction {
+        let _ = writeln!(
+            r,
+            "- Reduced from {} to {} bytes by `smtstorm reduce`, each step checked the same way.",
+            m.trigger_bytes, red.reduced_bytes
+        );
+    }
+    let _ = writeln!(r, "- Seed: `{}`.", m.seed);
+    r
+}
+
+/// One shell word: left bare when it is plainly safe, otherwise single-quoted.
+fn sh_word(w: &str) -> String {
+    if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:+,@%".contains(c)) {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
+/// Writes the finding's `report.html` and, for each solver that answered it, the input as
+/// that solver is asked (`repro/SOLVER.smt2`: its own dialect, the inferred logic where
+/// it needs one, its model check) so the page's command reproduces it as it stands.
+/// `out` is the campaign directory (for the way back), `timeout` the campaign's limit.
+pub(super) fn write_page(
+    out: &Path,
+    dir: &Path,
+    m: &Meta,
+    solvers: &[crate::solver::SolverSpec],
+    timeout: f64,
+) -> std::io::Result<()> {
+    use super::html_escape as esc;
+    let spec = solvers.iter().find(|s| s.name == m.blamed);
+    let (who, what) = title(m, spec);
+    let (input_name, input) = input(dir);
+    let depth = dir.strip_prefix(out).map_or(3, |r| r.components().count());
+    let back = "../".repeat(depth);
+    let mut b = String::new();
+    let _ = writeln!(b, "<p><a href=\"{back}report.html\">← campaign report</a></p>");
+    let _ = writeln!(b, "<h1>{}: {}</h1>", esc(&who), esc(&what.replace('`', "")));
+    let mut facts: Vec<(&str, String)> = vec![
+        ("finding", m.id.clone()),
+        ("kind", m.kind.to_string()),
+        ("solver", who.clone()),
+        ("what", crate::oracle::signature_words(&m.signature)),
+        ("decided by", m.blame_by.to_string()),
+        ("logic", m.logic.clone()),
+        ("engine", m.engine.clone()),
+        ("fixed in", m.fixed_in.clone().unwrap_or_else(|| "not fixed in the installed releases".into())),
+        ("found", format!("{:.0} s into the campaign (run {})", m.found_at, m.run)),
+        ("duplicates", m.duplicates.to_string()),
+        ("seed", m.seed.clone()),
+    ];
+    if m.seed_finding {
+        facts.push(("note", "the unmutated seed already fails".into()));
+    }
+    let _ = writeln!(b, "<table>");
+    for (k, v) in facts {
+        let _ = writeln!(b, "<tr><th>{k}</th><td>{}</td></tr>", esc(&v));
+    }
+    let _ = writeln!(b, "</table>");
+    if !m.frames.is_empty() {
+        let _ = writeln!(b, "<h2>Crash state</h2>\n<p>The top frames in the solver's own code, from gdb:</p><ol>");
+        for f in &m.frames {
+            let _ = writeln!(b, "<li><code>{}</code></li>", esc(f));
+        }
+        let _ = writeln!(b, "</ol>");
+    }
+    let size = match &m.reduction {
+        Some(r) => format!("reduced from {} to {} bytes", m.trigger_bytes, r.reduced_bytes),
+        None => format!("{} bytes, not reduced", m.trigger_bytes),
+    };
+    let _ = writeln!(
+        b,
+        "<h2>Input</h2>\n<p><a href=\"{input_name}\">{input_name}</a> ({size}); the campaign's trigger: <a href=\"trigger.smt2\">trigger.smt2</a>; everything recorded: <a href=\"meta.json\">meta.json</a>.</p>"
+    );
+    if input.len() <= INLINE_INPUT {
+        let _ = writeln!(b, "<pre>{}</pre>", esc(input.trim_end()));
+    } else {
+        let _ = writeln!(b, "<p>{} bytes: too long to show here.</p>", input.len());
+    }
+    // Each solver that answered, with the exact file and command it was asked with.
+    let parsed = crate::smtlib::parse(&input).ok();
+    let asked: Vec<&crate::solver::SolverSpec> =
+        solvers.iter().filter(|s| m.answers.iter().any(|a| a.solver == s.name)).collect();
+    if !asked.is_empty() {
+        let _ = writeln!(b, "<h2>Reproduce</h2>\n<p>From this directory; each file is the input as that solver was asked (its dialect, a logic where it needs one, its model check first).</p>");
+        std::fs::create_dir_all(dir.join("repro"))?;
+        for s in asked {
+            let own = parsed.as_ref().map_or_else(|| input.clone(), |p| crate::smtlib::print(&s.own_script(p)));
+            let name = format!("repro/{}.smt2", crate::util::fs::safe_name(&s.name));
+            let text = format!("{}{own}", s.family.dialect().model_validation);
+            crate::util::fs::write_atomic(&dir.join(&name), text.as_bytes())?;
+            let argv = s.file_argv(Path::new(&name), std::time::Duration::from_secs_f64(timeout.max(0.001)));
+            let cmd: Vec<String> = argv.iter().map(|w| sh_word(w)).collect();
+            let _ = writeln!(
+                b,
+                "<h3>{}</h3>\n<pre>{}</pre><p><a href=\"{name}\">{name}</a></p>",
+                esc(&s.name),
+                esc(&cmd.join(" "))
+            );
+        }
+    }
+    let _ = writeln!(b, "<h2>Every solver's answer</h2>");
+    if m.reduction.is_some() {
+        let _ = writeln!(
+            b,
+            "<p>To the campaign's trigger, confirmed in fresh processes; the reduction keeps the symptom.</p>"
+        );
+    }
+    let _ =
+        writeln!(b, "<table><tr><th>solver</th><th>version</th><th>answers</th><th>seconds</th><th>output</th></tr>");
+    for a in &m.answers {
+        let said = format!("{}\n{}", a.stdout_excerpt.trim(), a.stderr_excerpt.trim());
+        let _ = writeln!(
+            b,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td><td><pre>{}</pre></td></tr>",
+            esc(&a.solver),
+            esc(a.version.as_deref().unwrap_or("")),
+            esc(&a.outcomes.join(", ")),
+            a.seconds,
+            esc(said.trim())
+        );
+    }
+    let _ = writeln!(b, "</table>");
+    let _ = writeln!(b, "<h2>Bisection</h2>");
+    match &m.fixed_in {
+        Some(f) => {
+            let _ = writeln!(b, "<p>Not reproduced from release {} on. Releases asked:</p>", esc(f));
+        }
+        None if m.bisection.is_empty() => {
+            let _ = writeln!(b, "<p>No newer release of this solver was installed to ask.</p>");
+        }
+        None => {
+            let _ = writeln!(b, "<p>No newer installed release answered correctly. Releases asked:</p>");
+        }
+    }
+    if !m.bisection.is_empty() {
+        let _ = writeln!(b, "<table><tr><th>release</th><th>answer</th></tr>");
+        for (rel, ans) in &m.bisection {
+            let _ = writeln!(b, "<tr><td>{}</td><td>{}</td></tr>", esc(rel), esc(ans));
+        }
+        let _ = writeln!(b, "</table>");
+    }
+    if let Some(r) = &m.reduction {
+        let _ = writeln!(
+            b,
+            "<h2>Reduction</h2>\n<p>{} → {} bytes in {} checks and {:.1} s by <code>smtstorm reduce</code>.</p>",
+            m.trigger_bytes, r.reduced_bytes, r.checks, r.seconds
+        );
+    }
+    let _ = writeln!(b, "<p>Ready to file upstream: <a href=\"report.md\">report.md</a>.</p>");
+    crate::util::fs::write_atomic(&dir.join("report.html"), super::page(&format!("{who}: {}", m.id), &b).as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 23: a finding's own `report.md` is ready to file: title with the family and
+    /// release, the command line, the reduced input as the blamed solver reads it (with
+    /// the model check the campaign asked for), expected against actual, the bisection,
+    /// and how it was confirmed.
+    #[test]
+    fn a_finding_report_is_ready_to_file_upstream() {
+        let dir = std::env::temp_dir().join(format!("smtstorm-finding-report-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("trigger.smt2"),
+            "(declare-const c Int)(declare-const g Int)(assert (distinct g c))(assert true)(check-sat-using smtfd)\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("reduced.smt2"),
+            "(declare-const c Int)(declare-const g Int)(assert (distinct g c))(check-sat-using smtfd)\n",
+        )
+        .unwrap();
+        let m: Meta = serde_json::from_value(serde_json::json!({
+            "id": "83aaec6299b0", "kind": "invalid-model", "blamed": "z3-4.8.12", "blamed_version": "4.8.12",
+            "blame_by": "validation", "logic": "ALL", "signature": "line column an invalid model was generated",
+            "fixed_in": "4.8.17", "bisection": [["4.8.17", "sat"]],
+            "answers": [
+                {"solver": "z3-4.8.12", "version": "4.8.12", "outcomes": ["invalid-model(an invalid model was generated)"],
+                 "stdout_excerpt": "sat", "stderr_excerpt": "", "seconds": 0.1},
+                {"solver": "cvc5", "version": "1.4.2", "outcomes": ["sat"], "stdout_excerpt": "sat", "stderr_excerpt": "", "seconds": 0.2}
+            ],
+            "seed": "seeds/a.smt2", "seed_hash": "", "engine": "config", "edits": [], "rng_seed": 0, "found_at": 1.0,
+            "found_unix": 0, "run": 1, "trigger_bytes": 110, "duplicates": 0, "seed_finding": false,
+            "reduction": {"original_bytes": 110, "reduced_bytes": 96, "checks": 10, "cache_hits": 0, "refused": 0,
+                "successes": 1, "unconfirmed": 0, "seconds": 1.0, "timed_out": false, "by_pass": {}}
+        }))
+        .unwrap();
+        let z3 = crate::solver::SolverSpec {
+            name: "z3-4.8.12".into(),
+            family: crate::solver::Family::Z3,
+            command: vec!["/x/.solvers/z3-4.8.12/bin/z3".into(), "-smt2".into()],
+            version: Some("4.8.12".into()),
+            restart_every: None,
+        };
+        let r = finding_report(&dir, &m, &[z3]);
+        assert!(r.starts_with("# z3 4.8.12: `sat` with a model that fails the solver's own model check\n"), "{r}");
+        assert!(r.contains("```sh\nz3 -smt2 bug.smt2\n```"), "{r}");
+        assert!(r.contains("(set-option :model_validate true)\n(declare-const c Int)"), "{r}");
+        assert!(!r.contains("(assert true)"), "the reduced input, not the trigger: {r}");
+        assert!(r.contains("Not reproduced from release 4.8.17 on") && r.contains("  - 4.8.17: sat"), "{r}");
+        assert!(r.contains("- Expected: `sat` with a model that satisfies every assertion"), "{r}");
+        assert!(r.contains("- Actual: invalid-model(an invalid model was generated)"), "{r}");
+        assert!(r.contains("cvc5 1.4.2: sat") && r.contains("Reduced from 110 to 96 bytes"), "{r}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
