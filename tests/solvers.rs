@@ -730,6 +730,67 @@ fn the_model_evaluator_agrees_with_z3s_model_validation() {
     let _ = std::fs::remove_dir_all(&work);
 }
 
+/// Issue 23: cvc5's options come from cvc5's own list (its Python package), and every
+/// configuration mutant that sets them is read by cvc5: on corpus/, no mutant is refused
+/// for its option text (a refusal the same mutant without the options does not get).
+/// The other families never see the options.
+#[test]
+fn cvc5_options_from_its_own_list_are_read_by_cvc5() {
+    use smtstorm::mutate::choice::Rng;
+    use smtstorm::mutate::{config, edit};
+    let cvc5 = py_solver("cvc5", Family::Cvc5);
+    let t0 = std::time::Instant::now();
+    let options = smtstorm::solver::options::extract(&cvc5).unwrap();
+    let values: usize = options.set_options.iter().map(|p| p.values.len()).sum();
+    eprintln!("cvc5: {} options, {values} values, in {:.1} s", options.set_options.len(), t0.elapsed().as_secs_f64());
+    assert!(options.set_options.len() >= 40 && options.tactics.is_empty(), "{:?}", options.set_options);
+    for p in &options.set_options {
+        assert!(!p.name.contains(['.', '_']) && !p.values.is_empty(), "{p:?}");
+        assert!(!["global-declarations", "produce-models", "incremental", "check-models"].contains(&p.name.as_str()));
+    }
+    let limits = Limits { time: Duration::from_millis(2000), grace: Duration::from_millis(500), ..Limits::default() };
+    let mut session = Session::new(cvc5.clone(), limits);
+    let error = |r: &smtstorm::solver::QueryResult| {
+        r.outcomes.iter().find_map(|o| match o {
+            Outcome::Error { message } => Some(message.clone()),
+            _ => None,
+        })
+    };
+    let (mut asked, mut with_options, mut caused) = (0, 0, vec![]);
+    let others = [
+        real("yices/bin/yices-smt2", Family::Yices, &["--incremental"]),
+        real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]),
+    ];
+    for (i, path) in corpus_files().iter().enumerate() {
+        let s = smtlib::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let p = config::Prepared::new(&s, &options);
+        if p.sites() == 0 || cvc5.cannot_read(&s).is_some() {
+            continue;
+        }
+        for k in 0..3u64 {
+            let Some((edits, m)) = config::mutate_prepared(&p, &mut Rng::new(k * 7919 + i as u64)) else { continue };
+            let Some(edit::Edit::SetOptions { options: set }) = edits.last() else { continue };
+            with_options += 1;
+            for o in &others {
+                let text = smtlib::print(&o.own_script(&m));
+                assert!(set.iter().all(|(n, _)| !text.contains(&format!(":{n} "))), "{}: {text}", o.name);
+            }
+            let (q, checks) = solver::session_text(&cvc5.own_script(&m));
+            let r = session.query(&q, checks);
+            asked += 1;
+            let Some(message) = error(&r) else { continue };
+            let without = edit::apply_unchecked(&s, &edits[..edits.len() - 1]).unwrap();
+            let (q, checks) = solver::session_text(&cvc5.own_script(&without));
+            if error(&session.query(&q, checks)).is_none() {
+                caused.push(format!("{}: {set:?}: {message}", path.display()));
+            }
+        }
+    }
+    assert!(with_options >= 100, "{with_options} mutants set options");
+    assert!(caused.is_empty(), "{} of {asked} mutants refused for their options:\n{}", caused.len(), caused.join("\n"));
+    eprintln!("{asked} cvc5 mutants with options, 0 refused for them");
+}
+
 /// Issue 23: the configuration engine writes only what each solver reads. Every
 /// installed z3 release is asked with mutants built from its own `(help-tactic)` table
 /// on every corpus seed: no error may come from the tactic text (an error the mutant

@@ -8,6 +8,7 @@ uses:
   NAME [--OPTION=VALUE ...] FILE     solve a file
   NAME [--OPTION=VALUE ...]          read commands from stdin (interactive session)
   NAME --version
+  NAME --smtstorm-options            cvc5's options as JSON (smtstorm's configuration engine)
 Options go to the solver (cvc5: any option, e.g. --tlimit-per=MS; bitwuzla:
 --time-limit-per=MS, --produce-models); --lang=smt2 and --incremental are accepted. An
 error is printed as `(error "...")` and, as the binaries do on parse errors, ends the
@@ -23,7 +24,7 @@ for a in sys.argv[1:]:
         backend = a.split("=", 1)[1]
     elif a.startswith("--"):
         k, _, v = a[2:].partition("=")
-        if k not in ("lang", "input-language", "version"):
+        if k not in ("lang", "input-language", "version", "smtstorm-options"):
             opts.append((k, v or "true"))
     else:
         files.append(a)
@@ -41,6 +42,22 @@ class Cvc5:
     def version(self):
         v = self.m.Solver().getVersion()
         return "cvc5 version %s" % (v.decode() if isinstance(v, bytes) else v)
+
+    def option_table(self):
+        """Every option cvc5 lists (aliases once), as smtstorm's configuration engine reads
+        it (issue 23): name, category (cvc5's `--safe-options` allows common and regular
+        ones), type, default and, for a mode, its values."""
+        s, out = self.m.Solver(), []
+        for n in s.getOptionNames():
+            i = s.getOptionInfo(n)
+            if i["name"] != n:
+                continue
+            t = i.get("type")
+            t = {bool: "bool", int: "int", float: "double", str: "string"}.get(t, t if isinstance(t, str) else None)
+            out.append({"name": n, "category": str(i["category"]).rsplit(".", 1)[-1].lower(), "type": t,
+                        "default": None if i.get("default") is None else str(i["default"]).lower(),
+                        "modes": [str(m) for m in i.get("modes", [])]})
+        return out
 
     def reset(self):
         self.solver = self.m.Solver()
@@ -158,6 +175,13 @@ def commands(text):
 solver = {"cvc5": Cvc5, "bitwuzla": Bitwuzla}[backend]()
 if "--version" in sys.argv[1:]:
     print(solver.version(), "(python driver)")
+    sys.exit(0)
+if "--smtstorm-options" in sys.argv[1:]:
+    if not hasattr(solver, "option_table"):
+        sys.stdout.write('(error "no option table for %s")\n' % backend)
+        sys.exit(1)
+    import json
+    print(json.dumps(solver.option_table()))
     sys.exit(0)
 
 

@@ -76,33 +76,40 @@ struct Shared {
     options: crate::solver::options::Options,
 }
 
-/// The tactics and parameters every z3 release under test lists (one mutant goes to all
-/// of them); empty when none is under test or one cannot be asked, which is said.
+/// The configuration engine's space: the tactics and parameters every z3 release under
+/// test lists, and the options every cvc5 release under test accepts (one mutant goes to
+/// all releases of a family). A family's part is empty when none of it is under test or
+/// one release cannot be asked, which is said.
 fn configuration_space(solvers: &[SolverSpec], events: &Events) -> crate::solver::options::Options {
+    use crate::solver::{options, Family};
     // One thread per release: each asks its own process (a few seconds each).
-    let z3s: Vec<&SolverSpec> = solvers.iter().filter(|s| s.family == crate::solver::Family::Z3).collect();
-    let asked: Vec<std::io::Result<(crate::solver::options::Options, bool)>> = std::thread::scope(|sc| {
-        let handles: Vec<_> =
-            z3s.iter().map(|spec| sc.spawn(|| crate::solver::options::extract_cached(spec))).collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(std::io::Error::other("panicked")))).collect()
-    });
-    let mut tables = vec![];
-    for (spec, r) in z3s.iter().zip(asked) {
-        match r {
-            Ok((o, cached)) => {
-                events.emit(serde_json::json!({"event": "options", "solver": spec.name,
-                    "tactics": o.tactics.len(), "cached": cached}));
-                tables.push(o)
-            }
-            Err(e) => {
-                events.emit(
-                    serde_json::json!({"event": "options-unavailable", "solver": spec.name, "why": e.to_string()}),
-                );
-                return Default::default();
+    let asked_of = |family: Family| -> Option<options::Options> {
+        let of: Vec<&SolverSpec> = solvers.iter().filter(|s| s.family == family).collect();
+        let asked: Vec<std::io::Result<(options::Options, bool)>> = std::thread::scope(|sc| {
+            let handles: Vec<_> = of.iter().map(|spec| sc.spawn(|| options::extract_cached(spec))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(std::io::Error::other("panicked")))).collect()
+        });
+        let mut tables = vec![];
+        for (spec, r) in of.iter().zip(asked) {
+            match r {
+                Ok((o, cached)) => {
+                    events.emit(serde_json::json!({"event": "options", "solver": spec.name,
+                        "tactics": o.tactics.len(), "set_options": o.set_options.len(), "cached": cached}));
+                    tables.push(o)
+                }
+                Err(e) => {
+                    events.emit(
+                        serde_json::json!({"event": "options-unavailable", "solver": spec.name, "why": e.to_string()}),
+                    );
+                    return None;
+                }
             }
         }
-    }
-    crate::solver::options::intersect(&tables)
+        Some(options::intersect(&tables))
+    };
+    let z3 = asked_of(Family::Z3).unwrap_or_default();
+    let cvc5 = asked_of(Family::Cvc5).unwrap_or_default();
+    options::Options { tactics: z3.tactics, set_options: cvc5.set_options }
 }
 
 /// Runs (or resumes) a campaign writing to `out`. `quiet` silences the progress line;
@@ -224,10 +231,10 @@ pub fn run_locked(
     let engines = if cfg.engines.is_empty() { Engine::ALL.to_vec() } else { cfg.engines.clone() };
     let options =
         if engines.contains(&Engine::Config) { configuration_space(&solvers, &events) } else { Default::default() };
-    if options.tactics.is_empty() && engines.contains(&Engine::Config) {
+    if options.tactics.is_empty() && options.set_options.is_empty() && engines.contains(&Engine::Config) {
         // Without a table, the engine still frames checks incrementally (every family).
         events.emit(serde_json::json!({"event": "engine-partial", "engine": "config",
-            "why": "no z3 under test listed its tactics: incremental framing only"}));
+            "why": "no z3 or cvc5 under test listed its tactics or options: incremental framing only"}));
     }
     let n = seeds.len();
     let budget = cfg.time.map(|t| Duration::from_secs_f64((t * cfg.workers() as f64 / n.max(1) as f64 * 4.0).max(5.0)));

@@ -14,6 +14,11 @@
 //! Parameters live inside the tactic expression, never in a `set-option`: z3 keeps
 //! options across `(reset)`, so an option would leak into every later query of a session.
 //!
+//! Where a cvc5 release is under test, half the mutants also set one to three of its
+//! options at the start (`(set-option :NAME VALUE)`, [`Edit::SetOptions`]), from the
+//! table read from cvc5's own option list; only cvc5 reads them, and its answer under
+//! them is voted on with the other solvers' (Falcon's configuration space for CVC4).
+//!
 //! Half the time instead (always without a table), the check is framed incrementally
 //! ([`Edit::PushSplit`]): its last assertions go into a pushed scope, and after the pop
 //! they are asserted again and the check repeated. Every family reads that, and the two
@@ -68,11 +73,26 @@ impl<'a> Prepared<'a> {
     }
 
     /// Places the engine can change: the check-sats it can ask again through a tactic
-    /// (none when the solver gave no table), and those it can frame incrementally.
+    /// (none when the solver gave no table), those it can frame incrementally, and the
+    /// script's start where options are set (when a table has options).
     pub fn sites(&self) -> usize {
         let asked_again = if self.has_tactics() { self.checks.len() } else { 0 };
-        asked_again + self.splits.len()
+        let options = (!self.options.set_options.is_empty() && !self.checks.is_empty()) as usize;
+        asked_again + self.splits.len() + options
     }
+}
+
+/// One to three distinct options of the table, each with a value other than its default.
+fn option_values(p: &Prepared, c: &mut impl Choices) -> Option<Vec<(String, String)>> {
+    let table = &p.options.set_options;
+    let mut out: Vec<(String, String)> = vec![];
+    for _ in 0..=c.below(3)? {
+        let o = &table[c.below(table.len())?];
+        if !out.iter().any(|(n, _)| *n == o.name) {
+            out.push((o.name.clone(), value(o, c)?));
+        }
+    }
+    Some(out)
 }
 
 /// A value for `p` other than its default, from those the solver accepted.
@@ -139,14 +159,19 @@ pub fn mutate_prepared(p: &Prepared, c: &mut impl Choices) -> Option<(Vec<Edit>,
     if p.sites() == 0 {
         return None;
     }
-    let split = !p.splits.is_empty() && (!p.has_tactics() || p.checks.is_empty() || c.below(2)? == 0);
-    let again = if split {
+    // Options (cvc5's) half the time when there are any, and always when nothing can be
+    // asked again; then, unless options alone were drawn, a check asked again.
+    let can_ask = (p.has_tactics() && !p.checks.is_empty()) || !p.splits.is_empty();
+    let set = !p.options.set_options.is_empty() && !p.checks.is_empty() && (!can_ask || c.below(2)? == 0);
+    let again = if !can_ask || (set && c.below(2)? == 0) {
+        None
+    } else if !p.splits.is_empty() && (!p.has_tactics() || p.checks.is_empty() || c.below(2)? == 0) {
         // The scope takes the last k assertions before the check, at least one.
         let (check, asserts) = &p.splits[c.below(p.splits.len())?];
-        Edit::PushSplit { check: *check, from: asserts[c.below(asserts.len())?] }
+        Some(Edit::PushSplit { check: *check, from: asserts[c.below(asserts.len())?] })
     } else {
         let after = p.checks[c.below(p.checks.len())?];
-        Edit::AskAgain { after, tactic: pipeline(p, c)? }
+        Some(Edit::AskAgain { after, tactic: pipeline(p, c)? })
     };
     let mut edits = if c.below(2)? == 0 {
         opfuzz::mutate_prepared(&p.inner, c).map(|(e, _)| e).unwrap_or_default()
@@ -154,8 +179,11 @@ pub fn mutate_prepared(p: &Prepared, c: &mut impl Choices) -> Option<(Vec<Edit>,
         vec![]
     };
     // Formula edits first: they address terms by command index, which the inserted
-    // commands after them do not shift.
-    edits.push(again);
+    // commands after them do not shift; options last, before every command.
+    edits.extend(again);
+    if set {
+        edits.push(Edit::SetOptions { options: option_values(p, c)? });
+    }
     let m = edit::apply_unchecked(p.script, &edits).ok()?;
     Some((edits, m))
 }
@@ -184,6 +212,7 @@ mod tests {
                     vec![p("arith.solver", ParamKind::UInt, "6"), p("random_seed", ParamKind::UInt, "0")],
                 ),
             ],
+            set_options: vec![],
         }
     }
 
@@ -245,5 +274,43 @@ mod tests {
         assert!(matches!(e.last(), Some(Edit::PushSplit { .. })), "{e:?}");
         let bare = crate::smtlib::parse("(declare-const x Int)(check-sat)").unwrap();
         assert!(mutate_prepared(&Prepared::new(&bare, &empty), &mut Rng::new(1)).is_none());
+    }
+
+    /// With a cvc5 table, half the mutants set one to three of its options (before every
+    /// command, values from the table), alone or with a check asked again; deterministic
+    /// and replayed from the edit list like the others.
+    #[test]
+    fn mutants_set_options_from_the_table_and_replay() {
+        let seed = crate::smtlib::parse("(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(check-sat)").unwrap();
+        let mut o = options();
+        let mode = |name: &str, values: &[&str]| Param {
+            name: name.into(),
+            kind: ParamKind::Mode,
+            default: None,
+            values: values.iter().map(|v| v.to_string()).collect(),
+        };
+        o.set_options = vec![mode("simplification", &["none"]), mode("decision", &["justification", "stoponly"])];
+        let p = Prepared::new(&seed, &o);
+        assert_eq!(p.sites(), 3);
+        let (mut set, mut alone) = (0, 0);
+        for i in 0..300u64 {
+            let (edits, m) = mutate_prepared(&p, &mut Rng::new(i)).unwrap();
+            assert_eq!(edits, mutate_prepared(&p, &mut Rng::new(i)).unwrap().0);
+            let text = crate::smtlib::print(&m);
+            assert_eq!(text, crate::smtlib::print(&edit::apply(&seed, &edits).unwrap()));
+            let Some(Edit::SetOptions { options }) = edits.last() else { continue };
+            set += 1;
+            alone += (edits.len() == 1) as usize;
+            assert!((1..=2).contains(&options.len()), "{options:?}");
+            let lines: Vec<&str> = text.lines().collect();
+            for (k, (n, v)) in options.iter().enumerate() {
+                assert_eq!(lines[k], format!("(set-option :{n} {v})"), "{text}");
+                assert!(o.set_options.iter().any(|p| p.name == *n && p.values.contains(v)));
+            }
+        }
+        assert!(set > 100 && set < 200 && alone > 20, "{set} with options, {alone} with options alone");
+        // A bad name or value is refused, not printed.
+        let bad = Edit::SetOptions { options: vec![("a b".into(), "x".into())] };
+        assert!(edit::apply(&seed, &[bad]).is_err());
     }
 }

@@ -56,6 +56,12 @@ pub enum Edit {
     /// inserts commands, so it comes after every edit that addresses terms by command
     /// index.
     PushSplit { check: usize, from: usize },
+    /// Solver options set at the script's start, `(set-option :NAME VALUE)` each, from one
+    /// family's table (the configuration engine; only that family reads them, the others
+    /// drop them: [`crate::solver::Family::without_foreign_options`]). It inserts
+    /// commands before all others, so it comes after every edit that addresses commands
+    /// or terms by index.
+    SetOptions { options: Vec<(String, String)> },
     /// Semantic Fusion ([`crate::mutate::fusion`]): the script fused with the seed
     /// `other` (its path as the campaign read it). It needs that second seed, so it
     /// replays through [`crate::mutate::fusion::build`], not [`apply`].
@@ -82,7 +88,11 @@ impl Edit {
             | Edit::ReplaceSubterm { at, .. }
             | Edit::ReplaceConstant { at, .. }
             | Edit::InsertConstruct { at, .. } => Some(at),
-            Edit::Recombine { .. } | Edit::AskAgain { .. } | Edit::PushSplit { .. } | Edit::Fuse { .. } => None,
+            Edit::Recombine { .. }
+            | Edit::AskAgain { .. }
+            | Edit::PushSplit { .. }
+            | Edit::SetOptions { .. }
+            | Edit::Fuse { .. } => None,
         }
     }
 }
@@ -206,6 +216,10 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
             s = push_split(&s, *check, *from)?;
             continue;
         }
+        if let Edit::SetOptions { options } = e {
+            s = set_options(&s, options)?;
+            continue;
+        }
         if let Edit::Fuse { .. } = e {
             return Err(EditError::NeedsSecondSeed);
         }
@@ -234,7 +248,11 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
                 pending.push((t, text));
                 pending_paths.push(at);
             }
-            Edit::Recombine { .. } | Edit::AskAgain { .. } | Edit::PushSplit { .. } | Edit::Fuse { .. } => {
+            Edit::Recombine { .. }
+            | Edit::AskAgain { .. }
+            | Edit::PushSplit { .. }
+            | Edit::SetOptions { .. }
+            | Edit::Fuse { .. } => {
                 unreachable!("handled above")
             }
         }
@@ -291,6 +309,23 @@ fn ask_again(s: &Script, after: usize, tactic: &str) -> Result<Script, EditError
         }
     }
     crate::smtlib::parse(&p.out).map_err(|e| EditError::BadText(e.to_string()))
+}
+
+/// [`Edit::SetOptions`]: `(set-option :NAME VALUE)` for each option, then the script.
+/// A name is a keyword's letters, digits and dashes; a value one symbol or numeral.
+fn set_options(s: &Script, options: &[(String, String)]) -> Result<Script, EditError> {
+    let word = |w: &str, extra: &str| {
+        !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || extra.contains(c))
+    };
+    let mut text = String::new();
+    for (name, value) in options {
+        if !word(name, "") || !word(value, "._") {
+            return Err(EditError::BadText(format!(":{name} {value}")));
+        }
+        text.push_str(&format!("(set-option :{name} {value})\n"));
+    }
+    text.push_str(&crate::smtlib::print(s));
+    crate::smtlib::parse(&text).map_err(|e| EditError::BadText(e.to_string()))
 }
 
 /// What an [`Edit::PushSplit`] scope may hold: assertions, and commands that change

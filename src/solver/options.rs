@@ -21,6 +21,8 @@ pub enum ParamKind {
     Bool,
     UInt,
     Double,
+    /// One of the values the solver lists for it (cvc5's modes).
+    Mode,
 }
 
 /// One tactic parameter.
@@ -48,6 +50,8 @@ impl Param {
                 [0, 1, 2, 3, 5, 10, 100, d.saturating_mul(2).min(1 << 20), d / 2].iter().map(u64::to_string).collect()
             }
             ParamKind::Double => ["0.0", "0.1", "0.5", "1.0", "2.0", "10.0"].iter().map(|s| s.to_string()).collect(),
+            // A mode's values are the solver's own list ([`parse_cvc5_options`]).
+            ParamKind::Mode => self.values.clone(),
         };
         v.retain(|x| Some(x.as_str()) != self.default.as_deref());
         v.sort();
@@ -73,10 +77,18 @@ pub struct Tactic {
     pub params: Vec<Param>,
 }
 
-/// A solver's configuration space: the usable tactics in the order the solver lists them.
+/// A solver's configuration space: the usable tactics in the order the solver lists them
+/// (z3), and the options a script may set with `(set-option :NAME VALUE)` (cvc5).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Options {
     pub tactics: Vec<Tactic>,
+    /// Options set at a script's start, each with the values the solver accepted. They
+    /// reach only the family they were read from: z3 drops an undotted key without `_`
+    /// and yices and bitwuzla every non-standard one
+    /// ([`super::Family::without_foreign_options`]), so names that another family would
+    /// read are never kept ([`parse_cvc5_options`]).
+    #[serde(default)]
+    pub set_options: Vec<Param>,
 }
 
 /// Why a tactic is not used, from its description (`None`: usable). `fail`, `skip` and
@@ -206,14 +218,178 @@ pub fn parse_z3_help_tactic(text: &str) -> Options {
     out
 }
 
+/// Why a cvc5 option is not used (`None`: usable), from its name: it only changes output,
+/// resources, proofs or what else is produced; it reads or writes other inputs; it is a
+/// seed; or it changes what a script means (declarations kept across pops; a problem
+/// solved as another one).
+fn cvc5_option_excluded(name: &str) -> Option<&'static str> {
+    // Declarations kept across pops or shared between redeclarations; a problem solved
+    // as another one.
+    const MEANING: &[&str] =
+        &["global-declarations", "fresh-declarations", "solve-bv-as-int", "solve-int-as-bv", "solve-real-as-int"];
+    if MEANING.contains(&name) || name.contains("unsound") || name.contains("approx") {
+        return Some("changes the meaning");
+    }
+    const NOT_SEARCH: &[&str] = &[
+        "print",
+        "produce",
+        "proof",
+        "stats",
+        "dump",
+        "output",
+        "verbos",
+        "help",
+        "version",
+        "show-config",
+        "interactive",
+        "incremental",
+        "lang",
+        "parse-only",
+        "preprocess-only",
+        "strict-parsing",
+        "quiet",
+        "seed",
+        "tlimit",
+        "rlimit",
+        "timeout",
+        "check-",
+        "sygus",
+        "interpolant",
+        "abduct",
+        "difficulty",
+        "learned",
+        "cores",
+        "safe-options",
+        "reproducible",
+        "filename",
+        "channel",
+        "copyright",
+        "err",
+        "dag-thresh",
+        "expr-depth",
+        "flatten-ho-chains",
+        "bv-print",
+        "fp-print",
+        "inst-format",
+        "trace",
+        "debug",
+        "assertions",
+        "function-value",
+        "early-exit",
+    ];
+    // How models are printed or checked (`model-cores`, `model-u-print`); not
+    // `finite-model-find`, a search.
+    if ["in", "out"].contains(&name) || name.starts_with("model-") || NOT_SEARCH.iter().any(|k| name.contains(k)) {
+        return Some("output, resources or inputs");
+    }
+    None
+}
+
+/// One option as the driver's `--smtstorm-options` lists it (cvc5's `getOptionInfo`).
+#[derive(Deserialize)]
+struct Cvc5Option {
+    name: String,
+    category: String,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    default: Option<String>,
+    #[serde(default)]
+    modes: Vec<String>,
+}
+
+/// Reads cvc5's option list (JSON from the driver): Boolean and mode options of the
+/// categories cvc5's own `--safe-options` allows (common and regular; expert options may
+/// be experimental or unsound), whose names are cvc5's alone (no `.` or `_`, so z3 drops
+/// them, and not a standard SMT-LIB option, which every solver would read), minus
+/// [`cvc5_option_excluded`]. Values: the flip of a Boolean, the other modes of a mode.
+pub fn parse_cvc5_options(json: &str) -> Result<Vec<Param>, serde_json::Error> {
+    let listed: Vec<Cvc5Option> = serde_json::from_str(json)?;
+    let mut out = vec![];
+    for o in listed {
+        let safe = o.category == "common" || o.category == "regular";
+        let own = !o.name.contains(['.', '_'])
+            && !super::registry::STANDARD_OPTIONS.contains(&format!(":{}", o.name).as_str());
+        if !safe || !own || cvc5_option_excluded(&o.name).is_some() {
+            continue;
+        }
+        let kind = match o.kind.as_deref() {
+            Some("bool") => ParamKind::Bool,
+            Some("mode") if o.modes.len() > 1 => ParamKind::Mode,
+            _ => continue,
+        };
+        let mut p = Param { name: o.name, kind, default: o.default, values: o.modes };
+        p.values = p.candidates();
+        out.push(p);
+    }
+    Ok(out)
+}
+
+/// cvc5's options through the driver (`--smtstorm-options`), each value then set on a
+/// fresh solver that must still answer a `check-sat` ([`validate_set_options`]).
+fn extract_cvc5(spec: &SolverSpec) -> std::io::Result<Options> {
+    let mut argv = spec.command.clone();
+    argv.push("--smtstorm-options".into());
+    let limits = Limits { time: Duration::from_secs(60), ..Limits::default() };
+    let run = super::run_argv(&argv, &limits)?;
+    let listed = parse_cvc5_options(&run.stdout).map_err(|e| {
+        std::io::Error::other(format!(
+            "{} listed no options (--smtstorm-options: {e}; {})",
+            spec.name,
+            run.stderr.lines().chain(run.stdout.lines()).next().unwrap_or("")
+        ))
+    })?;
+    Ok(Options { tactics: vec![], set_options: validate_set_options(spec, listed)? })
+}
+
+/// Sets every (option, value) on a fresh solver (`(reset)` between probes) and asks a
+/// `check-sat` on the empty stack: a value the solver refuses, or one it cannot solve
+/// under, is dropped, and so is an option left with no value. A process that stops at a
+/// probe (the cvc5 driver ends on an error) is restarted after it.
+fn validate_set_options(spec: &SolverSpec, listed: Vec<Param>) -> std::io::Result<Vec<Param>> {
+    let probes: Vec<(usize, String)> =
+        listed.iter().enumerate().flat_map(|(k, p)| p.values.iter().map(move |v| (k, v.clone()))).collect();
+    let mut ok = vec![false; probes.len()];
+    let mut from = 0;
+    while from < probes.len() {
+        let mut text = String::new();
+        for (i, (k, v)) in probes.iter().enumerate().skip(from) {
+            text.push_str(&format!("(set-option :{} {v})\n(check-sat)\n(echo \"@{i}\")\n(reset)\n", listed[*k].name));
+        }
+        let run = run_script(spec, &text)?;
+        let mut reply = String::new();
+        let mut last = None;
+        for line in run.stdout.lines() {
+            if let Some(i) = line.trim().trim_matches('"').strip_prefix('@').and_then(|n| n.parse::<usize>().ok()) {
+                if i < ok.len() {
+                    ok[i] = reply.trim() == "sat";
+                    last = Some(i);
+                }
+                reply.clear();
+            } else {
+                reply.push_str(line);
+            }
+        }
+        from = last.map_or(from, |l| l + 1) + 1;
+    }
+    let mut out = listed;
+    for (p, k) in out.iter_mut().enumerate().map(|(k, p)| (p, k)) {
+        p.values = probes.iter().zip(&ok).filter(|((j, _), ok)| *j == k && **ok).map(|((_, v), _)| v.clone()).collect();
+    }
+    out.retain(|p| !p.values.is_empty());
+    Ok(out)
+}
+
 /// Asks the solver for its configuration space: the tactics `(help-tactic)` lists, then
 /// every tactic and every candidate value of every parameter tried on an empty goal
-/// ([`validate`]), keeping what the solver reads. Only z3 is read today (its tactics are
-/// what `check-sat-using` takes); other families get an empty table, so the
-/// configuration engine leaves their scripts alone.
+/// ([`validate`]), keeping what the solver reads. cvc5's options come from its own
+/// Python package's list ([`extract_cvc5`]). yices and bitwuzla get an empty table (their
+/// options are command-line ones, which one session cannot vary per query), so the
+/// configuration engine only frames their checks incrementally.
 pub fn extract(spec: &SolverSpec) -> std::io::Result<Options> {
-    if spec.family != super::Family::Z3 {
-        return Ok(Options::default());
+    match spec.family {
+        super::Family::Z3 => {}
+        super::Family::Cvc5 => return extract_cvc5(spec),
+        _ => return Ok(Options::default()),
     }
     let run = run_script(spec, "(help-tactic)\n")?;
     let listed = parse_z3_help_tactic(&run.stdout);
@@ -249,16 +425,20 @@ struct Cached {
 /// any other command (a binary elsewhere, a wrapper, a fault proxy): it is asked every
 /// time, and nothing is written outside an install.
 fn cache_of(spec: &SolverSpec) -> Option<(std::path::PathBuf, String)> {
-    let bin = std::path::Path::new(spec.command.first()?);
+    // The binary (`.solvers/z3-4.8.12/bin/z3`), or the driver a Python interpreter runs
+    // (`.solvers/cvc5/cvc5-smt2`, its package beside it in `py/`).
+    let (k, bin, release) = spec.command.iter().take(2).enumerate().find_map(|(k, c)| {
+        let bin = std::path::Path::new(c);
+        let dir = bin.parent()?;
+        let release = if dir.file_name()? == "bin" { dir.parent()? } else { dir };
+        release.parent()?.join("solvers.toml").is_file().then_some((k, bin, release))
+    })?;
     let meta = std::fs::metadata(bin).ok()?;
-    let dir = bin.parent()?;
-    let release = dir.parent()?;
-    let installed = dir.file_name()? == "bin" && release.parent()?.join("solvers.toml").is_file();
-    if !meta.is_file() || !installed {
+    if !meta.is_file() {
         return None;
     }
     let mtime = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?.as_nanos();
-    let key = format!("{RULES:016x} {} {mtime} {:?}", meta.len(), &spec.command[1..]);
+    let key = format!("{RULES:016x} {} {mtime} {:?} {:?}", meta.len(), &spec.command[k + 1..], spec.version);
     Some((release.join("smtstorm-options.json"), key))
 }
 
@@ -387,6 +567,15 @@ fn validate(spec: &SolverSpec, listed: Options) -> std::io::Result<Options> {
 pub fn intersect(tables: &[Options]) -> Options {
     let Some((first, rest)) = tables.split_first() else { return Options::default() };
     let mut out = first.clone();
+    out.set_options.retain_mut(|p| {
+        for o in rest {
+            match o.set_options.iter().find(|q| q.name == p.name && q.kind == p.kind) {
+                Some(q) => p.values.retain(|v| q.values.contains(v)),
+                None => return false,
+            }
+        }
+        !p.values.is_empty()
+    });
     out.tactics.retain_mut(|t| {
         rest.iter().all(|o| o.tactics.iter().any(|u| u.name == t.name && u.role == t.role)) && {
             t.params.retain(|p| {
@@ -443,6 +632,38 @@ builtin probes:\n- is-qfbv true if ...\n";
         let smt: Vec<&str> = o.tactics[2].params.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(smt, ["arith.solver", "random_seed"]);
         assert_eq!(o.tactics[2].params[0].default.as_deref(), Some("6"));
+    }
+
+    /// cvc5's list as the driver prints it: only common and regular Boolean and mode
+    /// options that change the search, never output, resources, standard options or
+    /// options that change what a script means.
+    #[test]
+    fn cvc5_options_are_read_and_classified() {
+        let json = r#"[
+            {"name": "simplification", "category": "regular", "type": "mode", "default": "batch", "modes": ["batch", "none"]},
+            {"name": "decision", "category": "common", "type": "mode", "default": "internal", "modes": ["internal", "justification", "stoponly"]},
+            {"name": "ackermann", "category": "expert", "type": "bool", "default": "false", "modes": []},
+            {"name": "finite-model-find", "category": "regular", "type": "bool", "default": "false", "modes": []},
+            {"name": "global-declarations", "category": "regular", "type": "bool", "default": "false", "modes": []},
+            {"name": "produce-models", "category": "common", "type": "bool", "default": "false", "modes": []},
+            {"name": "print-success", "category": "common", "type": "bool", "default": "false", "modes": []},
+            {"name": "tlimit-per", "category": "common", "type": "int", "default": "0", "modes": []},
+            {"name": "random-seed", "category": "common", "type": "int", "default": "0", "modes": []},
+            {"name": "sygus-enum", "category": "regular", "type": "mode", "default": "auto", "modes": ["auto", "fast"]},
+            {"name": "output", "category": "common", "type": null, "default": null, "modes": []}
+        ]"#;
+        let o = parse_cvc5_options(json).unwrap();
+        let got: Vec<(&str, Vec<&str>)> =
+            o.iter().map(|p| (p.name.as_str(), p.values.iter().map(String::as_str).collect())).collect();
+        assert_eq!(
+            got,
+            [
+                ("simplification", vec!["none"]),
+                ("decision", vec!["justification", "stoponly"]),
+                ("finite-model-find", vec!["true"])
+            ]
+        );
+        assert!(parse_cvc5_options("not json").is_err());
     }
 
     #[test]
