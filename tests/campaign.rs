@@ -825,7 +825,39 @@ fn config_is_a_campaign_engine() {
     let dir = tempdir("config");
     let s = seeds(&dir, &["lia_div_mod.smt2", "bv_signed.smt2", "lra_strict.smt2"]);
     engine_reaches_the_solvers(&s, &dir.join("out"), "config", "z3-5.4.0");
-    // Without a z3 under test there is no tactic table: said, and the engine frames
+    // It learned from its configuration-only mutants (Falcon's weights per logic).
+    let st = stats(&dir.join("out"));
+    assert!(st["config_learned"].as_u64().unwrap() > 0, "{st}");
+    // With cvc5 under test, its options from its own list: read, mutants set them, and
+    // cvc5 reads them (a mutant cvc5 refuses counts as invalid).
+    let out3 = dir.join("out3");
+    let (code, _, err) = smtstorm(&[
+        "fuzz",
+        s.to_str().unwrap(),
+        "--solver",
+        "cvc5",
+        "--solver",
+        "z3-5.4.0",
+        "--engine",
+        "config",
+        "--mutants",
+        "60",
+        "--reduce",
+        "0",
+        "--out",
+        out3.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(code == 0 || code == 10, "{err}");
+    let events = std::fs::read_to_string(out3.join("events.jsonl")).unwrap();
+    let table =
+        events.lines().find(|l| l.contains("\"event\":\"options\"") && l.contains("\"solver\":\"cvc5\"")).unwrap();
+    let table: serde_json::Value = serde_json::from_str(table).unwrap();
+    assert!(table["set_options"].as_u64().unwrap() >= 40, "{table}");
+    let st = stats(&out3);
+    let mutants = st["mutants"].as_u64().unwrap();
+    assert!(mutants >= 40 && st["invalid"].as_u64().unwrap() * 20 <= mutants, "{st}");
+    // Without a z3 or cvc5 under test there is no table: said, and the engine frames
     // checks incrementally only (push, check, pop, assert again, check), which yices
     // reads without an error.
     let out2 = dir.join("out2");
@@ -967,8 +999,20 @@ fn shards_merge_into_one_store() {
         "dt_match.smt2",
     ];
     let s = seeds(&dir, &names);
-    let common =
-        ["--solver", "z3-4.8.7", "--solver", "z3-5.4.0", "--solver", "cvc5", "--engine", "opfuzz", "--no-bisect"];
+    // yices 2.6.5 gets core_let_shadow's TypeFuzz mutants wrong: findings by fuzzing.
+    let common = [
+        "--solver",
+        "z3-4.8.7",
+        "--solver",
+        "z3-5.4.0",
+        "--solver",
+        "cvc5",
+        "--solver",
+        "yices",
+        "--engine",
+        "opfuzz,typefuzz",
+        "--no-bisect",
+    ];
     let mut outs = vec![];
     let mut shard_seeds = 0;
     for k in 0..4 {

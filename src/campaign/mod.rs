@@ -74,6 +74,8 @@ struct Shared {
     reference: usize,
     /// The configuration engine's tactics and parameters ([`configuration_space`]).
     options: crate::solver::options::Options,
+    /// What the configuration engine learned of which options matter on which logic.
+    learning: Mutex<crate::mutate::config::Learning>,
 }
 
 /// The configuration engine's space: the tactics and parameters every z3 release under
@@ -252,6 +254,7 @@ pub fn run_locked(
     let shared = Arc::new(Shared {
         storm: Mutex::new(Default::default()),
         options,
+        learning: Default::default(),
         reference,
         ladder: registry.solvers.clone(),
         families: solvers.iter().map(|s| s.family).collect(),

@@ -50,6 +50,10 @@ pub(super) struct SeedState {
     /// Whether the seed is satisfiable, when it can be fused ([`crate::mutate::fusion`])
     /// and the pre-screen established its answer ([`super::worker::known_status`]).
     pub(super) fusion: Option<bool>,
+    /// Per solver, what the pre-screen saw on the unmutated seed: each check-sat's
+    /// outcome name and the query's wall time (the configuration engine learns from
+    /// mutants that change them, [`crate::mutate::config::Learning`]).
+    pub(super) baseline: Vec<Option<(Vec<&'static str>, Duration)>>,
 }
 
 pub(super) enum Job {

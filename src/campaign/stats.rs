@@ -42,6 +42,11 @@ pub struct Counters {
     pub undecided: AtomicU64,
     /// Per solver, per engine and per logic: what the report plots and tabulates.
     pub tallies: Mutex<Tallies>,
+    /// Configuration-only mutants the configuration engine learned from, and those among
+    /// them that changed the addressed solver's outcome or time
+    /// ([`crate::mutate::config::Learning`]).
+    pub config_learned: AtomicU64,
+    pub config_effects: AtomicU64,
 }
 
 /// What one engine or one seed logic yielded: mutants made, mutants every solver read,
@@ -122,6 +127,8 @@ impl Counters {
             definite_families: self.definite_families.load(Relaxed),
             undecided: self.undecided.load(Relaxed),
             tallies: self.tallies.lock().unwrap_or_else(|e| e.into_inner()).clone(),
+            config_learned: self.config_learned.load(Relaxed),
+            config_effects: self.config_effects.load(Relaxed),
             own_cpu: crate::util::cpu::own_cpu_seconds(),
         }
     }
@@ -162,6 +169,10 @@ pub struct Stats {
     pub undecided: u64,
     /// CPU seconds of smtstorm itself (not the solvers).
     pub own_cpu: f64,
+    #[serde(default)]
+    pub config_learned: u64,
+    #[serde(default)]
+    pub config_effects: u64,
     /// Per solver, engine and logic (absent from stats lines written before issue 24).
     #[serde(default, flatten)]
     pub tallies: Tallies,

@@ -276,6 +276,8 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
     st.solvers = readers.clone();
     st.limit = limit;
     st.fusion = fusion;
+    st.baseline =
+        results.iter().map(|r| r.as_ref().map(|r| (r.outcomes.iter().map(Outcome::name).collect(), r.wall))).collect();
     // A seed only one of several solvers reads has no second opinion, but its mutants can
     // still crash that solver, fail its model validation or make it contradict itself: it
     // is fuzzed (in the held-out run of BENCHMARKS.md, 44 of 200 seeds were cvc5's alone,
@@ -361,6 +363,15 @@ pub(super) fn fuzz_batch<'s>(
     // BEC works on ValFuzz's preparation of the seed (its constant sites).
     let mut answers = std::mem::take(&mut prepared_cache.bec_answers);
     let prep_engine = if engine == Engine::Bec { Engine::ValFuzz } else { engine };
+    let logic = seed.script().logic().unwrap_or("none");
+    if engine == Engine::Config && sh.cfg.config_learning {
+        // What the campaign has learned so far of this logic's configurations.
+        prepared_cache.get(sh, i, engine);
+        let weights = sh.learning.lock().unwrap_or_else(|e| e.into_inner()).weights(logic);
+        if let Some((Prepared::Config(p), _)) = prepared_cache.map.get_mut(&(i, engine)) {
+            p.set_weights(Some(weights));
+        }
+    }
     let (prepared, seed_text) = prepared_cache.get(sh, i, prep_engine);
     let bec_made = match prepared {
         Prepared::ValFuzz(vp) if engine == Engine::Bec => {
@@ -496,6 +507,9 @@ pub(super) fn fuzz_batch<'s>(
             sh.counters.timeouts.fetch_add(1, Relaxed);
         }
         bad += (errored || timed_out || exhausted) as u64;
+        if engine == Engine::Config {
+            learn(sh, i, logic, edits, &rs);
+        }
         let edits_json = serde_json::to_value(edits).unwrap_or_default();
         // A STORM instance is satisfied by its witness: any `unsat` is a candidate. A
         // fusion has its seeds' answer by construction.
@@ -570,13 +584,57 @@ pub(super) fn fuzz_batch<'s>(
             confirm_and_store(sh, &cand, &v, limits, tmp, w);
         }
     }
-    let logic = seed.script().logic().unwrap_or("none");
     sh.counters.tallies.lock().unwrap_or_else(|e| e.into_inner()).add(engine.name(), logic, batch_yield);
     let spent = t0.elapsed();
     if let Some(r) = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, mutants.len() as u64, bad, spent) {
         sh.counters.seeds_demoted.fetch_add(1, Relaxed);
         sh.counters.seeds_ready.fetch_sub(1, Relaxed);
         sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": seed.path, "why": r}));
+    }
+}
+
+/// Counts a configuration mutant for the engine's learning
+/// ([`crate::mutate::config::Learning`]): only one whose edits are all configuration (a
+/// formula edit would change behaviour by itself), and only the solvers its edits address
+/// (z3 for a tactic, cvc5 for options). It had an effect when one of them answered a
+/// check-sat with an outcome the seed never got, or took over twice or under half the
+/// seed's time (where either is over 20 ms: below that, time is noise).
+fn learn(sh: &Shared, i: usize, logic: &str, edits: &[crate::mutate::edit::Edit], rs: &[Option<&QueryResult>]) {
+    use crate::mutate::edit::Edit;
+    use crate::solver::Family;
+    if !edits.iter().all(|e| matches!(e, Edit::AskAgain { .. } | Edit::SetOptions { .. } | Edit::PushSplit { .. })) {
+        return;
+    }
+    let keys = crate::mutate::config::Learning::keys(edits);
+    if keys.is_empty() {
+        return;
+    }
+    let families: Vec<Family> = edits
+        .iter()
+        .filter_map(|e| match e {
+            Edit::AskAgain { .. } => Some(Family::Z3),
+            Edit::SetOptions { .. } => Some(Family::Cvc5),
+            _ => None,
+        })
+        .collect();
+    let baseline = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).state[i].baseline.clone();
+    let mut seen = false;
+    let mut effect = false;
+    for (k, r) in rs.iter().enumerate() {
+        let (Some(r), Some(Some((names, wall)))) = (r, baseline.get(k)) else { continue };
+        if !families.contains(&sh.solvers[k].family) {
+            continue;
+        }
+        seen = true;
+        let new_outcome = r.outcomes.iter().any(|o| !names.contains(&o.name()));
+        let (a, b) = (r.wall.as_secs_f64(), wall.as_secs_f64());
+        let new_time = a.max(b) > 0.020 && (a > 2.0 * b || 2.0 * a < b);
+        effect |= new_outcome || new_time;
+    }
+    if seen {
+        sh.learning.lock().unwrap_or_else(|e| e.into_inner()).record(logic, &keys, effect);
+        sh.counters.config_learned.fetch_add(1, Relaxed);
+        sh.counters.config_effects.fetch_add(effect as u64, Relaxed);
     }
 }
 

@@ -89,6 +89,10 @@ pub(crate) struct RunOpts {
     /// Do not bisect findings over installed releases.
     #[arg(long)]
     pub(crate) no_bisect: bool,
+    /// The configuration engine draws tactics, parameters and options uniformly instead
+    /// of by what they changed on earlier mutants of the same logic.
+    #[arg(long)]
+    pub(crate) config_uniform: bool,
     /// Reduce each new finding for at most this many seconds after fuzzing (0: off;
     /// default 60).
     #[arg(long)]
@@ -124,6 +128,9 @@ impl RunOpts {
         }
         if let Some(r) = self.reduce {
             cfg.reduce = r;
+        }
+        if self.config_uniform {
+            cfg.config_learning = false;
         }
         if self.no_bisect {
             cfg.bisect = false;

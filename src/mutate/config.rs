@@ -43,6 +43,79 @@ pub struct Prepared<'a> {
     /// its command index and the command indices of those assertions.
     splits: Vec<(usize, Vec<usize>)>,
     inner: opfuzz::Prepared<'a>,
+    /// What the campaign learned of this seed's logic: which tactics, parameters and
+    /// options changed a solver's behaviour ([`Learning`]); `None`: uniform choice.
+    weights: Option<std::collections::HashMap<String, f64>>,
+}
+
+/// Falcon's observation (Li et al., ISSTA 2023): an option matters for some formulas and
+/// not others, so the options that made a solver behave differently on a logic's seeds
+/// are tried more on that logic. Per (logic, option) the campaign counts the mutants that
+/// used it and those on which the solver it addresses answered differently or took a
+/// different time than on the unmutated seed ([`Learning::record`]); an option's weight
+/// is `(1 + 2 effects) / (1 + uses)`, at least 0.1, so an untried option weighs 1, one
+/// that always changes something about 2, one that never does falls to 0.1 but is still
+/// drawn now and then.
+#[derive(Debug, Default)]
+pub struct Learning {
+    counts: std::collections::HashMap<(String, String), (u32, u32)>,
+}
+
+impl Learning {
+    /// The keys of what a mutant's configuration edits chose: `tactic:NAME` and
+    /// `param:NAME` of a pipeline, `option:NAME` of set options.
+    pub fn keys(edits: &[Edit]) -> Vec<String> {
+        let mut keys = vec![];
+        for e in edits {
+            match e {
+                Edit::AskAgain { tactic, .. } => {
+                    for w in tactic.split(|c: char| c == '(' || c == ')' || c.is_whitespace()).filter(|w| !w.is_empty())
+                    {
+                        match w.strip_prefix(':') {
+                            Some(p) => keys.push(format!("param:{p}")),
+                            None if w.starts_with(|c: char| c.is_ascii_alphabetic())
+                                && !["then", "using-params", "or-else", "and-then", "true", "false"].contains(&w) =>
+                            {
+                                keys.push(format!("tactic:{w}"))
+                            }
+                            None => {}
+                        }
+                    }
+                }
+                Edit::SetOptions { options } => keys.extend(options.iter().map(|(n, _)| format!("option:{n}"))),
+                _ => {}
+            }
+        }
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    /// Counts one mutant on `logic` that used `keys`, and whether it changed behaviour.
+    pub fn record(&mut self, logic: &str, keys: &[String], effect: bool) {
+        for k in keys {
+            let c = self.counts.entry((logic.to_string(), k.clone())).or_default();
+            c.0 += 1;
+            c.1 += effect as u32;
+        }
+    }
+
+    /// The weights of everything tried on `logic` (untried keys weigh 1).
+    pub fn weights(&self, logic: &str) -> std::collections::HashMap<String, f64> {
+        self.counts
+            .iter()
+            .filter(|((l, _), _)| l == logic)
+            .map(|((_, k), &(uses, effects))| {
+                (k.clone(), ((1.0 + 2.0 * effects as f64) / (1.0 + uses as f64)).max(0.1))
+            })
+            .collect()
+    }
+
+    /// (keys tried, mutants counted, mutants with an effect) over all logics.
+    pub fn totals(&self) -> (usize, u64, u64) {
+        let (u, e) = self.counts.values().fold((0u64, 0u64), |a, c| (a.0 + c.0 as u64, a.1 + c.1 as u64));
+        (self.counts.len(), u, e)
+    }
 }
 
 impl<'a> Prepared<'a> {
@@ -64,7 +137,29 @@ impl<'a> Prepared<'a> {
                 (!asserts.is_empty()).then_some((i, asserts))
             })
             .collect();
-        Prepared { script, checks, options, logic_tactic, splits, inner: opfuzz::Prepared::new(script) }
+        Prepared { script, checks, options, logic_tactic, splits, inner: opfuzz::Prepared::new(script), weights: None }
+    }
+
+    /// Draws tactics, parameters and options by these weights ([`Learning::weights`])
+    /// instead of uniformly (`None`).
+    pub fn set_weights(&mut self, weights: Option<std::collections::HashMap<String, f64>>) {
+        self.weights = weights;
+    }
+
+    /// One of `items` (non-empty), uniformly or by learned weight of `key(item)`.
+    fn pick<T: Copy>(&self, items: &[T], key: impl Fn(T) -> String, c: &mut impl Choices) -> Option<T> {
+        let Some(w) = &self.weights else { return items.get(c.below(items.len())?).copied() };
+        let ws: Vec<f64> = items.iter().map(|&i| w.get(&key(i)).copied().unwrap_or(1.0)).collect();
+        let total: f64 = ws.iter().sum();
+        // A draw of 2^20 steps keeps the choice a function of the choice source.
+        let mut x = c.below(1 << 20)? as f64 / (1u64 << 20) as f64 * total;
+        for (i, wi) in ws.iter().enumerate() {
+            if x < *wi {
+                return Some(items[i]);
+            }
+            x -= wi;
+        }
+        items.last().copied()
     }
 
     /// Whether the solver's table has a tactic that decides (a pipeline ends in one).
@@ -87,7 +182,8 @@ fn option_values(p: &Prepared, c: &mut impl Choices) -> Option<Vec<(String, Stri
     let table = &p.options.set_options;
     let mut out: Vec<(String, String)> = vec![];
     for _ in 0..=c.below(3)? {
-        let o = &table[c.below(table.len())?];
+        let ks: Vec<usize> = (0..table.len()).collect();
+        let o = &table[p.pick(&ks, |k| format!("option:{}", table[k].name), c)?];
         if !out.iter().any(|(n, _)| *n == o.name) {
             out.push((o.name.clone(), value(o, c)?));
         }
@@ -109,7 +205,8 @@ fn tactic(p: &Prepared, t: usize, c: &mut impl Choices) -> Option<String> {
     let mut out = format!("(using-params {}", tac.name);
     let mut used: Vec<usize> = vec![];
     for _ in 0..=c.below(3)? {
-        let k = c.below(tac.params.len())?;
+        let ks: Vec<usize> = (0..tac.params.len()).collect();
+        let k = p.pick(&ks, |k| format!("param:{}", tac.params[k].name), c)?;
         if used.contains(&k) {
             continue;
         }
@@ -134,7 +231,7 @@ pub fn pipeline(p: &Prepared, c: &mut impl Choices) -> Option<String> {
     if !transforms.is_empty() {
         let mut picked: Vec<usize> = vec![];
         for _ in 0..c.below(4)? {
-            let t = transforms[c.below(transforms.len())?];
+            let t = p.pick(&transforms, |t| format!("tactic:{}", tactics[t].name), c)?;
             if !picked.contains(&t) {
                 picked.push(t);
                 steps.push(tactic(p, t, c)?);
@@ -147,7 +244,7 @@ pub fn pipeline(p: &Prepared, c: &mut impl Choices) -> Option<String> {
         2 if p.logic_tactic.is_some() => p.logic_tactic,
         _ => None,
     }
-    .unwrap_or(decides[c.below(decides.len())?]);
+    .map_or_else(|| p.pick(&decides, |t| format!("tactic:{}", tactics[t].name), c), Some)?;
     steps.push(tactic(p, end, c)?);
     Some(if steps.len() == 1 { steps.pop()? } else { format!("(then {})", steps.join(" ")) })
 }
@@ -312,5 +409,48 @@ mod tests {
         // A bad name or value is refused, not printed.
         let bad = Edit::SetOptions { options: vec![("a b".into(), "x".into())] };
         assert!(edit::apply(&seed, &[bad]).is_err());
+    }
+
+    /// What the campaign learns: the keys of a mutant's configuration, counted per logic;
+    /// an option that changed behaviour weighs more than an untried one, one that never
+    /// did less (never 0), and a learned choice prefers the heavy ones, deterministically.
+    #[test]
+    fn learning_weights_what_changed_behaviour() {
+        let edits = vec![
+            Edit::AskAgain {
+                after: 3,
+                tactic: "(then simplify (using-params smt :arith.solver 2 :relevancy 0))".into(),
+            },
+            Edit::SetOptions { options: vec![("decision".into(), "justification".into())] },
+        ];
+        assert_eq!(
+            Learning::keys(&edits),
+            ["option:decision", "param:arith.solver", "param:relevancy", "tactic:simplify", "tactic:smt"]
+        );
+        let mut l = Learning::default();
+        for i in 0..10 {
+            l.record("QF_LIA", &["tactic:simplify".into()], i < 8);
+            l.record("QF_LIA", &["tactic:solve-eqs".into()], false);
+        }
+        let w = l.weights("QF_LIA");
+        assert!(w["tactic:simplify"] > 1.4 && (w["tactic:solve-eqs"] - 0.1).abs() < 1e-9, "{w:?}");
+        assert!(l.weights("QF_BV").is_empty());
+        assert_eq!(l.totals(), (2, 20, 8));
+        let seed = crate::smtlib::parse("(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(check-sat)").unwrap();
+        let o = options();
+        let mut p = Prepared::new(&seed, &o);
+        p.set_weights(Some(w));
+        let transforms = [0usize, 1];
+        let (mut simplify, mut solve_eqs) = (0, 0);
+        for i in 0..400u64 {
+            let t = p.pick(&transforms, |t| format!("tactic:{}", o.tactics[t].name), &mut Rng::new(i)).unwrap();
+            assert_eq!(Some(t), p.pick(&transforms, |t| format!("tactic:{}", o.tactics[t].name), &mut Rng::new(i)));
+            if t == 0 {
+                simplify += 1
+            } else {
+                solve_eqs += 1
+            }
+        }
+        assert!(simplify > 8 * solve_eqs && solve_eqs > 0, "{simplify} against {solve_eqs}");
     }
 }

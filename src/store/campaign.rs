@@ -63,6 +63,10 @@ pub struct Config {
     /// pre-screened; what it shows is stored as a fuzzing finding (engine `triage`), and
     /// an artifact with a STORM witness line is judged against its witness.
     pub triage: bool,
+    /// The configuration engine draws tactics, parameters and options by what they did
+    /// on earlier mutants of the same logic (Falcon's learning); `false` (`--config-uniform`)
+    /// draws uniformly.
+    pub config_learning: bool,
 }
 
 impl Default for Config {
@@ -84,6 +88,7 @@ impl Default for Config {
             reduce: DEFAULT_REDUCE_S,
             shard: None,
             triage: false,
+            config_learning: true,
         }
     }
 }
