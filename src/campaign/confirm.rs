@@ -184,7 +184,7 @@ pub(super) fn confirm_and_store(
         let good = |r: &QueryResult| -> bool {
             let crashed = r.crash.is_some() || r.outcomes.iter().any(|o| matches!(o, Outcome::Crash { .. }));
             if kind == BugKind::Crash {
-                return !crashed;
+                return oracle::crash_fixed(r);
             }
             if itself {
                 // Fixed: the release answers the same question the same way (definitely,

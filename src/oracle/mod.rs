@@ -384,6 +384,19 @@ pub fn around_check_sat(s: &Script, before: &str, after: &str) -> String {
     out
 }
 
+/// Whether a release no longer shows a crash: it answers every check (`sat`, `unsat`,
+/// `unknown`, or a model its own check refuses) without crashing. A release that refuses
+/// the input, runs out of time or memory says nothing about the crash: in session 16 z3
+/// 4.15.4 refused a `QF_AFP` trigger ("unknown sort 'Float32'") and was taken for its fix,
+/// where 5.4.0 is the first release that answers it.
+pub fn crash_fixed(r: &QueryResult) -> bool {
+    r.crash.is_none()
+        && !r.outcomes.is_empty()
+        && r.outcomes.iter().all(|o| {
+            matches!(o, Outcome::Sat | Outcome::Unsat | Outcome::Unknown { .. } | Outcome::InvalidModel { .. })
+        })
+}
+
 /// Fixed-in bisection over the installed releases of the blamed solver's family that are
 /// newer than it: the first release whose answer is `good` (for a crash: does not crash;
 /// for soundness: gives the expected definite answer). Releases are assumed to stay fixed
@@ -436,6 +449,16 @@ mod tests {
             wall: Duration::ZERO,
             cpu: None,
         }
+    }
+
+    #[test]
+    fn a_crash_is_fixed_only_where_a_release_answers() {
+        assert!(crash_fixed(&r(&[Outcome::Sat, Outcome::Unknown { reason: String::new() }])));
+        let crash = Outcome::Crash { signal: Some(11), exit_code: None, message: "SIGSEGV".into() };
+        assert!(!crash_fixed(&r(&[Outcome::Sat, crash])));
+        assert!(!crash_fixed(&r(&[Outcome::Error { message: "unknown sort 'Float32'".into() }])));
+        assert!(!crash_fixed(&r(&[Outcome::Timeout])));
+        assert!(!crash_fixed(&r(&[])));
     }
 
     use Family::{Cvc5, Yices, Z3};
