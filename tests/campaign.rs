@@ -825,7 +825,7 @@ fn config_is_a_campaign_engine() {
     let dir = tempdir("config");
     let s = seeds(&dir, &["lia_div_mod.smt2", "bv_signed.smt2", "lra_strict.smt2"]);
     engine_reaches_the_solvers(&s, &dir.join("out"), "config", "z3-5.4.0");
-    // It learned from its configuration-only mutants (Falcon's weights per logic).
+    // It counts its configuration-only mutants (what Falcon-style learning learns from).
     let st = stats(&dir.join("out"));
     assert!(st["config_learned"].as_u64().unwrap() > 0, "{st}");
     // With cvc5 under test, its options from its own list: read, mutants set them, and

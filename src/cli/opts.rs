@@ -89,10 +89,11 @@ pub(crate) struct RunOpts {
     /// Do not bisect findings over installed releases.
     #[arg(long)]
     pub(crate) no_bisect: bool,
-    /// The configuration engine draws tactics, parameters and options uniformly instead
-    /// of by what they changed on earlier mutants of the same logic.
+    /// The configuration engine draws tactics, parameters and options by what they
+    /// changed on earlier mutants of the same logic (Falcon-style learning) instead of
+    /// uniformly.
     #[arg(long)]
-    pub(crate) config_uniform: bool,
+    pub(crate) config_learn: bool,
     /// Reduce each new finding for at most this many seconds after fuzzing (0: off;
     /// default 60).
     #[arg(long)]
@@ -129,8 +130,8 @@ impl RunOpts {
         if let Some(r) = self.reduce {
             cfg.reduce = r;
         }
-        if self.config_uniform {
-            cfg.config_learning = false;
+        if self.config_learn {
+            cfg.config_learning = true;
         }
         if self.no_bisect {
             cfg.bisect = false;
