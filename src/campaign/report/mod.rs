@@ -270,8 +270,7 @@ fn yields(s: &mut String, d: &Data) {
         let bugs = |n: &str| fuzzed.iter().filter(|m| key(m) == n).count();
         // A finding whose engine or logic the stats do not have (stats lines from before
         // issue 24, a merged store) still gets its row.
-        let extra: Vec<String> = fuzzed.iter().map(|m| key(m)).filter(|k| !table.contains_key(k)).collect();
-        let mut extra = extra;
+        let mut extra: Vec<String> = fuzzed.iter().map(|m| key(m)).filter(|k| !table.contains_key(k)).collect();
         extra.sort();
         extra.dedup();
         names.extend(extra.iter());
