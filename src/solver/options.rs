@@ -372,7 +372,7 @@ fn validate_set_options(spec: &SolverSpec, listed: Vec<Param>) -> std::io::Resul
         from = last.map_or(from, |l| l + 1) + 1;
     }
     let mut out = listed;
-    for (p, k) in out.iter_mut().enumerate().map(|(k, p)| (p, k)) {
+    for (k, p) in out.iter_mut().enumerate() {
         p.values = probes.iter().zip(&ok).filter(|((j, _), ok)| *j == k && **ok).map(|((_, v), _)| v.clone()).collect();
     }
     out.retain(|p| !p.values.is_empty());
