@@ -1078,5 +1078,10 @@ fn option_tables_are_cached_beside_the_release() {
     wrapped.command = vec!["/usr/bin/env".into(), bin.display().to_string(), "-smt2".into()];
     assert!(!extract_cached(&wrapped).unwrap().1 && !extract_cached(&wrapped).unwrap().1);
     assert!(!std::path::Path::new("/usr/smtstorm-options.json").exists());
+    // The driver a Python interpreter runs (cvc5's) is cached beside its install.
+    let cvc5 = py_solver("cvc5", Family::Cvc5);
+    let (o, _) = extract_cached(&cvc5).unwrap();
+    assert!(!o.set_options.is_empty());
+    assert!(extract_cached(&cvc5).unwrap().1, "cvc5's table comes from its cache the second time");
     let _ = std::fs::remove_dir_all(&work);
 }

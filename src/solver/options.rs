@@ -426,8 +426,14 @@ struct Cached {
 /// time, and nothing is written outside an install.
 fn cache_of(spec: &SolverSpec) -> Option<(std::path::PathBuf, String)> {
     // The binary (`.solvers/z3-4.8.12/bin/z3`), or the driver a Python interpreter runs
-    // (`.solvers/cvc5/cvc5-smt2`, its package beside it in `py/`).
-    let (k, bin, release) = spec.command.iter().take(2).enumerate().find_map(|(k, c)| {
+    // (`.solvers/cvc5/cvc5-smt2`, its package beside it in `py/`); any other wrapper is
+    // asked every time.
+    let python = spec
+        .command
+        .first()
+        .and_then(|c| std::path::Path::new(c).file_name())
+        .is_some_and(|n| n.to_str().is_some_and(|n| n.starts_with("python")));
+    let (k, bin, release) = spec.command.iter().take(1 + python as usize).enumerate().find_map(|(k, c)| {
         let bin = std::path::Path::new(c);
         let dir = bin.parent()?;
         let release = if dir.file_name()? == "bin" { dir.parent()? } else { dir };
