@@ -36,7 +36,7 @@ esac
 echo
 sed -n '/^## Bugs found/,$p' "$out/campaign/report.md" | head -n 40
 echo
-echo "bugs:          $out/campaign/bugs/<kind>/<id>/{trigger.smt2,reduced.smt2,meta.json,report.md}"
+echo "bugs:          $out/campaign/bugs/<kind>/<id>/{trigger.smt2,reduced.smt2,meta.json,report.md,report.html}"
 echo "seed findings: $out/campaign/seed-findings/ (the unmodified seed already fails)"
 echo "report:        $out/campaign/report.md and $out/campaign/report.html"
 echo "events:        $out/campaign/events.jsonl (JSON lines), stats: $out/campaign/stats.jsonl"
