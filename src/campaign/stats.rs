@@ -74,14 +74,14 @@ pub struct Tallies {
 }
 
 impl Tallies {
-    /// Counts each check-sat answer of each solver in `results` (`names[k]` is solver k).
+    /// Counts each check-sat answer of each solver in `results` (solver k is `solvers[k]`).
     pub fn count_outcomes<'a>(
         &mut self,
-        names: &[String],
+        solvers: &[SolverSpec],
         results: impl IntoIterator<Item = (usize, &'a QueryResult)>,
     ) {
         for (k, r) in results {
-            let per = self.outcomes.entry(names[k].clone()).or_default();
+            let per = self.outcomes.entry(solvers[k].name.clone()).or_default();
             for o in &r.outcomes {
                 *per.entry(o.name().to_string()).or_default() += 1;
             }

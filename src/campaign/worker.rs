@@ -474,10 +474,15 @@ pub(super) fn fuzz_batch<'s>(
         }
     }
     {
-        let names: Vec<String> = sh.solvers.iter().map(|s| s.name.clone()).collect();
         let all = results.iter().flat_map(|r| r.iter().enumerate().filter_map(|(k, q)| q.as_ref().map(|q| (k, q))));
-        sh.counters.tallies.lock().unwrap_or_else(|e| e.into_inner()).count_outcomes(&names, all);
+        sh.counters.tallies.lock().unwrap_or_else(|e| e.into_inner()).count_outcomes(&sh.solvers, all);
     }
+    // The seed's pre-screen answers, for the configuration engine's learning.
+    let baseline = if engine == Engine::Config {
+        sh.sched.lock().unwrap_or_else(|e| e.into_inner()).state[i].baseline.clone()
+    } else {
+        vec![]
+    };
     // This batch's yield for the report's per-engine and per-logic tables.
     let mut batch_yield = super::stats::Yield::default();
     let mut bad = 0;
@@ -508,7 +513,7 @@ pub(super) fn fuzz_batch<'s>(
         }
         bad += (errored || timed_out || exhausted) as u64;
         if engine == Engine::Config {
-            learn(sh, i, logic, edits, &rs);
+            learn(sh, &baseline, logic, edits, &rs);
         }
         let edits_json = serde_json::to_value(edits).unwrap_or_default();
         // A STORM instance is satisfied by its witness: any `unsat` is a candidate. A
@@ -599,7 +604,14 @@ pub(super) fn fuzz_batch<'s>(
 /// (z3 for a tactic, cvc5 for options). It had an effect when one of them answered a
 /// check-sat with an outcome the seed never got, or took over twice or under half the
 /// seed's time (where either is over 20 ms: below that, time is noise).
-fn learn(sh: &Shared, i: usize, logic: &str, edits: &[crate::mutate::edit::Edit], rs: &[Option<&QueryResult>]) {
+#[allow(clippy::type_complexity)]
+fn learn(
+    sh: &Shared,
+    baseline: &[Option<(Vec<&'static str>, Duration)>],
+    logic: &str,
+    edits: &[crate::mutate::edit::Edit],
+    rs: &[Option<&QueryResult>],
+) {
     use crate::mutate::edit::Edit;
     use crate::solver::Family;
     if !edits.iter().all(|e| matches!(e, Edit::AskAgain { .. } | Edit::SetOptions { .. } | Edit::PushSplit { .. })) {
@@ -617,7 +629,6 @@ fn learn(sh: &Shared, i: usize, logic: &str, edits: &[crate::mutate::edit::Edit]
             _ => None,
         })
         .collect();
-    let baseline = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).state[i].baseline.clone();
     let mut seen = false;
     let mut effect = false;
     for (k, r) in rs.iter().enumerate() {
