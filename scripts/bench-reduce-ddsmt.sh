@@ -15,7 +15,7 @@
 #   smtstorm reduce FINDING_DIR            (built-in judge from meta.json; BENCH_NO_BUILTIN=1
 #                                           skips it)
 # and every output is re-checked with the checker (symptom slippage = a result the
-# checker rejects). A table goes to OUT/table.md and the raw numbers to OUT/results.jsonl.
+# checker rejects, or for a crash a different top three frames under gdb). A table goes to OUT/table.md and the raw numbers to OUT/results.jsonl.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:?usage: bench-reduce-ddsmt.sh OUT FINDING_DIR...}"
@@ -69,6 +69,8 @@ elif m["kind"] == "crash":
     extra = ["model_validate=true"] if fam[b] == "z3" else []
     # Crash messages go to either stream (z3 prints assertion violations on stdout).
     lines.append("%s >\"$1.err\" 2>&1; code=$?" % run(b, extra))
+    # The blamed solver's command, for comparing crash states (gdb frames) afterwards.
+    open(os.path.join(os.path.dirname(dst), "crash-argv"), "w").write(" ".join(shlex.quote(x) for x in list(cmds[b]) + extra))
     import re
     av = re.match(r"ASSERTION VIOLATION (\S+):(\d+)$", sig.split("\n")[0])
     if av:
@@ -116,13 +118,24 @@ PY
   fi
   t3=$(date +%s.%N)
   slip=""
+  # A crash without a message (a bare SIGSEGV) can slip to another crash that the checker
+  # cannot tell apart: the top three frames gdb shows must be the input's.
+  frames() { gdb -q -batch -ex run -ex bt --args $(cat "$case/crash-argv") "$1" 2>/dev/null | grep '^#' | head -3 \
+    | sed -E 's/^#[0-9]+ +(0x[0-9a-f]+ in )?//; s/ \(.*//' || true; }
+  want=""
+  if [ -f "$case/crash-argv" ] && command -v gdb > /dev/null; then want="$(frames "$case/input.smt2")"; fi
   for r in $runs; do
     f="$case/out.$r.smt2"
     if [ ! -s "$f" ]; then slip="$slip $r:missing"; continue; fi
     g="$case/recheck.$r.smt2"
     grep -v '^; smtstorm-witness: ' "$f" > "$g" || true
     "$case/check.sh" "$g" || slip="$slip $r"
+    if [ -n "$want" ] && [ "$(frames "$g")" != "$want" ]; then
+      slip="$slip $r:frames"
+      frames "$g" > "$case/frames.$r.txt"
+    fi
   done
+  [ -z "$want" ] || echo "$want" > "$case/frames.input.txt"
   size() { if [ -s "$1" ]; then grep -v '^; smtstorm-witness: ' "$1" | wc -c || true; else echo 0; fi; }
   sd=$(size "$case/out.ddsmt.smt2"); ss=$(size "$case/out.smtstorm.smt2"); sb=$(size "$case/out.builtin.smt2")
   # printf gives the leading zero bc leaves out (".4" is no JSON number).

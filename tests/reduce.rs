@@ -150,6 +150,51 @@ fn external_checker_mode_reduces_a_real_z3_soundness_trigger() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A check that has lost its point is stopped: in a wave of two, once the first candidate
+/// is interesting, the second one (here a checker that would sleep for half a minute) is
+/// killed with its whole process group instead of being waited for, and its verdict is
+/// not cached as boring.
+#[test]
+fn a_check_an_earlier_candidate_has_beaten_is_stopped() {
+    let dir = tempdir("reduce-cancel");
+    let input = dir.join("input.smt2");
+    std::fs::write(
+        &input,
+        "(declare-const keep Int)(declare-const a Int)(declare-const b Int)(declare-const c Int)\n\
+         (assert (> a 1))(assert (> b 2))(assert (> c 3))(assert (> keep 0))(check-sat)\n",
+    )
+    .unwrap();
+    let checker = dir.join("check.sh");
+    // `sleep` as a child of the shell: stopping the check must reach the process group.
+    std::fs::write(&checker, "#!/bin/sh\ngrep -q keep \"$1\" && exit 0\nsleep 31.7\nexit 1\n").unwrap();
+    assert!(Command::new("chmod").arg("+x").arg(&checker).status().unwrap().success());
+    let out = dir.join("out.smt2");
+    let (code, printed, err) = smtstorm(&[
+        "reduce",
+        "-v",
+        "-j",
+        "2",
+        "--timeout",
+        "1",
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--",
+        checker.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{printed}{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "(declare-const keep Int)\n(check-sat)\n");
+    let stopped: u64 = printed
+        .split(" were stopped once an earlier candidate had won")
+        .next()
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count of stopped checks in: {printed}"));
+    assert!(stopped >= 1, "{printed}");
+    let left = Command::new("pgrep").args(["-f", "sleep 31.7"]).output().unwrap();
+    assert!(left.stdout.is_empty(), "a stopped check left its sleep behind");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `smtstorm triage` on a libFuzzer-style artifact directory: a STORM instance that makes
 /// z3 4.8.7 answer unsat (stored as a confirmed, bisected, reduced finding), a timeout
 /// artifact (counted), an input that reproduces nothing, and bytes that are not SMT-LIB.

@@ -115,6 +115,13 @@ impl ReduceCmd {
             if report.timed_out { " (time limit reached)" } else { "" }
         );
         if self.verbose {
+            outln!(
+                "  time in checks (summed over workers): {:.1}s, {:.1}s of it not interesting; {} checks reached the per-check limit, {} were stopped once an earlier candidate had won",
+                report.check_seconds,
+                report.boring_seconds,
+                report.timeouts,
+                report.cancelled
+            );
             // What each pass bought per check (bytes removed / candidates it gave the judge).
             for (pass, checks) in &report.checks_by_pass {
                 let wins = report.by_pass.get(pass).copied().unwrap_or(0);

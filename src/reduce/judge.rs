@@ -17,6 +17,7 @@ use crate::smtlib::{self, Script};
 use crate::solver::{run_file, Limits, Outcome, QueryResult, Session, SolverSpec};
 use crate::store::Meta;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// A ddSMT-style external checker.
@@ -34,21 +35,24 @@ pub struct External {
 struct ExternalWorker<'a> {
     judge: &'a External,
     file: PathBuf,
+    timed_out: bool,
 }
 
 impl External {
-    /// Whether the command finds `text` interesting, run on `file`.
-    fn run(&self, file: &Path, text: &str) -> bool {
+    /// Whether the command finds `text` interesting, run on `file`, and whether it was
+    /// stopped at the time limit.
+    fn run(&self, file: &Path, text: &str, cancel: Option<&AtomicBool>) -> (bool, bool) {
         if std::fs::write(file, text).is_err() {
-            return false;
+            return (false, false);
         }
         let mut argv = self.argv.clone();
         argv.push(file.display().to_string());
-        let Ok(r) = crate::solver::run_argv(&argv, &self.limits) else { return false };
-        !r.timed_out
+        let Ok(r) = crate::solver::run_argv_until(&argv, &self.limits, cancel) else { return (false, false) };
+        let ok = !r.timed_out
             && r.status.and_then(|s| s.code()) == Some(0)
             && self.match_out.as_ref().is_none_or(|m| r.stdout.contains(m.as_str()))
-            && self.match_err.as_ref().is_none_or(|m| r.stderr.contains(m.as_str()))
+            && self.match_err.as_ref().is_none_or(|m| r.stderr.contains(m.as_str()));
+        (ok, r.timed_out)
     }
 }
 
@@ -56,13 +60,23 @@ impl Judge for External {
     fn worker(&self, id: usize) -> Box<dyn Check + Send + '_> {
         let dir = self.dir.join(format!("w{id}"));
         let _ = std::fs::create_dir_all(&dir);
-        Box::new(ExternalWorker { judge: self, file: dir.join(&self.file_name) })
+        Box::new(ExternalWorker { judge: self, file: dir.join(&self.file_name), timed_out: false })
     }
 }
 
 impl Check for ExternalWorker<'_> {
     fn interesting(&mut self, text: &str) -> bool {
-        self.judge.run(&self.file, text)
+        let (ok, out) = self.judge.run(&self.file, text, None);
+        self.timed_out = out;
+        ok
+    }
+    fn interesting_until(&mut self, text: &str, cancel: &AtomicBool) -> bool {
+        let (ok, out) = self.judge.run(&self.file, text, Some(cancel));
+        self.timed_out = out;
+        ok
+    }
+    fn timed_out(&self) -> bool {
+        self.timed_out
     }
 }
 

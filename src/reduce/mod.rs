@@ -24,6 +24,7 @@ use passes::{materialize, measure, Ctx, PASSES};
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Decides whether a candidate still shows the behaviour being reduced.
@@ -45,6 +46,16 @@ pub trait Judge: Sync {
 /// One worker's interestingness test.
 pub trait Check {
     fn interesting(&mut self, text: &str) -> bool;
+    /// [`Check::interesting`] that may give up (answering `false`) once `cancel` is set:
+    /// the driver sets it when an earlier candidate of the wave has won, so a later one
+    /// that would run to the time limit does not hold the wave up.
+    fn interesting_until(&mut self, text: &str, _cancel: &AtomicBool) -> bool {
+        self.interesting(text)
+    }
+    /// Whether the last check was cut off by the per-check limit (statistics only).
+    fn timed_out(&self) -> bool {
+        false
+    }
 }
 
 /// Reduction settings.
@@ -270,13 +281,20 @@ pub fn reduce_external(input: &Path, output: &Path, cmd: ExternalCheck, opts: &O
         file_name,
     };
     let original = parsed.as_ref().map_or(text.clone(), smtlib::print);
+    // The run that times the original also says whether it is interesting: the reduction
+    // need not ask again (on a large trigger the original is the slowest check of all).
+    let mut known = None;
     if timeout.is_none() {
         let t0 = Instant::now();
-        let _ = judge.worker(usize::MAX).interesting(&original);
+        let ok = judge.worker(usize::MAX).interesting(&original);
         judge.limits.time = (t0.elapsed() * 3).max(Duration::from_secs(1));
+        if !ok {
+            return Err(ReduceError::NotInteresting);
+        }
+        known = Some(original);
     }
     match parsed {
-        Ok(script) => Ok(reduce(&script, &judge, opts, Some(output), "")?.1),
+        Ok(script) => Ok(reduce_known(&script, &judge, opts, Some(output), "", known.as_deref())?.1),
         Err(e) => reduce_lines(&text, &e.to_string(), &judge, opts, output),
     }
 }
@@ -364,6 +382,19 @@ pub fn reduce(
     best_out: Option<&Path>,
     header: &str,
 ) -> Result<(String, Report), ReduceError> {
+    reduce_known(input, judge, opts, best_out, header, None)
+}
+
+/// [`reduce`], where `known` is a text a worker already found interesting (not checked
+/// again if the reduction starts from it).
+fn reduce_known(
+    input: &Script,
+    judge: &dyn Judge,
+    opts: &Options,
+    best_out: Option<&Path>,
+    header: &str,
+    known: Option<&str>,
+) -> Result<(String, Report), ReduceError> {
     let t0 = Instant::now();
     let text = smtlib::print(input);
     let jobs = opts.jobs.max(1);
@@ -398,7 +429,8 @@ pub fn reduce(
             }
         }
     }
-    if !st.workers[0].interesting(&st.text) {
+    // (`known` was already checked by the caller.)
+    if known != Some(st.text.as_str()) && !st.workers[0].interesting(&st.text) {
         // Screening disagrees with confirmation on the original itself (z3 4.8.7 validates
         // models in a session but not on a file): screen the way confirmation runs.
         if !judge.check_like_confirm() {
@@ -512,15 +544,44 @@ fn wave(st: &mut State, judge: &dyn Judge, pass: fn(&Ctx) -> Vec<passes::Change>
         return if *at >= changes.len() { Wave::Done } else { Wave::Nothing };
     }
     st.report.checks += batch.len() as u64;
-    let verdicts: Vec<bool> = std::thread::scope(|scope| {
-        let handles: Vec<_> = st
-            .workers
-            .iter_mut()
-            .zip(&batch)
-            .map(|(w, (_, text, _, _))| scope.spawn(move || w.interesting(text)))
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or(false)).collect()
+    // Verdicts arrive as checks finish. Once every candidate before an interesting one is
+    // known to be boring, that one wins whatever the later ones say: they are stopped
+    // (`cancel`) instead of being waited for. A cancelled verdict is unknown, not boring.
+    let cancel = AtomicBool::new(false);
+    let n = batch.len();
+    // Per candidate: interesting, seconds, timed out, stopped by `cancel`.
+    let timed: Vec<(bool, f64, bool, bool)> = std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for (k, (w, (_, text, _, _))) in st.workers.iter_mut().zip(&batch).enumerate() {
+            let (tx, cancel) = (tx.clone(), &cancel);
+            scope.spawn(move || {
+                let t = Instant::now();
+                let ok = w.interesting_until(text, cancel);
+                let cut = !ok && cancel.load(Ordering::Relaxed);
+                let _ = tx.send((k, (ok, t.elapsed().as_secs_f64(), w.timed_out(), cut)));
+            });
+        }
+        drop(tx);
+        let mut got: Vec<Option<(bool, f64, bool, bool)>> = vec![None; n];
+        for (k, v) in rx {
+            got[k] = Some(v);
+            let decided = got.iter().map_while(|g| g.as_ref()).any(|g| g.0);
+            if decided {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        }
+        // A worker that panicked sent nothing: boring.
+        got.into_iter().map(|g| g.unwrap_or((false, 0.0, false, false))).collect()
     });
+    for &(ok, secs, out, cut) in &timed {
+        st.report.check_seconds += secs;
+        if !ok {
+            st.report.boring_seconds += secs;
+        }
+        st.report.timeouts += u64::from(out);
+        st.report.cancelled += u64::from(cut);
+    }
+    let verdicts: Vec<bool> = timed.iter().map(|v| v.0).collect();
     let mut winner = None;
     for (k, ok) in verdicts.iter().enumerate() {
         if *ok && winner.is_none() {
@@ -530,7 +591,8 @@ fn wave(st: &mut State, judge: &dyn Judge, pass: fn(&Ctx) -> Vec<passes::Change>
             }
             st.report.unconfirmed += 1;
         }
-        if winner.is_none() || !*ok {
+        // Cached as boring: what was checked to the end and not interesting.
+        if winner.is_none() || (!*ok && !timed[k].3) {
             st.seen.insert(batch[k].3);
         }
     }

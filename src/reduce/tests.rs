@@ -390,3 +390,52 @@ fn datatypes_lose_constructors_and_fields_and_get_short_names() {
     let s = smtlib::parse(&after).unwrap();
     assert!(crate::smtlib::check::check(&s).diagnostics.is_empty(), "{after}");
 }
+
+#[test]
+fn unused_declarations_go_in_one_check() {
+    // `U` is only used by `f`, which nothing uses: both go, with `y`, in the first candidate.
+    let before = "(declare-sort U 0)(declare-fun f (U) Int)(declare-const x Int)(declare-const y Int)\
+                  (declare-datatypes ((D 0)) (((c (sel Int)))))(assert (> x 0))(check-sat)";
+    let (after, report) = run_passes(&["unused"], before, has("(> x 0)"));
+    assert_eq!(after, "(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n");
+    assert_eq!(report.by_pass.get("unused"), Some(&1), "one success removes them all: {report:?}");
+    // A datatype whose tester or selector is used stays; so does what a `define-fun` uses.
+    let before = "(declare-datatypes ((D 0)) (((c (sel Int)) (e))))(declare-const d D)(declare-const z Int)\
+                  (define-fun g () Int z)(assert (is-c d))(check-sat)";
+    let (after, _) = run_passes(&["unused"], before, has("is-c"));
+    assert!(after.starts_with("(declare-datatypes ((D 0))"), "{after}");
+    assert!(!after.contains("z") && !after.contains("define-fun"), "{after}");
+}
+
+#[test]
+fn exit_is_removable() {
+    let before = "(declare-const x Int)(assert (> x 0))(check-sat)(exit)";
+    let (after, _) = run_passes(&["commands"], before, has("(> x 0)"));
+    assert_eq!(after, "(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n");
+}
+
+#[test]
+fn retype_sorts() {
+    // A datatype only used as a quantified variable's sort goes, the variable becomes Int.
+    let before = "(declare-datatypes ((D 0)) (((c) (e))))(assert (forall ((g D)) true))(check-sat)";
+    let (after, _) = run_passes(&["retype"], before, has("forall"));
+    assert_eq!(after, "(assert (forall ((g Int)) true))\n(check-sat)\n");
+    // One occurrence at a time where the sort is shorter; the checker refuses what does
+    // not fit (`y` is compared with an Int, so it stays Int).
+    let before = "(declare-const b (_ BitVec 32))(declare-const y Int)(assert (forall ((q (_ BitVec 8))) (= b b)))\
+                  (assert (> y 0))(check-sat)";
+    let (after, _) = run_passes(&["retype"], before, has("forall"));
+    assert_eq!(after, "(declare-const b Int)\n(declare-const y Int)\n(assert (forall ((q Int)) (= b b)))\n(assert (> y 0))\n(check-sat)\n");
+}
+
+#[test]
+fn fresh_constant_for_a_term() {
+    let before = "(assert (forall ((b Int)) (exists ((a Int)) (= 0 (* a a)))))(check-sat)";
+    let (after, _) = run_passes(&["fresh"], before, has("forall"));
+    assert_eq!(after, "(declare-const x Bool)\n(assert (forall ((b Int)) x))\n(check-sat)\n");
+    // The fresh name is one the script does not use; a term shorter than its declaration
+    // stays.
+    let before = "(declare-const x Int)(declare-const y Int)(assert (> (+ (* x x y) (* y y x) 1) (- y)))(check-sat)";
+    let (after, _) = run_passes(&["fresh"], before, has("(> "));
+    assert_eq!(after, "(declare-const x Int)\n(declare-const y Int)\n(declare-const z Int)\n(assert (> z (- y)))\n(check-sat)\n");
+}

@@ -26,7 +26,7 @@ pub mod seed;
 pub mod session;
 
 pub use limits::{Limits, DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S};
-pub use oneshot::{run_argv, run_file, RawRun};
+pub use oneshot::{run_argv, run_argv_until, run_file, RawRun};
 pub use outcome::{Outcome, QueryResult};
 pub use registry::{Family, Registry, SolverSpec};
 pub use session::{failed, query_batches, BatchJob, Framing, Session};

@@ -49,6 +49,16 @@ pub struct RawRun {
 /// watchdog (`time + grace`), memory limit and output cap; kills the whole group when it
 /// ends or times out, so nothing is left behind. `Err` only when it cannot start.
 pub fn run_argv(argv: &[String], limits: &Limits) -> std::io::Result<RawRun> {
+    run_argv_until(argv, limits, None)
+}
+
+/// [`run_argv`] that also stops the process group (status `None`, not timed out) as soon
+/// as `cancel` is set: a reducer's check whose verdict no longer matters.
+pub fn run_argv_until(
+    argv: &[String],
+    limits: &Limits,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
+) -> std::io::Result<RawRun> {
     let t0 = Instant::now();
     let mut child = spawn(argv, limits, Stdio::null())?;
     let pid = child.id();
@@ -63,7 +73,8 @@ pub fn run_argv(argv: &[String], limits: &Limits) -> std::io::Result<RawRun> {
         if r == pid as i32 || r < 0 {
             break;
         }
-        if Instant::now() >= deadline || out.lock().unwrap().len() > limits.max_output {
+        let cancelled = cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+        if cancelled || Instant::now() >= deadline || out.lock().unwrap().len() > limits.max_output {
             timed_out = Instant::now() >= deadline;
             killed = true;
             kill_group(pid);

@@ -28,6 +28,18 @@ pub struct Report {
     pub checks_by_pass: BTreeMap<String, u64>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub bytes_by_pass: BTreeMap<String, u64>,
+    /// Seconds the workers spent in checks, summed over workers: all of them, those that
+    /// were not interesting, and how many checks reached the per-check limit (where a
+    /// reduction's time goes, issue 26).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub check_seconds: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub boring_seconds: f64,
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub timeouts: u64,
+    /// Checks stopped early because an earlier candidate of their wave had already won.
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub cancelled: u64,
     /// For a STORM finding: what bound minimisation found before the passes ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<BoundsReport>,
@@ -39,6 +51,14 @@ pub struct Report {
     /// was reduced by removing lines, untyped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub untyped: Option<String>,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+fn is_zero_u64(x: &u64) -> bool {
+    *x == 0
 }
 
 /// The outcome of STORM's bound minimisation (`reduce::bounds::minimise`).

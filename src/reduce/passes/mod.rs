@@ -25,12 +25,14 @@ use crate::smtlib::sort::{SortKind, SortRef};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 mod binders;
+mod declarations;
 mod names;
 mod structure;
 mod substitute;
 mod terms;
 
 use binders::{define_funs, lets, quant_vars};
+use declarations::{fresh, retype, unused};
 use names::rename;
 use structure::{arity, checksat_assuming, commands, conjuncts, datatypes, logic, tactics};
 use substitute::{eliminate, merge, relations, share, simplify};
@@ -92,6 +94,7 @@ pub type Pass = (&'static str, fn(&Ctx) -> Vec<Change>);
 /// term by term; equivalence-preserving rewrites and relation strengthening last. The
 /// driver runs them in this order until none succeeds.
 pub const PASSES: &[Pass] = &[
+    ("unused", unused),
     ("commands", commands),
     ("rename", rename),
     ("merge", merge),
@@ -99,8 +102,10 @@ pub const PASSES: &[Pass] = &[
     ("conjuncts", conjuncts),
     ("arity", arity),
     ("terms", terms),
+    ("fresh", fresh),
     ("define-fun", define_funs),
     ("datatypes", datatypes),
+    ("retype", retype),
     ("let", lets),
     ("eliminate", eliminate),
     ("simplify", simplify),

@@ -3,12 +3,12 @@
 
 use super::*;
 
-/// Removable commands: all but `exit`, and the check-sats only when there are several.
+/// Removable commands: all (`exit` too: a solver stops at the end of its input anyway),
+/// the check-sats only when there are several.
 pub(super) fn removable(s: &Script) -> Vec<usize> {
     let checks = s.commands.iter().filter(|c| s.is_check(&c.kind)).count();
     (0..s.commands.len())
         .filter(|&i| match s.commands[i].kind {
-            CommandKind::Nullary(Nullary::Exit) => false,
             ref k if s.is_check(k) => checks > 1,
             _ => true,
         })
