@@ -150,6 +150,65 @@ fn external_checker_mode_reduces_a_real_z3_soundness_trigger() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Two crashes of real z3 4.8.7 under the `bvarray2uf` tactic with the same message (a bare
+/// SIGSEGV) but different crash states: a quantifier over an application crashes in
+/// `process_var`, an application-free one in `ast_table::push_erase`. Dropping the first
+/// assertion leaves the second crash, smaller: a reduction judged by the signal alone
+/// takes it. With the finding's frames (and gdb), confirmation refuses it and the
+/// reduction keeps the first crash.
+#[test]
+fn crash_reduction_keeps_the_crash_state() {
+    if smtstorm::solver::backtrace::gdb().is_none() {
+        eprintln!("SKIPPED: no gdb (scripts/setup-solvers.sh installs it)");
+        return;
+    }
+    let root = tempdir("reduce-frames");
+    let spec = SolverSpec::from_command_line("z3-4.8.7", &format!("{} -smt2", solver_bin("z3-4.8.7/bin/z3").display()))
+        .unwrap();
+    let trigger = "(declare-fun e (Int Int) Bool)\n(assert (forall ((g Int)) (e 0 g)))\n\
+                   (assert (forall ((i Int)) true))\n(check-sat-using bvarray2uf)\n";
+    let dir = root.join("bugs/crash/fa11");
+    std::fs::create_dir_all(&dir).unwrap();
+    let trig = dir.join("trigger.smt2");
+    std::fs::write(&trig, trigger).unwrap();
+    let limits = Limits::default();
+    let r = smtstorm::solver::run_file(&spec, &trig, 1, &limits);
+    let Some(smtstorm::solver::Outcome::Crash { message, .. }) = r.crash.clone() else { panic!("no crash: {r:?}") };
+    let frames = smtstorm::solver::backtrace::crash_state(&spec, &trig, &limits).expect("a crash state under gdb");
+    assert!(frames[0].contains("process_var"), "{frames:?}");
+    let other = root.join("other.smt2");
+    std::fs::write(&other, "(assert (forall ((i Int)) true))\n(check-sat-using bvarray2uf)\n").unwrap();
+    let r2 = smtstorm::solver::run_file(&spec, &other, 1, &limits);
+    assert!(matches!(&r2.crash, Some(smtstorm::solver::Outcome::Crash { message: m, .. }) if *m == message));
+    let state2 = smtstorm::solver::backtrace::crash_state(&spec, &other, &limits).expect("a crash state");
+    assert_ne!(state2, frames, "the two crashes must differ in state for this test to mean anything");
+    let meta = serde_json::json!({
+        "id": "fa11", "kind": "crash", "blamed": "z3-4.8.7", "blamed_version": "4.8.7", "blame_by": "crash",
+        "logic": "ALL", "signature": message, "frames": frames, "fixed_in": null, "bisection": [],
+        "answers": [{"solver": "z3-4.8.7", "version": "4.8.7", "outcomes": [r.outcomes[0].to_string()],
+                     "stdout_excerpt": r.stdout_excerpt, "stderr_excerpt": r.stderr_excerpt,
+                     "seconds": r.wall.as_secs_f64()}],
+        "seed": "none", "seed_hash": "0", "engine": "config", "edits": [], "rng_seed": 0, "found_at": 0.0,
+        "found_unix": 0, "run": 1, "trigger_bytes": trigger.len(), "duplicates": 0, "seed_finding": false
+    });
+    let _: smtstorm::store::Meta = serde_json::from_value(meta.clone()).unwrap();
+    std::fs::write(dir.join("meta.json"), serde_json::to_vec_pretty(&meta).unwrap()).unwrap();
+    let camp = serde_json::json!({"config": {}, "solvers": [spec], "runs": 1, "first_start_unix": 0,
+                                  "elapsed_before": 0.0});
+    std::fs::write(root.join("campaign.json"), serde_json::to_vec_pretty(&camp).unwrap()).unwrap();
+
+    let (code, out, err) = smtstorm(&["reduce", dir.to_str().unwrap(), "-j", "2"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let reduced = std::fs::read_to_string(dir.join("reduced.smt2")).unwrap();
+    assert!(reduced.len() < trigger.len(), "{reduced}");
+    let f = dir.join("reduced.smt2");
+    assert_eq!(smtstorm::solver::backtrace::crash_state(&spec, &f, &limits).as_ref(), Some(&frames), "{reduced}");
+    let meta: smtstorm::store::Meta = serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
+    let rep = meta.reduction.expect("the report is recorded in meta.json");
+    assert!(rep.unconfirmed > 0, "the other crash was never proposed: the test exercised nothing ({rep:?})");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 /// A check that has lost its point is stopped: in a wave of two, once the first candidate
 /// is interesting, the second one (here a checker that would sleep for half a minute) is
 /// killed with its whole process group instead of being waited for, and its verdict is

@@ -83,8 +83,11 @@ impl Check for ExternalWorker<'_> {
 /// The symptom a finding's reduction must keep.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Symptom {
-    /// The blamed solver crashes with this normalised message.
-    Crash { signature: String },
+    /// The blamed solver crashes with this normalised message, and (where the finding
+    /// recorded one and gdb is installed) in this crash state: the top frames of
+    /// [`crate::solver::backtrace::crash_state`]. A bare SIGSEGV says nothing about where,
+    /// so without the frames a reduction could slip to another crash of the same solver.
+    Crash { signature: String, frames: Vec<String> },
     /// The blamed solver's model validation fails with this normalised message.
     InvalidModel { signature: String },
     /// At one check-sat, solver `i` answers `want[i]` (where `Some`).
@@ -154,7 +157,7 @@ impl FindingJudge {
                 let b = blamed_at.ok_or_else(|| unusable(format!("blamed solver {} has no answer", meta.blamed)))?;
                 let signature = meta.signature.clone();
                 let sym = if meta.kind == BugKind::Crash {
-                    Symptom::Crash { signature }
+                    Symptom::Crash { signature, frames: meta.frames.clone() }
                 } else {
                     Symptom::InvalidModel { signature }
                 };
@@ -252,7 +255,7 @@ impl FindingJudge {
             Symptom::Contradiction => {
                 Some(crate::oracle::self_contradiction(&results[0], &crate::smtlib::framing::framing(s)).is_some())
             }
-            Symptom::Crash { signature } => {
+            Symptom::Crash { signature, .. } => {
                 let r = &results[0];
                 let crash = r.crash.clone().or_else(|| r.outcomes.iter().find(|o| matches!(o, Outcome::Crash { .. })).cloned());
                 Some(matches!(crash, Some(Outcome::Crash { message, .. }) if &message == signature))
@@ -345,6 +348,19 @@ impl Judge for FindingJudge {
         };
         if !self.decide(text, fresh) {
             return false;
+        }
+        // The same crash state, checked on confirmation only (gdb costs a second or so:
+        // once per accepted candidate, not per screened one).
+        if let Symptom::Crash { frames, .. } = &self.symptom {
+            if !frames.is_empty() && crate::solver::backtrace::gdb().is_some() {
+                let Ok(s) = smtlib::parse(text) else { return false };
+                if std::fs::write(&file, self.text_for(0, &s, false)).is_err() {
+                    return false;
+                }
+                if crate::solver::backtrace::crash_state(&self.solvers[0], &file, &self.limits).as_ref() != Some(frames) {
+                    return false;
+                }
+            }
         }
         let Some(w) = &self.witness else { return true };
         // The witness must still satisfy the candidate according to a solver that is not

@@ -370,6 +370,8 @@ struct State<'j> {
     report: Report,
     workers: Vec<Box<dyn Check + Send + 'j>>,
     deadline: Option<Instant>,
+    /// How many declarations were unused when dropping them all at once was last refused.
+    unused_refused: usize,
 }
 
 /// Reduces `input` while `judge` finds it interesting. The best text so far is written
@@ -407,6 +409,7 @@ fn reduce_known(
         seen: HashSet::new(),
         workers: (0..jobs).map(|i| judge.worker(i)).collect(),
         deadline: opts.time.map(|t| t0 + t),
+        unused_refused: 0,
     };
     st.report.checks += 1;
     if !judge.confirm(&st.text) {
@@ -446,6 +449,18 @@ fn reduce_known(
         Ok(())
     };
     write(&st.text)?;
+    let cleanup = opts.passes.is_empty() || opts.passes.iter().any(|p| p == "unused");
+    // Bookkeeping of a success of pass `name` (the text was `bytes` long before it).
+    let record = |st: &mut State, name: &str, bytes: usize, t0: Instant| -> Result<(), ReduceError> {
+        *st.report.bytes_by_pass.entry(name.to_string()).or_default() += bytes.saturating_sub(st.text.len()) as u64;
+        st.report.successes += 1;
+        *st.report.by_pass.entry(name.to_string()).or_default() += 1;
+        write(&st.text)?;
+        if opts.verbose {
+            eprintln!("[{:7.1}s] {name}: {} bytes ({} checks)", t0.elapsed().as_secs_f64(), st.text.len(), st.report.checks);
+        }
+        Ok(())
+    };
     'rounds: loop {
         let mut progress = false;
         for &(name, pass) in PASSES.iter().filter(|p| opts.passes.is_empty() || opts.passes.iter().any(|n| n == p.0)) {
@@ -467,19 +482,23 @@ fn reduce_known(
                     Wave::Done => break,
                     Wave::Nothing => {}
                     Wave::Success => {
-                        *st.report.bytes_by_pass.entry(name.to_string()).or_default() +=
-                            bytes.saturating_sub(st.text.len()) as u64;
                         progress = true;
-                        st.report.successes += 1;
-                        *st.report.by_pass.entry(name.to_string()).or_default() += 1;
-                        write(&st.text)?;
-                        if opts.verbose {
-                            eprintln!(
-                                "[{:7.1}s] {name}: {} bytes ({} checks)",
-                                t0.elapsed().as_secs_f64(),
-                                st.text.len(),
-                                st.report.checks
-                            );
+                        record(&mut st, name, bytes, t0)?;
+                        // What the success left unused goes at once, in one check (else
+                        // `commands` would go on dropping those declarations one by one,
+                        // a check each). Tried again only when more are unused than at
+                        // the last refusal.
+                        let unused = passes::unused_commands(&st.best).len();
+                        if cleanup && name != "unused" && unused > st.unused_refused {
+                            let (checks, bytes) = (st.report.checks, st.text.len());
+                            let w = wave(&mut st, judge, passes::unused_all, &mut 0);
+                            *st.report.checks_by_pass.entry("unused".into()).or_default() += st.report.checks - checks;
+                            if let Wave::Success = w {
+                                st.unused_refused = 0;
+                                record(&mut st, "unused", bytes, t0)?;
+                            } else {
+                                st.unused_refused = unused;
+                            }
                         }
                     }
                 }

@@ -92,7 +92,33 @@ fn mentions(text: &str, out: &mut HashSet<String>) {
 /// these to its generic command ddmin, which on a verification condition with hundreds of
 /// declarations removes them a few at a time, one check each).
 pub(super) fn unused(ctx: &Ctx) -> Vec<Change> {
-    let s = ctx.s;
+    let r = unused_commands(ctx.s);
+    let mut out = vec![];
+    let mut size = r.len();
+    while size >= 1 {
+        for chunk in r.chunks(size) {
+            out.push(Change::Edit { drop: chunk.to_vec(), commands: vec![], terms: vec![] });
+        }
+        if size == 1 {
+            break;
+        }
+        size = size.div_ceil(2);
+    }
+    out
+}
+
+/// [`unused`]'s first candidate alone: every unused declaration at once (what the driver
+/// tries after another pass's success has left declarations unused).
+pub fn unused_all(ctx: &Ctx) -> Vec<Change> {
+    let drop = unused_commands(ctx.s);
+    if drop.is_empty() {
+        return vec![];
+    }
+    vec![Change::Edit { drop, commands: vec![], terms: vec![] }]
+}
+
+/// The indices of the declaring commands nothing else mentions, to a fixpoint.
+pub fn unused_commands(s: &Script) -> Vec<usize> {
     let texts: Vec<String> = s.commands.iter().map(|c| print_command_with(s, &c.kind, &[])).collect();
     let decls: Vec<Vec<String>> = s.commands.iter().map(|c| declares(s, &c.kind)).collect();
     let mentioned: Vec<HashSet<String>> = texts
@@ -121,19 +147,7 @@ pub(super) fn unused(ctx: &Ctx) -> Vec<Change> {
             break;
         }
     }
-    let r: Vec<usize> = (0..s.commands.len()).filter(|&i| gone[i]).collect();
-    let mut out = vec![];
-    let mut size = r.len();
-    while size >= 1 {
-        for chunk in r.chunks(size) {
-            out.push(Change::Edit { drop: chunk.to_vec(), commands: vec![], terms: vec![] });
-        }
-        if size == 1 {
-            break;
-        }
-        size = size.div_ceil(2);
-    }
-    out
+    (0..s.commands.len()).filter(|&i| gone[i]).collect()
 }
 
 /// Simpler sorts for what is declared or bound: a quantified variable, a constant, a

@@ -32,6 +32,7 @@ mod substitute;
 mod terms;
 
 use binders::{define_funs, lets, quant_vars};
+pub use declarations::{unused_all, unused_commands};
 use declarations::{fresh, retype, unused};
 use names::rename;
 use structure::{arity, checksat_assuming, commands, conjuncts, datatypes, logic, tactics};
