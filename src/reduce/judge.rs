@@ -30,6 +30,13 @@ pub struct External {
     pub dir: PathBuf,
     /// File name candidates get (the input's, so checkers that look at the suffix work).
     pub file_name: String,
+    /// When set (the limit was derived from the input's time, not given), the limit per
+    /// check follows the script as it shrinks: three times the slowest of the last three
+    /// interesting checks, at least this long, at most `limits.time`
+    /// ([`Judge::observe`]).
+    pub adaptive_floor: Option<Duration>,
+    /// How long the last three interesting checks took.
+    pub recent: std::sync::Mutex<Vec<Duration>>,
 }
 
 struct ExternalWorker<'a> {
@@ -47,7 +54,8 @@ impl External {
         }
         let mut argv = self.argv.clone();
         argv.push(file.display().to_string());
-        let Ok(r) = crate::solver::run_argv_until(&argv, &self.limits, cancel) else { return (false, false) };
+        let limits = Limits { time: self.limit(), ..self.limits };
+        let Ok(r) = crate::solver::run_argv_until(&argv, &limits, cancel) else { return (false, false) };
         let ok = !r.timed_out
             && r.status.and_then(|s| s.code()) == Some(0)
             && self.match_out.as_ref().is_none_or(|m| r.stdout.contains(m.as_str()))
@@ -56,7 +64,29 @@ impl External {
     }
 }
 
+impl External {
+    /// The current limit per check (see [`External::adaptive_floor`]).
+    pub fn limit(&self) -> Duration {
+        let Some(floor) = self.adaptive_floor else { return self.limits.time };
+        let recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+        match recent.iter().max() {
+            Some(&slowest) => (slowest * 3).clamp(floor.min(self.limits.time), self.limits.time),
+            None => self.limits.time,
+        }
+    }
+}
+
 impl Judge for External {
+    fn observe(&self, interesting: Duration) {
+        if self.adaptive_floor.is_some() {
+            let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+            recent.push(interesting);
+            let n = recent.len();
+            if n > 3 {
+                recent.drain(..n - 3);
+            }
+        }
+    }
     fn worker(&self, id: usize) -> Box<dyn Check + Send + '_> {
         let dir = self.dir.join(format!("w{id}"));
         let _ = std::fs::create_dir_all(&dir);

@@ -41,6 +41,9 @@ pub trait Judge: Sync {
     fn check_like_confirm(&self) -> bool {
         false
     }
+    /// How long a check that found a candidate interesting took (a judge may derive its
+    /// limit per check from it).
+    fn observe(&self, _interesting: Duration) {}
 }
 
 /// One worker's interestingness test.
@@ -254,8 +257,17 @@ pub struct ExternalCheck {
     pub memory: Option<u64>,
 }
 
+/// The lowest limit per check the adaptive limit goes down to: the shell and solver
+/// start-up of a checker script (10–30 ms) many times over, so that a loaded machine does
+/// not turn an interesting check into a timeout.
+pub const ADAPTIVE_FLOOR: Duration = Duration::from_millis(250);
+
 /// Reduces `input` to `output` while the external ddSMT-style checker `cmd` finds it
-/// interesting (see [`judge::External`]).
+/// interesting (see [`judge::External`]). Without `timeout`, the limit per check is three
+/// times the command's time on the input (at least a second) and then follows the time of
+/// recent interesting checks down as the script shrinks (at least [`ADAPTIVE_FLOOR`]): a
+/// 300-byte candidate that runs a second where its 300-byte predecessors crashed in 20 ms
+/// is not going to crash, and waiting for it was most of a big trigger's time.
 pub fn reduce_external(input: &Path, output: &Path, cmd: ExternalCheck, opts: &Options) -> Result<Report, ReduceError> {
     let ExternalCheck { argv, match_out, match_err, timeout, memory } = cmd;
     let text = crate::util::files::read_input_text(input)?;
@@ -279,6 +291,8 @@ pub fn reduce_external(input: &Path, output: &Path, cmd: ExternalCheck, opts: &O
         },
         dir: scratch.path().to_path_buf(),
         file_name,
+        adaptive_floor: timeout.is_none().then_some(ADAPTIVE_FLOOR),
+        recent: Default::default(),
     };
     let original = parsed.as_ref().map_or(text.clone(), smtlib::print);
     // The run that times the original also says whether it is interesting: the reduction
@@ -594,7 +608,9 @@ fn wave(st: &mut State, judge: &dyn Judge, pass: fn(&Ctx) -> Vec<passes::Change>
     });
     for &(ok, secs, out, cut) in &timed {
         st.report.check_seconds += secs;
-        if !ok {
+        if ok {
+            judge.observe(Duration::from_secs_f64(secs));
+        } else {
             st.report.boring_seconds += secs;
         }
         st.report.timeouts += u64::from(out);

@@ -439,3 +439,34 @@ fn fresh_constant_for_a_term() {
     let (after, _) = run_passes(&["fresh"], before, has("(> "));
     assert_eq!(after, "(declare-const x Int)\n(declare-const y Int)\n(declare-const z Int)\n(assert (> z (- y)))\n(check-sat)\n");
 }
+
+#[test]
+fn the_external_limit_follows_recent_interesting_checks() {
+    let ms = Duration::from_millis;
+    let mk = |floor: Option<Duration>| judge::External {
+        argv: vec!["true".into()],
+        match_out: None,
+        match_err: None,
+        limits: crate::solver::Limits { time: ms(3000), ..Default::default() },
+        dir: std::env::temp_dir(),
+        file_name: "x.smt2".into(),
+        adaptive_floor: floor,
+        recent: Default::default(),
+    };
+    let j = mk(Some(ADAPTIVE_FLOOR));
+    assert_eq!(j.limit(), ms(3000), "nothing observed yet: the limit from the input's time");
+    j.observe(ms(20));
+    assert_eq!(j.limit(), ADAPTIVE_FLOOR, "three times 20 ms is under the floor");
+    j.observe(ms(400));
+    assert_eq!(j.limit(), ms(1200), "three times the slowest of the last three");
+    j.observe(ms(2000));
+    assert_eq!(j.limit(), ms(3000), "never above the limit from the input");
+    for _ in 0..3 {
+        j.observe(ms(100));
+    }
+    assert_eq!(j.limit(), ms(300), "only the last three count");
+    // A limit the user gave stays as given.
+    let fixed = mk(None);
+    fixed.observe(ms(10));
+    assert_eq!(fixed.limit(), ms(3000));
+}

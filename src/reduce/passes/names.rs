@@ -89,8 +89,8 @@ pub(super) fn fresh_names<'a>(used: &'a BTreeSet<&'a str>) -> impl Iterator<Item
         .filter(|n| !used.contains(n.as_str()) && crate::smtlib::theory::table().lookup(n).is_empty())
 }
 
-/// Renames declared and bound symbols to short fresh names: all at once, then one by one
-/// (longest first).
+/// Renames declared and bound symbols to short fresh names: all at once, then in halves,
+/// quarters, ... and one by one (longest first).
 pub(super) fn rename(ctx: &Ctx) -> Vec<Change> {
     let s = ctx.s;
     let names = declared_names(s);
@@ -121,7 +121,15 @@ pub(super) fn rename(ctx: &Ctx) -> Vec<Change> {
     };
     let mut out = vec![with_testers(map.clone())];
     if map.len() > 1 {
+        // Halves, quarters, ... before single names (ddmin): z3 orders and hashes by name,
+        // so a crash may need a few names kept, and renaming the hundreds of others one
+        // check each is what took the time on a 31 KB trigger (BENCHMARKS.md, issue 26).
         map.sort_by_key(|(old, _)| std::cmp::Reverse(old.len()));
+        let mut size = map.len().div_ceil(2);
+        while size >= 2 && size < map.len() {
+            out.extend(map.chunks(size).map(|c| with_testers(c.to_vec())));
+            size = size.div_ceil(2).min(size - 1);
+        }
         out.extend(map.into_iter().map(|p| with_testers(vec![p])));
     }
     out
