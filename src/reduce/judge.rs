@@ -387,7 +387,8 @@ impl Judge for FindingJudge {
                 if std::fs::write(&file, self.text_for(0, &s, false)).is_err() {
                     return false;
                 }
-                if crate::solver::backtrace::crash_state(&self.solvers[0], &file, &self.limits).as_ref() != Some(frames) {
+                if crate::solver::backtrace::crash_state(&self.solvers[0], &file, &self.limits).as_ref() != Some(frames)
+                {
                     return false;
                 }
             }

@@ -471,7 +471,12 @@ fn reduce_known(
         *st.report.by_pass.entry(name.to_string()).or_default() += 1;
         write(&st.text)?;
         if opts.verbose {
-            eprintln!("[{:7.1}s] {name}: {} bytes ({} checks)", t0.elapsed().as_secs_f64(), st.text.len(), st.report.checks);
+            eprintln!(
+                "[{:7.1}s] {name}: {} bytes ({} checks)",
+                t0.elapsed().as_secs_f64(),
+                st.text.len(),
+                st.report.checks
+            );
         }
         Ok(())
     };
@@ -578,12 +583,14 @@ fn wave(st: &mut State, judge: &dyn Judge, pass: fn(&Ctx) -> Vec<passes::Change>
     }
     st.report.checks += batch.len() as u64;
     // Verdicts arrive as checks finish. Once every candidate before an interesting one is
-    // known to be boring, that one wins whatever the later ones say: they are stopped
-    // (`cancel`) instead of being waited for. A cancelled verdict is unknown, not boring.
+    // known to be boring, that one is confirmed at once (while the others still run); if
+    // it is confirmed it wins whatever the later ones say, and they are stopped (`cancel`)
+    // instead of being waited for. A cancelled verdict is unknown, not boring.
     let cancel = AtomicBool::new(false);
     let n = batch.len();
-    // Per candidate: interesting, seconds, timed out, stopped by `cancel`.
-    let timed: Vec<(bool, f64, bool, bool)> = std::thread::scope(|scope| {
+    // Per candidate: interesting, seconds, timed out, stopped by `cancel`; and whether
+    // confirmation accepted it (`None`: not asked).
+    let (timed, confirmed): (Vec<(bool, f64, bool, bool)>, Vec<Option<bool>>) = std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
         for (k, (w, (_, text, _, _))) in st.workers.iter_mut().zip(&batch).enumerate() {
             let (tx, cancel) = (tx.clone(), &cancel);
@@ -596,15 +603,25 @@ fn wave(st: &mut State, judge: &dyn Judge, pass: fn(&Ctx) -> Vec<passes::Change>
         }
         drop(tx);
         let mut got: Vec<Option<(bool, f64, bool, bool)>> = vec![None; n];
+        let mut confirmed: Vec<Option<bool>> = vec![None; n];
         for (k, v) in rx {
             got[k] = Some(v);
-            let decided = got.iter().map_while(|g| g.as_ref()).any(|g| g.0);
-            if decided {
-                cancel.store(true, Ordering::Relaxed);
+            for i in 0..n {
+                match got[i] {
+                    None => break,
+                    Some(g) if !g.0 => continue,
+                    Some(_) => {
+                        let ok = *confirmed[i].get_or_insert_with(|| judge.confirm(&batch[i].1));
+                        if ok {
+                            cancel.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                }
             }
         }
         // A worker that panicked sent nothing: boring.
-        got.into_iter().map(|g| g.unwrap_or((false, 0.0, false, false))).collect()
+        (got.into_iter().map(|g| g.unwrap_or((false, 0.0, false, false))).collect(), confirmed)
     });
     for &(ok, secs, out, cut) in &timed {
         st.report.check_seconds += secs;
@@ -616,18 +633,13 @@ fn wave(st: &mut State, judge: &dyn Judge, pass: fn(&Ctx) -> Vec<passes::Change>
         st.report.timeouts += u64::from(out);
         st.report.cancelled += u64::from(cut);
     }
-    let verdicts: Vec<bool> = timed.iter().map(|v| v.0).collect();
-    let mut winner = None;
-    for (k, ok) in verdicts.iter().enumerate() {
-        if *ok && winner.is_none() {
-            if judge.confirm(&batch[k].1) {
-                winner = Some(k);
-                continue;
-            }
-            st.report.unconfirmed += 1;
-        }
-        // Cached as boring: what was checked to the end and not interesting.
-        if winner.is_none() || (!*ok && !timed[k].3) {
+    let winner = confirmed.iter().position(|c| *c == Some(true));
+    st.report.unconfirmed += confirmed.iter().filter(|c| **c == Some(false)).count() as u64;
+    for k in 0..n {
+        // Cached as uninteresting: what was checked to the end and found boring, and what
+        // confirmation refused (before the winner; after it, nothing was asked).
+        let boring = !timed[k].0 && !timed[k].3;
+        if Some(k) != winner && (boring || confirmed[k] == Some(false)) {
             st.seen.insert(batch[k].3);
         }
     }

@@ -437,7 +437,10 @@ fn fresh_constant_for_a_term() {
     // stays.
     let before = "(declare-const x Int)(declare-const y Int)(assert (> (+ (* x x y) (* y y x) 1) (- y)))(check-sat)";
     let (after, _) = run_passes(&["fresh"], before, has("(> "));
-    assert_eq!(after, "(declare-const x Int)\n(declare-const y Int)\n(declare-const z Int)\n(assert (> z (- y)))\n(check-sat)\n");
+    assert_eq!(
+        after,
+        "(declare-const x Int)\n(declare-const y Int)\n(declare-const z Int)\n(assert (> z (- y)))\n(check-sat)\n"
+    );
 }
 
 #[test]

@@ -32,8 +32,8 @@ mod substitute;
 mod terms;
 
 use binders::{define_funs, lets, quant_vars};
-pub use declarations::{unused_all, unused_commands};
 use declarations::{fresh, retype, unused};
+pub use declarations::{unused_all, unused_commands};
 use names::rename;
 use structure::{arity, checksat_assuming, commands, conjuncts, datatypes, logic, tactics};
 use substitute::{eliminate, merge, relations, share, simplify};
