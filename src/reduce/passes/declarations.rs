@@ -1,7 +1,7 @@
 //! Passes over what a script declares: declarations nothing uses, sorts that can be
 //! simpler, and terms that can become a fresh constant.
 
-use super::{Change, Ctx, Repl};
+use super::{drop_chunks, Change, Ctx, Repl};
 use crate::mutate::scope::NONE;
 use crate::smtlib::ast::*;
 use crate::smtlib::printer::{print_command_with, sort_to_string, term_to_string};
@@ -93,18 +93,7 @@ fn mentions(text: &str, out: &mut HashSet<String>) {
 /// declarations removes them a few at a time, one check each).
 pub(super) fn unused(ctx: &Ctx) -> Vec<Change> {
     let r = unused_commands(ctx.s);
-    let mut out = vec![];
-    let mut size = r.len();
-    while size >= 1 {
-        for chunk in r.chunks(size) {
-            out.push(Change::Edit { drop: chunk.to_vec(), commands: vec![], terms: vec![] });
-        }
-        if size == 1 {
-            break;
-        }
-        size = size.div_ceil(2);
-    }
-    out
+    drop_chunks(&r, r.len())
 }
 
 /// [`unused`]'s first candidate alone: every unused declaration at once (what the driver

@@ -118,6 +118,21 @@ pub const PASSES: &[Pass] = &[
     ("logic", logic),
 ];
 
+/// ddmin over commands: drop the commands `r` (ascending indices) in chunks of `first`,
+/// then half that, ..., down to one at a time.
+fn drop_chunks(r: &[usize], first: usize) -> Vec<Change> {
+    let mut out = vec![];
+    let mut size = first.max(1);
+    while !r.is_empty() {
+        out.extend(r.chunks(size).map(|c| Change::Edit { drop: c.to_vec(), commands: vec![], terms: vec![] }));
+        if size == 1 {
+            break;
+        }
+        size = size.div_ceil(2);
+    }
+    out
+}
+
 /// The text of a change applied to the context's script.
 pub fn materialize(ctx: &Ctx, c: &Change) -> String {
     match c {

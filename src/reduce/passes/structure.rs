@@ -18,18 +18,7 @@ pub(super) fn removable(s: &Script) -> Vec<usize> {
 /// ddmin over commands: remove chunks of n/2, n/4, ..., 1 removable commands.
 pub(super) fn commands(ctx: &Ctx) -> Vec<Change> {
     let r = removable(ctx.s);
-    let mut out = vec![];
-    let mut size = r.len().div_ceil(2).max(1);
-    loop {
-        for chunk in r.chunks(size) {
-            out.push(Change::Edit { drop: chunk.to_vec(), commands: vec![], terms: vec![] });
-        }
-        if size == 1 {
-            break;
-        }
-        size = size.div_ceil(2);
-    }
-    out
+    drop_chunks(&r, r.len().div_ceil(2))
 }
 
 /// Conjunctions split, ddmin-style: in `(assert (and c1 ... cn))`, chunks of n/2, n/4,
