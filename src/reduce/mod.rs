@@ -532,6 +532,17 @@ fn reduce_known(
     Ok((st.text, st.report))
 }
 
+/// What one check of a wave said.
+#[derive(Clone, Copy, Debug, Default)]
+struct Verdict {
+    ok: bool,
+    secs: f64,
+    /// Cut at the limit per check.
+    timed_out: bool,
+    /// Stopped because an earlier candidate had won (the verdict is unknown).
+    cut: bool,
+}
+
 enum Wave {
     /// The pass has no candidates left.
     Done,
@@ -588,28 +599,32 @@ fn wave(st: &mut State, judge: &dyn Judge, pass: fn(&Ctx) -> Vec<passes::Change>
     // instead of being waited for. A cancelled verdict is unknown, not boring.
     let cancel = AtomicBool::new(false);
     let n = batch.len();
-    // Per candidate: interesting, seconds, timed out, stopped by `cancel`; and whether
-    // confirmation accepted it (`None`: not asked).
-    let (timed, confirmed): (Vec<(bool, f64, bool, bool)>, Vec<Option<bool>>) = std::thread::scope(|scope| {
+    // Per candidate: its verdict, and whether confirmation accepted it (`None`: not asked).
+    let (timed, confirmed): (Vec<Verdict>, Vec<Option<bool>>) = std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
         for (k, (w, (_, text, _, _))) in st.workers.iter_mut().zip(&batch).enumerate() {
             let (tx, cancel) = (tx.clone(), &cancel);
             scope.spawn(move || {
                 let t = Instant::now();
                 let ok = w.interesting_until(text, cancel);
-                let cut = !ok && cancel.load(Ordering::Relaxed);
-                let _ = tx.send((k, (ok, t.elapsed().as_secs_f64(), w.timed_out(), cut)));
+                let v = Verdict {
+                    ok,
+                    secs: t.elapsed().as_secs_f64(),
+                    timed_out: w.timed_out(),
+                    cut: !ok && cancel.load(Ordering::Relaxed),
+                };
+                let _ = tx.send((k, v));
             });
         }
         drop(tx);
-        let mut got: Vec<Option<(bool, f64, bool, bool)>> = vec![None; n];
+        let mut got: Vec<Option<Verdict>> = vec![None; n];
         let mut confirmed: Vec<Option<bool>> = vec![None; n];
         for (k, v) in rx {
             got[k] = Some(v);
             for i in 0..n {
                 match got[i] {
                     None => break,
-                    Some(g) if !g.0 => continue,
+                    Some(g) if !g.ok => continue,
                     Some(_) => {
                         let ok = *confirmed[i].get_or_insert_with(|| judge.confirm(&batch[i].1));
                         if ok {
@@ -621,24 +636,24 @@ fn wave(st: &mut State, judge: &dyn Judge, pass: fn(&Ctx) -> Vec<passes::Change>
             }
         }
         // A worker that panicked sent nothing: boring.
-        (got.into_iter().map(|g| g.unwrap_or((false, 0.0, false, false))).collect(), confirmed)
+        (got.into_iter().map(|g| g.unwrap_or_default()).collect(), confirmed)
     });
-    for &(ok, secs, out, cut) in &timed {
-        st.report.check_seconds += secs;
-        if ok {
-            judge.observe(Duration::from_secs_f64(secs));
+    for v in &timed {
+        st.report.check_seconds += v.secs;
+        if v.ok {
+            judge.observe(Duration::from_secs_f64(v.secs));
         } else {
-            st.report.boring_seconds += secs;
+            st.report.boring_seconds += v.secs;
         }
-        st.report.timeouts += u64::from(out);
-        st.report.cancelled += u64::from(cut);
+        st.report.timeouts += u64::from(v.timed_out);
+        st.report.cancelled += u64::from(v.cut);
     }
     let winner = confirmed.iter().position(|c| *c == Some(true));
     st.report.unconfirmed += confirmed.iter().filter(|c| **c == Some(false)).count() as u64;
     for k in 0..n {
         // Cached as uninteresting: what was checked to the end and found boring, and what
         // confirmation refused (before the winner; after it, nothing was asked).
-        let boring = !timed[k].0 && !timed[k].3;
+        let boring = !timed[k].ok && !timed[k].cut;
         if Some(k) != winner && (boring || confirmed[k] == Some(false)) {
             st.seen.insert(batch[k].3);
         }
