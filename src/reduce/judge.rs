@@ -62,9 +62,7 @@ impl External {
             && self.match_err.as_ref().is_none_or(|m| r.stderr.contains(m.as_str()));
         (ok, r.timed_out)
     }
-}
 
-impl External {
     /// The current limit per check (see [`External::adaptive_floor`]).
     pub fn limit(&self) -> Duration {
         let Some(floor) = self.adaptive_floor else { return self.limits.time };

@@ -602,9 +602,10 @@ fn wave(st: &mut State, judge: &dyn Judge, pass: fn(&Ctx) -> Vec<passes::Change>
     // Per candidate: its verdict, and whether confirmation accepted it (`None`: not asked).
     let (timed, confirmed): (Vec<Verdict>, Vec<Option<bool>>) = std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
+        let mut handles = vec![];
         for (k, (w, (_, text, _, _))) in st.workers.iter_mut().zip(&batch).enumerate() {
             let (tx, cancel) = (tx.clone(), &cancel);
-            scope.spawn(move || {
+            handles.push(scope.spawn(move || {
                 let t = Instant::now();
                 let ok = w.interesting_until(text, cancel);
                 let v = Verdict {
@@ -614,7 +615,7 @@ fn wave(st: &mut State, judge: &dyn Judge, pass: fn(&Ctx) -> Vec<passes::Change>
                     cut: !ok && cancel.load(Ordering::Relaxed),
                 };
                 let _ = tx.send((k, v));
-            });
+            }));
         }
         drop(tx);
         let mut got: Vec<Option<Verdict>> = vec![None; n];
@@ -635,7 +636,11 @@ fn wave(st: &mut State, judge: &dyn Judge, pass: fn(&Ctx) -> Vec<passes::Change>
                 }
             }
         }
-        // A worker that panicked sent nothing: boring.
+        // A worker that panicked sent nothing: boring (joined here, so that its panic
+        // does not end the scope, and the process, with it).
+        for h in handles {
+            let _ = h.join();
+        }
         (got.into_iter().map(|g| g.unwrap_or_default()).collect(), confirmed)
     });
     for v in &timed {

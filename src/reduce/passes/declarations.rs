@@ -108,25 +108,25 @@ pub fn unused_all(ctx: &Ctx) -> Vec<Change> {
 
 /// The indices of the declaring commands nothing else mentions, to a fixpoint.
 pub fn unused_commands(s: &Script) -> Vec<usize> {
-    let texts: Vec<String> = s.commands.iter().map(|c| print_command_with(s, &c.kind, &[])).collect();
+    let n = s.commands.len();
     let decls: Vec<Vec<String>> = s.commands.iter().map(|c| declares(s, &c.kind)).collect();
-    let mentioned: Vec<HashSet<String>> = texts
-        .iter()
-        .map(|t| {
-            let mut m = HashSet::new();
-            mentions(t, &mut m);
-            m
-        })
-        .collect();
-    let mut gone = vec![false; s.commands.len()];
+    // Which commands mention each name (linear in the script, however many declarations).
+    let mut users: std::collections::HashMap<String, Vec<usize>> = Default::default();
+    for (j, c) in s.commands.iter().enumerate() {
+        let mut m = HashSet::new();
+        mentions(&print_command_with(s, &c.kind, &[]), &mut m);
+        for name in m {
+            users.entry(name).or_default().push(j);
+        }
+    }
+    let mut gone = vec![false; n];
     loop {
         let mut more = false;
-        for i in 0..s.commands.len() {
+        for i in 0..n {
             if gone[i] || decls[i].is_empty() {
                 continue;
             }
-            let used = (0..s.commands.len())
-                .any(|j| j != i && !gone[j] && decls[i].iter().any(|n| mentioned[j].contains(n.as_str())));
+            let used = decls[i].iter().any(|d| users.get(d).is_some_and(|js| js.iter().any(|&j| j != i && !gone[j])));
             if !used {
                 gone[i] = true;
                 more = true;
@@ -136,14 +136,14 @@ pub fn unused_commands(s: &Script) -> Vec<usize> {
             break;
         }
     }
-    (0..s.commands.len()).filter(|&i| gone[i]).collect()
+    (0..n).filter(|&i| gone[i]).collect()
 }
 
 /// Simpler sorts for what is declared or bound: a quantified variable, a constant, a
 /// function's argument or result becomes `Int` (or `Bool`); the sort checker refuses the
 /// candidates where that does not fit. Then the datatype or sort it had may go (`unused`).
-/// ddSMT has no such pass; its erase-node leaves `(forall ((g D)) ...)` and `D`'s
-/// declaration in place.
+/// ddSMT 2.0.6 has no mutator that changes a sort: it leaves `(forall ((g D)) ...)` and
+/// `D`'s declaration in place.
 pub(super) fn retype(ctx: &Ctx) -> Vec<Change> {
     let s = ctx.s;
     let simpler = |old: &str| -> Vec<&'static str> {
@@ -155,7 +155,7 @@ pub(super) fn retype(ctx: &Ctx) -> Vec<Change> {
     let mut out = vec![];
     // A declared sort (or a datatype alone in its command) replaced everywhere, its
     // declaration dropped: `(declare-datatypes ((D 0)) (((c)))) (assert (forall ((g D)) p))`
-    // becomes `(assert (forall ((g Bool)) p))` in one step (retyping one variable alone
+    // becomes `(assert (forall ((g Int)) p))` in one step (retyping one variable alone
     // would be longer while `D` is still declared).
     for (i, c) in s.commands.iter().enumerate() {
         let sort = match c.kind {
