@@ -730,65 +730,99 @@ fn the_model_evaluator_agrees_with_z3s_model_validation() {
     let _ = std::fs::remove_dir_all(&work);
 }
 
-/// Issue 23: cvc5's options come from cvc5's own list (its Python package), and every
-/// configuration mutant that sets them is read by cvc5: on corpus/, no mutant is refused
-/// for its option text (a refusal the same mutant without the options does not get).
-/// The other families never see the options.
+/// Issue 23: cvc5's and bitwuzla's options come from their own lists (their Python
+/// packages), and every configuration mutant that sets them is read by the family whose
+/// table lists them: on corpus/, no mutant is refused for its option text (a refusal the
+/// same mutant without the options does not get). No other family sees the options.
 #[test]
-fn cvc5_options_from_its_own_list_are_read_by_cvc5() {
+fn options_from_their_own_lists_are_read_by_their_family() {
     use smtstorm::mutate::choice::Rng;
     use smtstorm::mutate::{config, edit};
+    use smtstorm::solver::options;
     let cvc5 = py_solver("cvc5", Family::Cvc5);
-    let t0 = std::time::Instant::now();
-    let options = smtstorm::solver::options::extract(&cvc5).unwrap();
-    let values: usize = options.set_options.iter().map(|p| p.values.len()).sum();
-    eprintln!("cvc5: {} options, {values} values, in {:.1} s", options.set_options.len(), t0.elapsed().as_secs_f64());
-    assert!(options.set_options.len() >= 40 && options.tactics.is_empty(), "{:?}", options.set_options);
-    for p in &options.set_options {
-        assert!(!p.name.contains(['.', '_']) && !p.values.is_empty(), "{p:?}");
-        assert!(!["global-declarations", "produce-models", "incremental", "check-models"].contains(&p.name.as_str()));
+    let bitwuzla = py_solver("bitwuzla", Family::Bitwuzla);
+    let mut tables = vec![];
+    for spec in [&cvc5, &bitwuzla] {
+        let t0 = std::time::Instant::now();
+        let o = options::extract(spec).unwrap();
+        let values: usize = o.set_options.iter().map(|p| p.values.len()).sum();
+        eprintln!(
+            "{}: {} options, {values} values, in {:.1} s",
+            spec.name,
+            o.set_options.len(),
+            t0.elapsed().as_secs_f64()
+        );
+        tables.push(o);
     }
+    let names = |o: &options::Options| o.set_options.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
+    assert!(tables[0].set_options.len() >= 40 && tables[0].tactics.is_empty(), "{:?}", names(&tables[0]));
+    assert!(tables[1].set_options.len() >= 15 && tables[1].tactics.is_empty(), "{:?}", names(&tables[1]));
+    for p in tables.iter().flat_map(|o| &o.set_options) {
+        assert!(!p.name.contains(['.', '_']) && !p.values.is_empty(), "{p:?}");
+        let never = ["global-declarations", "produce-models", "incremental", "check-models", "seed", "nthreads"];
+        assert!(!never.contains(&p.name.as_str()) && !p.name.contains("limit"), "{p:?}");
+    }
+    // bitwuzla's modes are string literals; a name both list belongs to neither.
+    assert!(tables[1].set_options.iter().any(|p| p.values.iter().any(|v| v.starts_with('"'))));
+    assert_eq!(options::owner(":bv-solver"), None);
+    assert_eq!(options::owner(":pp-flatten-and"), Some(Family::Bitwuzla));
+    assert_eq!(options::owner(":decision"), Some(Family::Cvc5));
     let limits = Limits { time: Duration::from_millis(2000), grace: Duration::from_millis(500), ..Limits::default() };
-    let mut session = Session::new(cvc5.clone(), limits);
     let error = |r: &smtstorm::solver::QueryResult| {
         r.outcomes.iter().find_map(|o| match o {
             Outcome::Error { message } => Some(message.clone()),
             _ => None,
         })
     };
-    let (mut asked, mut with_options, mut caused) = (0, 0, vec![]);
-    let others = [
+    let everyone = [
+        cvc5.clone(),
+        bitwuzla.clone(),
         real("yices/bin/yices-smt2", Family::Yices, &["--incremental"]),
         real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]),
     ];
-    for (i, path) in corpus_files().iter().enumerate() {
-        let s = smtlib::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let p = config::Prepared::new(&s, &options);
-        if p.sites() == 0 || cvc5.cannot_read(&s).is_some() {
-            continue;
-        }
-        for k in 0..3u64 {
-            let Some((edits, m)) = config::mutate_prepared(&p, &mut Rng::new(k * 7919 + i as u64)) else { continue };
-            let Some(edit::Edit::SetOptions { options: set }) = edits.last() else { continue };
-            with_options += 1;
-            for o in &others {
-                let text = smtlib::print(&o.own_script(&m));
-                assert!(set.iter().all(|(n, _)| !text.contains(&format!(":{n} "))), "{}: {text}", o.name);
+    for (spec, mut table) in [&cvc5, &bitwuzla].into_iter().zip(tables) {
+        table.set_options.retain(|p| options::owner(&format!(":{}", p.name)) == Some(spec.family));
+        let mut session = Session::new(spec.clone(), limits);
+        let (mut asked, mut with_options, mut caused) = (0, 0, vec![]);
+        for (i, path) in corpus_files().iter().enumerate() {
+            let s = smtlib::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+            let p = config::Prepared::new(&s, &table);
+            if p.sites() == 0 || spec.cannot_read(&s).is_some() {
+                continue;
             }
-            let (q, checks) = solver::session_text(&cvc5.own_script(&m));
-            let r = session.query(&q, checks);
-            asked += 1;
-            let Some(message) = error(&r) else { continue };
-            let without = edit::apply_unchecked(&s, &edits[..edits.len() - 1]).unwrap();
-            let (q, checks) = solver::session_text(&cvc5.own_script(&without));
-            if error(&session.query(&q, checks)).is_none() {
-                caused.push(format!("{}: {set:?}: {message}", path.display()));
+            for k in 0..6u64 {
+                let Some((edits, m)) = config::mutate_prepared(&p, &mut Rng::new(k * 7919 + i as u64)) else {
+                    continue;
+                };
+                let Some(edit::Edit::SetOptions { options: set }) = edits.last() else { continue };
+                with_options += 1;
+                for o in &everyone {
+                    let text = smtlib::print(&o.own_script(&m));
+                    let seen = set.iter().filter(|(n, _)| text.contains(&format!(":{n} "))).count();
+                    let expected = if o.family == spec.family { set.len() } else { 0 };
+                    assert_eq!(seen, expected, "{} gets {seen} of {set:?}: {text}", o.name);
+                }
+                let (q, checks) = solver::session_text(&spec.own_script(&m));
+                let r = session.query(&q, checks);
+                asked += 1;
+                let Some(message) = error(&r) else { continue };
+                let without = edit::apply_unchecked(&s, &edits[..edits.len() - 1]).unwrap();
+                let (q, checks) = solver::session_text(&spec.own_script(&without));
+                if error(&session.query(&q, checks)).is_none() {
+                    caused.push(format!("{}: {set:?}: {message}", path.display()));
+                }
             }
         }
+        assert!(with_options >= 60, "{}: {with_options} mutants set options", spec.name);
+        assert!(
+            caused.is_empty(),
+            "{}: {} of {asked} mutants refused for their options:\n{}",
+            spec.name,
+            caused.len(),
+            caused.join("\n")
+        );
+        eprintln!("{}: {asked} mutants with options, 0 refused for them", spec.name);
     }
-    assert!(with_options >= 100, "{with_options} mutants set options");
-    assert!(caused.is_empty(), "{} of {asked} mutants refused for their options:\n{}", caused.len(), caused.join("\n"));
-    eprintln!("{asked} cvc5 mutants with options, 0 refused for them");
 }
 
 /// Issue 23: the configuration engine writes only what each solver reads. Every

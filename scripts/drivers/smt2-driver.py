@@ -8,7 +8,7 @@ uses:
   NAME [--OPTION=VALUE ...] FILE     solve a file
   NAME [--OPTION=VALUE ...]          read commands from stdin (interactive session)
   NAME --version
-  NAME --smtstorm-options            cvc5's options as JSON (smtstorm's configuration engine)
+  NAME --smtstorm-options            its options as JSON (smtstorm's configuration engine)
 Options go to the solver (cvc5: any option, e.g. --tlimit-per=MS; bitwuzla:
 --time-limit-per=MS, --produce-models); --lang=smt2 and --incremental are accepted. An
 error is printed as `(error "...")` and, as the binaries do on parse errors, ends the
@@ -91,6 +91,21 @@ class Bitwuzla:
     def version(self):
         return "bitwuzla %s" % self.m.version()
 
+    def option_table(self):
+        """Every option bitwuzla lists, as smtstorm's configuration engine reads it (issue
+        23): long name (what `(set-option :NAME VALUE)` takes), type, default, for a
+        mode its values, and the description. bitwuzla has no categories; smtstorm
+        classifies by name and description."""
+        o, out = self.m.Options(), []
+        for opt in self.m.Option:
+            t = "bool" if o.is_bool(opt) else "int" if o.is_numeric(opt) else "mode" if o.is_mode(opt) else "string"
+            d = o.get(opt)
+            out.append({"name": o.lng(opt), "category": "", "type": t,
+                        "default": None if d is None else str(d).lower(),
+                        "modes": [str(m) for m in o.modes(opt)] if t == "mode" else [],
+                        "description": o.description(opt)})
+        return out
+
     def reset(self):
         b = self.m
         self.tm = b.TermManager()
@@ -110,12 +125,28 @@ class Bitwuzla:
         # have been pushed previously"); a pop is done instead by a fresh parser that
         # replays the levels that remain, in one call.
         self.levels = [[]]
+        # Start-mode commands not yet parsed. bitwuzla 0.9.1 drops a
+        # `(set-option :produce-models true)` given in a later parse() call than another
+        # set-option ("model production not enabled"); in one call it reads both, as its
+        # binary does. They are parsed together with the next other command.
+        self.pending = []
 
     def run(self, text):
         word = text.strip().lstrip("(").split(None, 1)
         name = word[0].rstrip(")") if word else ""
         if name == "exit":
             sys.exit(0)
+        if name in ("set-option", "set-info", "set-logic"):
+            self.pending.append(text)
+            return
+        own = text
+        if self.pending:
+            start, self.pending = self.pending, []
+            if name == "pop":
+                self.parser.parse("".join(start), False, False)
+            else:
+                text = "".join(start) + text
+            self.levels[-1].extend(start)
         if name == "pop":
             n = int(word[1].strip(" )\t\n") or 1) if len(word) > 1 else 1
             if n >= len(self.levels):
@@ -128,9 +159,9 @@ class Bitwuzla:
         self.parser.parse(text, False, False)
         if name == "push":
             n = int(word[1].strip(" )\t\n") or 1) if len(word) > 1 else 1
-            self.levels.extend([[text]] + [[] for _ in range(n - 1)])
+            self.levels.extend([[own]] + [[] for _ in range(n - 1)])
         elif not (name.startswith("check-sat") or name.startswith("get-") or name == "echo"):
-            self.levels[-1].append(text)
+            self.levels[-1].append(own)
 
 
 def commands(text):

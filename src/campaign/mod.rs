@@ -79,9 +79,9 @@ struct Shared {
 }
 
 /// The configuration engine's space: the tactics and parameters every z3 release under
-/// test lists, and the options every cvc5 release under test accepts (one mutant goes to
-/// all releases of a family). A family's part is empty when none of it is under test or
-/// one release cannot be asked, which is said.
+/// test lists, and the options every cvc5 (bitwuzla) release under test accepts (one
+/// mutant goes to all releases of a family). A family's part is empty when none of it is
+/// under test or one release cannot be asked, which is said.
 fn configuration_space(solvers: &[SolverSpec], events: &Events) -> crate::solver::options::Options {
     use crate::solver::{options, Family};
     // One thread per release: each asks its own process (a few seconds each).
@@ -110,8 +110,15 @@ fn configuration_space(solvers: &[SolverSpec], events: &Events) -> crate::solver
         Some(options::intersect(&tables))
     };
     let z3 = asked_of(Family::Z3).unwrap_or_default();
-    let cvc5 = asked_of(Family::Cvc5).unwrap_or_default();
-    options::Options { tactics: z3.tactics, set_options: cvc5.set_options }
+    // Options go to the one family whose table lists them ([`options::owner`]); a name
+    // both cvc5 and bitwuzla list is never set.
+    let mut set_options = vec![];
+    for family in [Family::Cvc5, Family::Bitwuzla] {
+        let o = asked_of(family).unwrap_or_default();
+        set_options
+            .extend(o.set_options.into_iter().filter(|p| options::owner(&format!(":{}", p.name)) == Some(family)));
+    }
+    options::Options { tactics: z3.tactics, set_options }
 }
 
 /// Runs (or resumes) a campaign writing to `out`. `quiet` silences the progress line;

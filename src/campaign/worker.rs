@@ -623,10 +623,12 @@ fn learn(
     }
     let families: Vec<Family> = edits
         .iter()
-        .filter_map(|e| match e {
-            Edit::AskAgain { .. } => Some(Family::Z3),
-            Edit::SetOptions { .. } => Some(Family::Cvc5),
-            _ => None,
+        .flat_map(|e| match e {
+            Edit::AskAgain { .. } => vec![Family::Z3],
+            Edit::SetOptions { options } => {
+                options.iter().filter_map(|(n, _)| crate::solver::options::owner(&format!(":{n}"))).collect()
+            }
+            _ => vec![],
         })
         .collect();
     let mut seen = false;

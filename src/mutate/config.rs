@@ -14,10 +14,11 @@
 //! Parameters live inside the tactic expression, never in a `set-option`: z3 keeps
 //! options across `(reset)`, so an option would leak into every later query of a session.
 //!
-//! Where a cvc5 release is under test, half the mutants also set one to three of its
-//! options at the start (`(set-option :NAME VALUE)`, [`Edit::SetOptions`]), from the
-//! table read from cvc5's own option list; only cvc5 reads them, and its answer under
-//! them is voted on with the other solvers' (Falcon's configuration space for CVC4).
+//! Where a cvc5 or bitwuzla release is under test, half the mutants also set one to three
+//! of their options at the start (`(set-option :NAME VALUE)`, [`Edit::SetOptions`]), from
+//! the tables read from their own option lists; only the family whose table lists an
+//! option reads it ([`crate::solver::options::owner`]), and its answer under them is
+//! voted on with the other solvers' (Falcon's configuration space for CVC4).
 //!
 //! Half the time instead (always without a table), the check is framed incrementally
 //! ([`Edit::PushSplit`]): its last assertions go into a pushed scope, and after the pop
@@ -256,7 +257,7 @@ pub fn mutate_prepared(p: &Prepared, c: &mut impl Choices) -> Option<(Vec<Edit>,
     if p.sites() == 0 {
         return None;
     }
-    // Options (cvc5's) half the time when there are any, and always when nothing can be
+    // Options (cvc5's, bitwuzla's) half the time when there are any, and always when nothing can be
     // asked again; then, unless options alone were drawn, a check asked again.
     let can_ask = (p.has_tactics() && !p.checks.is_empty()) || !p.splits.is_empty();
     let set = !p.options.set_options.is_empty() && !p.checks.is_empty() && (!can_ask || c.below(2)? == 0);

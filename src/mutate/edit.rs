@@ -312,14 +312,16 @@ fn ask_again(s: &Script, after: usize, tactic: &str) -> Result<Script, EditError
 }
 
 /// [`Edit::SetOptions`]: `(set-option :NAME VALUE)` for each option, then the script.
-/// A name is a keyword's letters, digits and dashes; a value one symbol or numeral.
+/// A name is a keyword's letters, digits and dashes; a value one symbol or numeral, or
+/// such a word in quotes (bitwuzla's modes are string literals).
 fn set_options(s: &Script, options: &[(String, String)]) -> Result<Script, EditError> {
     let word = |w: &str, extra: &str| {
         !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || extra.contains(c))
     };
     let mut text = String::new();
     for (name, value) in options {
-        if !word(name, "") || !word(value, "._") {
+        let unquoted = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
+        if !word(name, "") || !word(unquoted, "._") {
             return Err(EditError::BadText(format!(":{name} {value}")));
         }
         text.push_str(&format!("(set-option :{name} {value})\n"));

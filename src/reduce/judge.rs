@@ -176,6 +176,11 @@ impl FindingJudge {
         let meta: Meta = serde_json::from_str(&read(dir.join("meta.json"))?)
             .map_err(|e| FindingError::Read(dir.join("meta.json").display().to_string(), e.to_string()))?;
         let trigger = read(dir.join("trigger.smt2"))?;
+        if trigger.contains("(set-option") {
+            // A trigger that sets cvc5's or bitwuzla's own options reaches that family
+            // with them only once their tables are known in this process.
+            crate::solver::options::register_installed(solvers);
+        }
         let unusable = |why: String| FindingError::Unusable { id: meta.id.clone(), why };
         let find = |name: &str| solvers.iter().find(|s| s.name == name).cloned();
         let answers = &meta.answers;

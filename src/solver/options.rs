@@ -50,7 +50,7 @@ impl Param {
                 [0, 1, 2, 3, 5, 10, 100, d.saturating_mul(2).min(1 << 20), d / 2].iter().map(u64::to_string).collect()
             }
             ParamKind::Double => ["0.0", "0.1", "0.5", "1.0", "2.0", "10.0"].iter().map(|s| s.to_string()).collect(),
-            // A mode's values are the solver's own list ([`parse_cvc5_options`]).
+            // A mode's values are the solver's own list ([`parse_listed_options`]).
             ParamKind::Mode => self.values.clone(),
         };
         v.retain(|x| Some(x.as_str()) != self.default.as_deref());
@@ -78,15 +78,15 @@ pub struct Tactic {
 }
 
 /// A solver's configuration space: the usable tactics in the order the solver lists them
-/// (z3), and the options a script may set with `(set-option :NAME VALUE)` (cvc5).
+/// (z3), and the options a script may set with `(set-option :NAME VALUE)` (cvc5,
+/// bitwuzla).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Options {
     pub tactics: Vec<Tactic>,
     /// Options set at a script's start, each with the values the solver accepted. They
-    /// reach only the family they were read from: z3 drops an undotted key without `_`
-    /// and yices and bitwuzla every non-standard one
-    /// ([`super::Family::without_foreign_options`]), so names that another family would
-    /// read are never kept ([`parse_cvc5_options`]).
+    /// reach only the family they were read from ([`owner`],
+    /// [`super::Family::without_foreign_options`]): z3 drops an undotted key without `_`,
+    /// yices every non-standard one, and cvc5 and bitwuzla each other's.
     #[serde(default)]
     pub set_options: Vec<Param>,
 }
@@ -218,11 +218,12 @@ pub fn parse_z3_help_tactic(text: &str) -> Options {
     out
 }
 
-/// Why a cvc5 option is not used (`None`: usable), from its name: it only changes output,
-/// resources, proofs or what else is produced; it reads or writes other inputs; it is a
-/// seed; or it changes what a script means (declarations kept across pops; a problem
-/// solved as another one).
-fn cvc5_option_excluded(name: &str) -> Option<&'static str> {
+/// Why an option a driver lists (cvc5's, bitwuzla's) is not used (`None`: usable), from
+/// its name and description: it only changes output, resources, proofs or what else is
+/// produced; it reads or writes other inputs; it is a seed or a thread count; or it
+/// changes what a script means (declarations kept across pops; a problem solved as
+/// another one).
+fn listed_option_excluded(name: &str, description: &str) -> Option<&'static str> {
     // Declarations kept across pops or shared between redeclarations; a problem solved
     // as another one.
     const MEANING: &[&str] =
@@ -251,7 +252,9 @@ fn cvc5_option_excluded(name: &str) -> Option<&'static str> {
         "seed",
         "tlimit",
         "rlimit",
+        "-limit",
         "timeout",
+        "thread",
         "check-",
         "sygus",
         "interpolant",
@@ -273,65 +276,86 @@ fn cvc5_option_excluded(name: &str) -> Option<&'static str> {
         "inst-format",
         "trace",
         "debug",
+        "dbg",
+        "log-level",
         "assertions",
         "function-value",
         "early-exit",
     ];
     // How models are printed or checked (`model-cores`, `model-u-print`); not
-    // `finite-model-find`, a search.
-    if ["in", "out"].contains(&name) || name.starts_with("model-") || NOT_SEARCH.iter().any(|k| name.contains(k)) {
+    // `finite-model-find`, a search. bitwuzla's `write-cnf` writes a file; its
+    // propagation step counts say they are "used as a limit".
+    if ["in", "out"].contains(&name)
+        || name.starts_with("model-")
+        || name.starts_with("write-")
+        || description.to_ascii_lowercase().contains("limit")
+        || NOT_SEARCH.iter().any(|k| name.contains(k))
+    {
         return Some("output, resources or inputs");
     }
     None
 }
 
-/// One option as the driver's `--smtstorm-options` lists it (cvc5's `getOptionInfo`).
+/// One option as a driver's `--smtstorm-options` lists it (cvc5's `getOptionInfo`,
+/// bitwuzla's `Options`).
 #[derive(Deserialize)]
-struct Cvc5Option {
+struct ListedOption {
     name: String,
+    /// cvc5's category (`common`, `regular`, `expert`); bitwuzla has none.
+    #[serde(default)]
     category: String,
     #[serde(rename = "type")]
     kind: Option<String>,
     default: Option<String>,
     #[serde(default)]
     modes: Vec<String>,
+    #[serde(default)]
+    description: String,
 }
 
-/// Reads cvc5's option list (JSON from the driver): Boolean and mode options of the
-/// categories cvc5's own `--safe-options` allows (common and regular; expert options may
-/// be experimental or unsound), whose names are cvc5's alone (no `.` or `_`, so z3 drops
-/// them, and not a standard SMT-LIB option, which every solver would read), minus
-/// [`cvc5_option_excluded`]. Values: the flip of a Boolean, the other modes of a mode.
-pub fn parse_cvc5_options(json: &str) -> Result<Vec<Param>, serde_json::Error> {
-    let listed: Vec<Cvc5Option> = serde_json::from_str(json)?;
+/// Reads a driver's option list (JSON): options whose names are the family's own (no
+/// `.` or `_`, so z3 drops them, and not a standard SMT-LIB option, which every solver
+/// would read), minus [`listed_option_excluded`]. Values: the flip of a Boolean, the
+/// other modes of a mode, and for bitwuzla also [`Param::candidates`] of a number.
+/// - cvc5: Boolean and mode options of the categories cvc5's own `--safe-options`
+///   allows (common and regular; expert options may be experimental or unsound).
+/// - bitwuzla: Boolean, mode and numeric options; a mode's value is a string literal
+///   (`(set-option :bv-solver "prop")`: bitwuzla refuses a symbol there).
+pub fn parse_listed_options(json: &str, family: super::Family) -> Result<Vec<Param>, serde_json::Error> {
+    let listed: Vec<ListedOption> = serde_json::from_str(json)?;
+    let bitwuzla = family == super::Family::Bitwuzla;
     let mut out = vec![];
     for o in listed {
-        let safe = o.category == "common" || o.category == "regular";
+        let safe = bitwuzla || o.category == "common" || o.category == "regular";
         let own = !o.name.contains(['.', '_'])
             && !super::registry::STANDARD_OPTIONS.contains(&format!(":{}", o.name).as_str());
-        if !safe || !own || cvc5_option_excluded(&o.name).is_some() {
+        if !safe || !own || listed_option_excluded(&o.name, &o.description).is_some() {
             continue;
         }
-        let kind = match o.kind.as_deref() {
-            Some("bool") => ParamKind::Bool,
-            Some("mode") if o.modes.len() > 1 => ParamKind::Mode,
+        let quote = |m: &str| if bitwuzla { format!("\"{m}\"") } else { m.to_string() };
+        let (kind, default, modes) = match o.kind.as_deref() {
+            Some("bool") => (ParamKind::Bool, o.default, vec![]),
+            Some("mode") if o.modes.len() > 1 => {
+                (ParamKind::Mode, o.default.as_deref().map(quote), o.modes.iter().map(|m| quote(m)).collect())
+            }
+            Some("int") if bitwuzla => (ParamKind::UInt, o.default, vec![]),
             _ => continue,
         };
-        let mut p = Param { name: o.name, kind, default: o.default, values: o.modes };
+        let mut p = Param { name: o.name, kind, default, values: modes };
         p.values = p.candidates();
         out.push(p);
     }
     Ok(out)
 }
 
-/// cvc5's options through the driver (`--smtstorm-options`), each value then set on a
-/// fresh solver that must still answer a `check-sat` ([`validate_set_options`]).
-fn extract_cvc5(spec: &SolverSpec) -> std::io::Result<Options> {
+/// A driver's options (`--smtstorm-options`: cvc5's, bitwuzla's), each value then set on
+/// a fresh solver that must still answer a `check-sat` ([`validate_set_options`]).
+fn extract_listed(spec: &SolverSpec) -> std::io::Result<Options> {
     let mut argv = spec.command.clone();
     argv.push("--smtstorm-options".into());
     let limits = Limits { time: Duration::from_secs(60), ..Limits::default() };
     let run = super::run_argv(&argv, &limits)?;
-    let listed = parse_cvc5_options(&run.stdout).map_err(|e| {
+    let listed = parse_listed_options(&run.stdout, spec.family).map_err(|e| {
         std::io::Error::other(format!(
             "{} listed no options (--smtstorm-options: {e}; {})",
             spec.name,
@@ -381,16 +405,63 @@ fn validate_set_options(spec: &SolverSpec, listed: Vec<Param>) -> std::io::Resul
 
 /// Asks the solver for its configuration space: the tactics `(help-tactic)` lists, then
 /// every tactic and every candidate value of every parameter tried on an empty goal
-/// ([`validate`]), keeping what the solver reads. cvc5's options come from its own
-/// Python package's list ([`extract_cvc5`]). yices and bitwuzla get an empty table (their
+/// ([`validate`]), keeping what the solver reads. cvc5's and bitwuzla's options come from
+/// their own Python packages' lists ([`extract_listed`]). yices gets an empty table (its
 /// options are command-line ones, which one session cannot vary per query), so the
-/// configuration engine only frames their checks incrementally.
+/// configuration engine only frames its checks incrementally. The names of a table's
+/// options are registered as its family's ([`owner`]).
 pub fn extract(spec: &SolverSpec) -> std::io::Result<Options> {
-    match spec.family {
-        super::Family::Z3 => {}
-        super::Family::Cvc5 => return extract_cvc5(spec),
-        _ => return Ok(Options::default()),
+    let out = match spec.family {
+        super::Family::Z3 => extract_z3(spec)?,
+        super::Family::Cvc5 | super::Family::Bitwuzla => extract_listed(spec)?,
+        _ => Options::default(),
+    };
+    register(spec.family, &out);
+    Ok(out)
+}
+
+/// Which family reads each option name (`:NAME`) the tables extracted in this process
+/// list; `None` for a name two families list (cvc5 and bitwuzla both have `:sat-solver`,
+/// with other values), which the configuration engine never sets.
+static OWNERS: std::sync::RwLock<std::collections::BTreeMap<String, Option<super::Family>>> =
+    std::sync::RwLock::new(std::collections::BTreeMap::new());
+
+/// Registers `options`' names as `family`'s ([`owner`]).
+fn register(family: super::Family, options: &Options) {
+    let mut owners = OWNERS.write().unwrap_or_else(|e| e.into_inner());
+    for p in &options.set_options {
+        let e = owners.entry(format!(":{}", p.name)).or_insert(Some(family));
+        if *e != Some(family) {
+            *e = None;
+        }
     }
+}
+
+/// The family whose extracted table lists the option `key` (`:NAME`), if exactly one
+/// does: only that family is sent a `set-option` of it
+/// ([`super::Family::rejects_option`]). The tables are read in this process by
+/// [`extract`] (the campaign's configuration space) or [`register_installed`] (a stored
+/// finding reduced or confirmed again).
+pub fn owner(key: &str) -> Option<super::Family> {
+    OWNERS.read().unwrap_or_else(|e| e.into_inner()).get(key).copied().flatten()
+}
+
+/// Reads (from the cache beside each release, else from the solver) the option tables of
+/// the solvers among `specs` whose families set options in scripts, so that [`owner`]
+/// knows their names: a finding whose trigger sets bitwuzla's options reaches bitwuzla
+/// with them in a process that never ran the configuration engine. A solver that cannot
+/// be asked is skipped: its options then go nowhere, and a finding that needs them no
+/// longer reproduces, which is said where it is confirmed.
+pub fn register_installed(specs: &[SolverSpec]) {
+    for spec in specs {
+        if matches!(spec.family, super::Family::Cvc5 | super::Family::Bitwuzla) {
+            let _ = extract_cached(spec);
+        }
+    }
+}
+
+/// z3's tactics and their parameters from `(help-tactic)`, validated ([`validate`]).
+fn extract_z3(spec: &SolverSpec) -> std::io::Result<Options> {
     let run = run_script(spec, "(help-tactic)\n")?;
     let listed = parse_z3_help_tactic(&run.stdout);
     if listed.tactics.is_empty() {
@@ -457,6 +528,7 @@ pub fn extract_cached(spec: &SolverSpec) -> std::io::Result<(Options, bool)> {
     if let Some((path, key)) = &cache {
         let hit = std::fs::read(path).ok().and_then(|b| serde_json::from_slice::<Cached>(&b).ok());
         if let Some(c) = hit.filter(|c| c.key == *key) {
+            register(spec.family, &c.options);
             return Ok((c.options, true));
         }
     }
@@ -658,7 +730,7 @@ builtin probes:\n- is-qfbv true if ...\n";
             {"name": "sygus-enum", "category": "regular", "type": "mode", "default": "auto", "modes": ["auto", "fast"]},
             {"name": "output", "category": "common", "type": null, "default": null, "modes": []}
         ]"#;
-        let o = parse_cvc5_options(json).unwrap();
+        let o = parse_listed_options(json, crate::solver::Family::Cvc5).unwrap();
         let got: Vec<(&str, Vec<&str>)> =
             o.iter().map(|p| (p.name.as_str(), p.values.iter().map(String::as_str).collect())).collect();
         assert_eq!(
@@ -669,7 +741,63 @@ builtin probes:\n- is-qfbv true if ...\n";
                 ("finite-model-find", vec!["true"])
             ]
         );
-        assert!(parse_cvc5_options("not json").is_err());
+        assert!(parse_listed_options("not json", crate::solver::Family::Cvc5).is_err());
+    }
+
+    /// bitwuzla's list as the driver prints it: Boolean, mode and numeric options that
+    /// change the search; modes as string literals; no resource, output or debug options.
+    #[test]
+    fn bitwuzla_options_are_read_and_classified() {
+        let json = r#"[
+            {"name": "bv-solver", "category": "", "type": "mode", "default": "bitblast", "modes": ["preprop", "prop", "bitblast"], "description": "bv solver engine"},
+            {"name": "rewrite-level", "category": "", "type": "int", "default": "2", "modes": [], "description": "rewrite level"},
+            {"name": "pp-flatten-and", "category": "", "type": "bool", "default": "true", "modes": [], "description": "enable AND flattening"},
+            {"name": "prop-nprops", "category": "", "type": "int", "default": "0", "modes": [], "description": "number of propagation steps used as a limit"},
+            {"name": "time-limit-per", "category": "", "type": "int", "default": "0", "modes": [], "description": "time limit in milliseconds"},
+            {"name": "nthreads", "category": "", "type": "int", "default": "1", "modes": [], "description": "set number of threads"},
+            {"name": "write-cnf", "category": "", "type": "string", "default": null, "modes": [], "description": "write bv abstraction as CNF to filename"},
+            {"name": "dbg-pp-node-thresh", "category": "", "type": "int", "default": "0", "modes": [], "description": "warn threshold"},
+            {"name": "produce-models", "category": "", "type": "bool", "default": "false", "modes": [], "description": "model production"},
+            {"name": "seed", "category": "", "type": "int", "default": "27644437", "modes": [], "description": "seed"}
+        ]"#;
+        let o = parse_listed_options(json, crate::solver::Family::Bitwuzla).unwrap();
+        let got: Vec<(&str, Vec<&str>)> =
+            o.iter().map(|p| (p.name.as_str(), p.values.iter().map(String::as_str).collect())).collect();
+        assert_eq!(
+            got,
+            [
+                ("bv-solver", vec!["\"preprop\"", "\"prop\""]),
+                ("rewrite-level", vec!["0", "1", "10", "100", "3", "4", "5"]),
+                ("pp-flatten-and", vec!["false"])
+            ]
+        );
+        // The same list read as cvc5's: no category, so nothing is safe.
+        assert!(parse_listed_options(json, crate::solver::Family::Cvc5).unwrap().is_empty());
+    }
+
+    /// An option goes to the one family whose table lists it; a name two tables list
+    /// goes by the families' fixed rules (cvc5 reads it, bitwuzla does not).
+    #[test]
+    fn options_go_to_the_family_whose_table_lists_them() {
+        use crate::solver::Family;
+        let table = |name: &str| Options {
+            tactics: vec![],
+            set_options: vec![Param { name: name.into(), kind: ParamKind::Bool, default: None, values: vec![] }],
+        };
+        let (own, both) = (":smtstorm-unit-test-own", ":smtstorm-unit-test-both");
+        for f in [Family::Z3, Family::Cvc5, Family::Yices, Family::Bitwuzla] {
+            assert_eq!(f.rejects_option(own), f != Family::Cvc5, "{f:?} before");
+        }
+        register(Family::Bitwuzla, &table(&own[1..]));
+        register(Family::Bitwuzla, &table(&both[1..]));
+        register(Family::Cvc5, &table(&both[1..]));
+        assert_eq!(owner(own), Some(Family::Bitwuzla));
+        assert_eq!(owner(both), None);
+        for f in [Family::Z3, Family::Cvc5, Family::Yices, Family::Bitwuzla] {
+            assert_eq!(f.rejects_option(own), f != Family::Bitwuzla, "{f:?}");
+            assert_eq!(f.rejects_option(both), f != Family::Cvc5, "{f:?}");
+        }
+        assert!(!Family::Other.rejects_option(own));
     }
 
     #[test]

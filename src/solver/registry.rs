@@ -171,10 +171,15 @@ pub const STANDARD_OPTIONS: &[&str] = &[
 impl Family {
     /// Whether a `set-option` with this key is another solver's option that this family
     /// would reject with an error (z3 errors on cvc5's `:incremental`, yices and
-    /// bitwuzla on anything non-standard). z3's own options are dotted or use `_`.
+    /// bitwuzla on anything non-standard). z3's own options are dotted or use `_`. A key
+    /// an extracted option table lists ([`super::options::owner`]) goes to its family
+    /// only: cvc5 errors on bitwuzla's `:pp-flatten-and`, which bitwuzla reads.
     pub fn rejects_option(self, key: &str) -> bool {
         if STANDARD_OPTIONS.contains(&key) {
             return false;
+        }
+        if let (Some(owner), false) = (super::options::owner(key), self == Family::Other) {
+            return owner != self;
         }
         match self {
             Family::Z3 => !(key.contains('.') || key.contains('_') || key == ":timeout"),
