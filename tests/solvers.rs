@@ -825,6 +825,76 @@ fn options_from_their_own_lists_are_read_by_their_family() {
     }
 }
 
+/// Issue 23: yices' command-line options come from its own help texts, and every value
+/// of every option in the table makes a configured variant that reads what plain yices
+/// reads: on corpus/, no seed gets an error from a variant that plain yices answers
+/// without one. The campaign's variants are drawn from the same table.
+#[test]
+fn yices_configured_variants_read_what_yices_reads() {
+    use smtstorm::mutate::{choice::Rng, config};
+    use smtstorm::solver::options;
+    let yices = real("yices/bin/yices-smt2", Family::Yices, &["--incremental"]);
+    let t0 = std::time::Instant::now();
+    let table = options::extract(&yices).unwrap().command_line;
+    let values: usize = table.iter().map(|p| p.values.len()).sum();
+    eprintln!("yices: {} options, {values} values, in {:.1} s", table.len(), t0.elapsed().as_secs_f64());
+    let names: Vec<&str> = table.iter().map(|p| p.name.as_str()).collect();
+    assert!(names.contains(&"mcsat") && table.len() >= 8, "{names:?}");
+    for never in
+        ["help", "version", "timeout", "incremental", "interactive", "stats", "dimacs", "nthreads", "verbosity"]
+    {
+        assert!(!names.contains(&never), "{never} is not a search option: {names:?}");
+    }
+    let limits = Limits { time: Duration::from_millis(2000), grace: Duration::from_millis(500), ..Limits::default() };
+    let seeds: Vec<(String, smtlib::Script)> = corpus_files()
+        .iter()
+        .map(|p| (p.display().to_string(), smtlib::parse(&std::fs::read_to_string(p).unwrap()).unwrap()))
+        .filter(|(_, s)| yices.cannot_read(s).is_none())
+        .collect();
+    let error = |r: &smtstorm::solver::QueryResult| {
+        r.outcomes.iter().find_map(|o| match o {
+            Outcome::Error { message } => Some(message.clone()),
+            _ => None,
+        })
+    };
+    let mut plain = Session::new(yices.clone(), limits);
+    let plain_errors: Vec<bool> = seeds
+        .iter()
+        .map(|(_, s)| {
+            let (q, checks) = solver::session_text(&yices.own_script(s));
+            error(&plain.query(&q, checks)).is_some()
+        })
+        .collect();
+    let (mut asked, mut caused) = (0, vec![]);
+    for p in &table {
+        for v in &p.values {
+            let mut spec = yices.clone();
+            spec.command.extend(options::command_line_args(&[(p.name.clone(), v.clone())]));
+            let mut session = Session::new(spec.clone(), limits);
+            for (k, (path, s)) in seeds.iter().enumerate() {
+                if plain_errors[k] {
+                    continue;
+                }
+                let (q, checks) = solver::session_text(&spec.own_script(s));
+                asked += 1;
+                if let Some(m) = error(&session.query(&q, checks)) {
+                    caused.push(format!("{path}: {:?}: {m}", &spec.command[2..]));
+                }
+            }
+        }
+    }
+    assert!(asked >= 500, "only {asked} queries");
+    assert!(caused.is_empty(), "{} of {asked} refused:\n{}", caused.len(), caused.join("\n"));
+    // The campaign's variants: deterministic from the seed, `--mcsat` first, named by
+    // their flags, distinct.
+    let a = config::command_line_variants(&yices, &table, &mut Rng::new(5));
+    assert_eq!(a, config::command_line_variants(&yices, &table, &mut Rng::new(5)));
+    assert_eq!(a.len(), config::VARIANTS);
+    assert!(a[0].command.contains(&"--mcsat".to_string()) && a[0].name.starts_with(&format!("{}+mcsat", yices.name)));
+    assert_ne!(a[0].name, a[1].name);
+    eprintln!("yices: {asked} queries under {values} option values, 0 refused for them");
+}
+
 /// Issue 23: the configuration engine writes only what each solver reads. Every
 /// installed z3 release is asked with mutants built from its own `(help-tactic)` table
 /// on every corpus seed: no error may come from the tactic text (an error the mutant

@@ -118,7 +118,7 @@ fn configuration_space(solvers: &[SolverSpec], events: &Events) -> crate::solver
         set_options
             .extend(o.set_options.into_iter().filter(|p| options::owner(&format!(":{}", p.name)) == Some(family)));
     }
-    options::Options { tactics: z3.tactics, set_options }
+    options::Options { tactics: z3.tactics, set_options, ..Default::default() }
 }
 
 /// Runs (or resumes) a campaign writing to `out`. `quiet` silences the progress line;
@@ -146,9 +146,38 @@ pub fn run_locked(
     let io = |e: std::io::Error| Error::io(out, e);
     std::fs::create_dir_all(out).map_err(io)?;
     crate::solver::sandbox::use_scratch_dir(&out.join("scratch")).map_err(io)?;
-    let solvers = crate::solver::check::resolve_campaign(registry, &cfg.solvers)?;
+    let mut solvers = crate::solver::check::resolve_campaign(registry, &cfg.solvers)?;
     if solvers.is_empty() {
         return Err(Error::NoSolvers { registry: crate::solver::registry::default_toml() });
+    }
+    // Configured variants of solvers whose options are command-line ones (yices), asked
+    // besides them ([`crate::mutate::config::command_line_variants`]); drawn from the
+    // campaign's seed, so a resumed campaign asks the same ones and another seed or
+    // shard others.
+    let engines = if cfg.engines.is_empty() { Engine::ALL.to_vec() } else { cfg.engines.clone() };
+    let mut variants_said = vec![];
+    if engines.contains(&Engine::Config) && !cfg.triage {
+        let shard = cfg.shard.map_or(0, |s| (u64::from(s.index) << 32) | u64::from(s.count));
+        let mut rng = crate::mutate::choice::Rng::new(crate::util::hash::mix(&[cfg.seed, shard, 0x7961_6365]));
+        let plain: Vec<SolverSpec> =
+            solvers.iter().filter(|s| s.family == crate::solver::Family::Yices).cloned().collect();
+        for spec in plain {
+            match crate::solver::options::extract_cached(&spec) {
+                Ok((table, _)) => {
+                    let vs = crate::mutate::config::command_line_variants(&spec, &table.command_line, &mut rng);
+                    variants_said.push(serde_json::json!({"event": "variants", "solver": spec.name,
+                        "options": table.command_line.len(), "variants": vs.iter().map(|v| &v.command).collect::<Vec<_>>()}));
+                    for v in vs {
+                        if !solvers.iter().any(|s| s.name == v.name) {
+                            solvers.push(v);
+                        }
+                    }
+                }
+                Err(e) => variants_said.push(
+                    serde_json::json!({"event": "options-unavailable", "solver": spec.name, "why": e.to_string()}),
+                ),
+            }
+        }
     }
     let cfile_path = out.join("campaign.json");
     // A campaign.json that exists but does not read is an error, never run 1 again (which
@@ -180,6 +209,9 @@ pub fn run_locked(
         }
     }
     events.emit(serde_json::json!({"event": "start", "run": cfile.runs, "solvers": solvers.iter().map(|s| &s.name).collect::<Vec<_>>()}));
+    for e in variants_said {
+        events.emit(e);
+    }
 
     // Seeds: every file is read; one that does not parse is reported with its position
     // and skipped, never fatal.
@@ -237,7 +269,6 @@ pub fn run_locked(
         events.emit(serde_json::json!({"event": "shard", "shard": sh.to_string(), "seeds": seeds.len()}));
     }
     // The configuration engine's space: what every z3 release under test lists.
-    let engines = if cfg.engines.is_empty() { Engine::ALL.to_vec() } else { cfg.engines.clone() };
     let options =
         if engines.contains(&Engine::Config) { configuration_space(&solvers, &events) } else { Default::default() };
     if options.tactics.is_empty() && options.set_options.is_empty() && engines.contains(&Engine::Config) {

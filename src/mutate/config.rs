@@ -20,6 +20,11 @@
 //! option reads it ([`crate::solver::options::owner`]), and its answer under them is
 //! voted on with the other solvers' (Falcon's configuration space for CVC4).
 //!
+//! yices reads its options only from the command line (`--mcsat`; `(set-option
+//! :yices-mcsat true)` is "unsupported"), which one session cannot vary per query: a
+//! campaign asks [`VARIANTS`] configured variants of it besides the plain solver
+//! ([`command_line_variants`]), each a solver of its own in the yices family.
+//!
 //! Half the time instead (always without a table), the check is framed incrementally
 //! ([`Edit::PushSplit`]): its last assertions go into a pushed scope, and after the pop
 //! they are asserted again and the check repeated. Every family reads that, and the two
@@ -286,6 +291,64 @@ pub fn mutate_prepared(p: &Prepared, c: &mut impl Choices) -> Option<(Vec<Edit>,
     Some((edits, m))
 }
 
+/// How many configured variants of a solver whose options are command-line ones (yices)
+/// a campaign asks besides the plain solver: each is a session of its own answering
+/// every mutant, so each costs about what the plain solver costs.
+pub const VARIANTS: usize = 2;
+
+/// Configured variants of `spec` from its command-line table (yices; empty for others):
+/// the first under `--mcsat` (yices' second decision procedure, the option that changes
+/// the most) with one of MCSat's own options half the time, the others with one or two
+/// options drawn from the whole table. Each is a solver of its own, named by its flags
+/// (`yices+mcsat+mcsat-nra-nlsat`), of the same family and release: it votes with the
+/// plain solver, and where the two disagree with another family backing one side the
+/// other is blamed, with its command line in the report. Deterministic from `c`.
+pub fn command_line_variants(
+    spec: &crate::solver::SolverSpec,
+    t: &[Param],
+    c: &mut impl Choices,
+) -> Vec<crate::solver::SolverSpec> {
+    let mut out: Vec<crate::solver::SolverSpec> = vec![];
+    for i in 0..VARIANTS * 3 {
+        if out.len() == VARIANTS || t.is_empty() {
+            break;
+        }
+        let mut chosen: Vec<(String, String)> = vec![];
+        let mcsat = t.iter().find(|p| p.name == "mcsat");
+        let own: Vec<&Param> = t.iter().filter(|p| p.name.starts_with("mcsat-")).collect();
+        if let (0, Some(m)) = (i, mcsat) {
+            chosen.push((m.name.clone(), "true".into()));
+            if !own.is_empty() && c.below(2) == Some(0) {
+                let Some(o) = c.below(own.len()).map(|k| own[k]) else { break };
+                let Some(v) = value(o, c) else { break };
+                chosen.push((o.name.clone(), v));
+            }
+        } else {
+            let Some(n) = c.below(2) else { break };
+            for _ in 0..=n {
+                let Some(o) = c.below(t.len()).map(|k| &t[k]) else { break };
+                let Some(v) = value(o, c) else { break };
+                if !chosen.iter().any(|(m, _)| *m == o.name) {
+                    chosen.push((o.name.clone(), v));
+                }
+            }
+        }
+        let args = crate::solver::options::command_line_args(&chosen);
+        let name = std::iter::once(spec.name.clone())
+            .chain(args.iter().map(|a| a.trim_start_matches('-').to_string()))
+            .collect::<Vec<_>>()
+            .join("+");
+        if args.is_empty() || out.iter().any(|v| v.name == name) {
+            continue;
+        }
+        let mut v = spec.clone();
+        v.name = name;
+        v.command.extend(args);
+        out.push(v);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,7 +373,7 @@ mod tests {
                     vec![p("arith.solver", ParamKind::UInt, "6"), p("random_seed", ParamKind::UInt, "0")],
                 ),
             ],
-            set_options: vec![],
+            ..Options::default()
         }
     }
 

@@ -89,6 +89,12 @@ pub struct Options {
     /// yices every non-standard one, and cvc5 and bitwuzla each other's.
     #[serde(default)]
     pub set_options: Vec<Param>,
+    /// Command-line options (yices: `--mcsat`, `--mcsat-nra-nlsat`,
+    /// `--ematch-cnstr-mode=random`), each with the values the solver ran with. A
+    /// session cannot change them per query, so a campaign asks a few configured
+    /// variants of the solver besides the plain one.
+    #[serde(default)]
+    pub command_line: Vec<Param>,
 }
 
 /// Why a tactic is not used, from its description (`None`: usable). `fail`, `skip` and
@@ -218,7 +224,7 @@ pub fn parse_z3_help_tactic(text: &str) -> Options {
     out
 }
 
-/// Why an option a driver lists (cvc5's, bitwuzla's) is not used (`None`: usable), from
+/// Why an option a solver lists (cvc5's, bitwuzla's, yices') is not used (`None`: usable), from
 /// its name and description: it only changes output, resources, proofs or what else is
 /// produced; it reads or writes other inputs; it is a seed or a thread count; or it
 /// changes what a script means (declarations kept across pops; a problem solved as
@@ -285,10 +291,14 @@ fn listed_option_excluded(name: &str, description: &str) -> Option<&'static str>
     // How models are printed or checked (`model-cores`, `model-u-print`); not
     // `finite-model-find`, a search. bitwuzla's `write-cnf` writes a file; its
     // propagation step counts say they are "used as a limit".
+    let d = description.to_ascii_lowercase();
+    // By description: limits, files, what is displayed, statistics, the session mode.
+    const NOT_SEARCH_SAID: &[&str] =
+        &["limit", "file", "display", "max number", "statistics", "push/pop", "interactive", "threads"];
     if ["in", "out"].contains(&name)
         || name.starts_with("model-")
         || name.starts_with("write-")
-        || description.to_ascii_lowercase().contains("limit")
+        || NOT_SEARCH_SAID.iter().any(|k| d.contains(k))
         || NOT_SEARCH.iter().any(|k| name.contains(k))
     {
         return Some("output, resources or inputs");
@@ -348,6 +358,109 @@ pub fn parse_listed_options(json: &str, family: super::Family) -> Result<Vec<Par
     Ok(out)
 }
 
+/// Reads yices-smt2's `--help`, `--mcsat-help` and `--ef-help`: each `--NAME` flag and
+/// `--NAME=<ARG>` option with its description, minus [`listed_option_excluded`]. A flag
+/// is a Boolean that is off unless given; an option's values are those its description
+/// lists (`(can be epsilongreedy, random, all)`), else a number's
+/// [`Param::candidates`] around its `(default: N)`.
+pub fn parse_yices_help(text: &str) -> Vec<Param> {
+    let mut out: Vec<Param> = vec![];
+    for line in text.lines() {
+        let Some(rest) = line.trim_start().strip_prefix("--") else { continue };
+        let (head, description) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let head = head.trim_end_matches(',');
+        let (name, arg) = match head.split_once('=') {
+            Some((n, a)) => (n, Some(a)),
+            None => (head, None),
+        };
+        if name.is_empty()
+            || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            || out.iter().any(|p| p.name == name)
+            || listed_option_excluded(name, description).is_some()
+        {
+            continue;
+        }
+        let default = description.rfind("(default: ").map(|i| {
+            let d = &description[i + 10..];
+            d[..d.find(')').unwrap_or(d.len())].trim().to_string()
+        });
+        let listed = description.find("(can be ").map(|i| {
+            let d = &description[i + 8..];
+            d[..d.find(')').unwrap_or(d.len())]
+                .split([',', ' '])
+                .filter(|w| !w.is_empty() && *w != "or")
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        });
+        let (kind, default, values) = match (arg, listed) {
+            (None, _) => (ParamKind::Bool, Some("false".to_string()), vec![]),
+            (Some(_), Some(modes)) => (ParamKind::Mode, default, modes),
+            (Some(_), None) if default.as_deref().is_some_and(|d| d.contains('.')) => {
+                (ParamKind::Double, default, vec![])
+            }
+            (Some(_), None) => (ParamKind::UInt, default, vec![]),
+        };
+        let mut p = Param { name: name.to_string(), kind, default, values };
+        p.values = p.candidates();
+        out.push(p);
+    }
+    out
+}
+
+/// The command-line flags of one yices option value: `--NAME` for a flag that is on,
+/// `--NAME=VALUE` otherwise. MCSat's own options take effect only with `--mcsat`,
+/// which is added before them.
+pub fn command_line_args(options: &[(String, String)]) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    if options.iter().any(|(n, _)| n.starts_with("mcsat-")) && !options.iter().any(|(n, _)| n == "mcsat") {
+        out.push("--mcsat".into());
+    }
+    for (n, v) in options {
+        out.push(if v == "true" { format!("--{n}") } else { format!("--{n}={v}") });
+    }
+    out
+}
+
+/// yices' command-line options from its own help texts ([`parse_yices_help`]), each
+/// value then run on a small script of three logics in the session's own mode
+/// (`--incremental`): a value it refuses (a SAT solver it was not built with, one that
+/// cannot run incrementally) or one under which it does not answer `sat` three times is
+/// dropped.
+fn extract_yices(spec: &SolverSpec) -> std::io::Result<Options> {
+    let limits = Limits { time: Duration::from_secs(20), ..Limits::default() };
+    let mut text = String::new();
+    for help in ["--help", "--mcsat-help", "--ef-help"] {
+        let mut argv = spec.command.clone();
+        argv.push(help.into());
+        text.push_str(&super::run_argv(&argv, &limits)?.stdout);
+    }
+    let mut listed = parse_yices_help(&text);
+    if listed.is_empty() {
+        return Err(std::io::Error::other(format!("{} listed no options for --help", spec.name)));
+    }
+    const PROBE: &str = "(set-logic QF_LIA)(declare-const x Int)(assert (> x 0))(check-sat)(reset)\n\
+        (set-logic QF_BV)(declare-const y (_ BitVec 4))(assert (= (bvadd y y) #x2))(check-sat)(reset)\n\
+        (set-logic QF_UF)(declare-fun f (Bool) Bool)(assert (f true))(check-sat)\n";
+    let dir = tempfile::Builder::new().prefix("smtstorm-options-").tempdir()?;
+    let file = dir.path().join("probe.smt2");
+    std::fs::write(&file, PROBE)?;
+    for p in &mut listed {
+        let mut kept = vec![];
+        for v in &p.values {
+            let mut argv = spec.command.clone();
+            argv.extend(command_line_args(&[(p.name.clone(), v.clone())]));
+            argv.push(file.display().to_string());
+            let run = super::run_argv(&argv, &limits)?;
+            if run.status.is_some_and(|s| s.success()) && run.stdout.split_whitespace().eq(["sat"; 3]) {
+                kept.push(v.clone());
+            }
+        }
+        p.values = kept;
+    }
+    listed.retain(|p| !p.values.is_empty());
+    Ok(Options { command_line: listed, ..Options::default() })
+}
+
 /// A driver's options (`--smtstorm-options`: cvc5's, bitwuzla's), each value then set on
 /// a fresh solver that must still answer a `check-sat` ([`validate_set_options`]).
 fn extract_listed(spec: &SolverSpec) -> std::io::Result<Options> {
@@ -362,7 +475,7 @@ fn extract_listed(spec: &SolverSpec) -> std::io::Result<Options> {
             run.stderr.lines().chain(run.stdout.lines()).next().unwrap_or("")
         ))
     })?;
-    Ok(Options { tactics: vec![], set_options: validate_set_options(spec, listed)? })
+    Ok(Options { set_options: validate_set_options(spec, listed)?, ..Options::default() })
 }
 
 /// Sets every (option, value) on a fresh solver (`(reset)` between probes) and asks a
@@ -406,15 +519,15 @@ fn validate_set_options(spec: &SolverSpec, listed: Vec<Param>) -> std::io::Resul
 /// Asks the solver for its configuration space: the tactics `(help-tactic)` lists, then
 /// every tactic and every candidate value of every parameter tried on an empty goal
 /// ([`validate`]), keeping what the solver reads. cvc5's and bitwuzla's options come from
-/// their own Python packages' lists ([`extract_listed`]). yices gets an empty table (its
-/// options are command-line ones, which one session cannot vary per query), so the
-/// configuration engine only frames its checks incrementally. The names of a table's
-/// options are registered as its family's ([`owner`]).
+/// their own Python packages' lists ([`extract_listed`]); yices' command-line options from
+/// its help texts ([`extract_yices`]). The names of a table's `set-option`s are
+/// registered as its family's ([`owner`]).
 pub fn extract(spec: &SolverSpec) -> std::io::Result<Options> {
     let out = match spec.family {
         super::Family::Z3 => extract_z3(spec)?,
         super::Family::Cvc5 | super::Family::Bitwuzla => extract_listed(spec)?,
-        _ => Options::default(),
+        super::Family::Yices => extract_yices(spec)?,
+        super::Family::Other => Options::default(),
     };
     register(spec.family, &out);
     Ok(out)
@@ -775,14 +888,53 @@ builtin probes:\n- is-qfbv true if ...\n";
         assert!(parse_listed_options(json, crate::solver::Family::Cvc5).unwrap().is_empty());
     }
 
+    /// yices' help texts: search flags and options with their values; output, files,
+    /// limits, threads and the session's own mode are never used.
+    #[test]
+    fn yices_help_is_read_and_classified() {
+        let help = "Option summary:
+    --version, -V             Show version and exit
+    --verbosity=<level>       Set verbosity level (default = 0)
+             -v <level>
+    --timeout=<timeout>       Set a timeout in seconds (default = no timeout)
+    --stats, -s               Print statistics once all commands have been processed
+    --incremental             Enable support for push/pop
+    --smt2-model-format       Display models in the SMT-LIB 2 format (default = false)
+    --delegate=<satsolver>    Use an external SAT solver (can be cadical, cryptominisat, kissat, or y2sat)
+    --dimacs=<filename>       Bitblast and export to a file (in DIMACS format)
+    --mcsat                   Use the MCSat solver
+    --nthreads=<number of threads>  Specify the number of threads (default = 0 = main thread only)
+    --mcsat-bv-var-size=<B>   Set size of bit-vector variables in MCSAT search
+    --ematch-cnstr-mode=<M>         Set the ematching constraint mode (can be epsilongreedy, random, all) (default: epsilongreedy)
+    --ematch-cnstr-alpha=<M>        Set the learning rate (between 0-1) (default: 0.20)
+    --mbqi-max-iter=<M>             Set the max number of mbqi iterations (default: 10000)
+";
+        let o = parse_yices_help(help);
+        let got: Vec<(&str, ParamKind, Vec<&str>)> =
+            o.iter().map(|p| (p.name.as_str(), p.kind, p.values.iter().map(String::as_str).collect())).collect();
+        assert_eq!(
+            got,
+            [
+                ("delegate", ParamKind::Mode, vec!["cadical", "cryptominisat", "kissat", "y2sat"]),
+                ("mcsat", ParamKind::Bool, vec!["true"]),
+                ("mcsat-bv-var-size", ParamKind::UInt, vec!["0", "1", "10", "100", "2", "3", "5"]),
+                ("ematch-cnstr-mode", ParamKind::Mode, vec!["all", "random"]),
+                ("ematch-cnstr-alpha", ParamKind::Double, vec!["0.0", "0.1", "0.5", "1.0", "10.0", "2.0"]),
+            ]
+        );
+        let args = command_line_args(&[("mcsat-bv-var-size".into(), "3".into()), ("ematch".into(), "true".into())]);
+        assert_eq!(args, ["--mcsat", "--mcsat-bv-var-size=3", "--ematch"]);
+        assert!(parse_yices_help("no options here").is_empty());
+    }
+
     /// An option goes to the one family whose table lists it; a name two tables list
     /// goes by the families' fixed rules (cvc5 reads it, bitwuzla does not).
     #[test]
     fn options_go_to_the_family_whose_table_lists_them() {
         use crate::solver::Family;
         let table = |name: &str| Options {
-            tactics: vec![],
             set_options: vec![Param { name: name.into(), kind: ParamKind::Bool, default: None, values: vec![] }],
+            ..Options::default()
         };
         let (own, both) = (":smtstorm-unit-test-own", ":smtstorm-unit-test-both");
         for f in [Family::Z3, Family::Cvc5, Family::Yices, Family::Bitwuzla] {
