@@ -45,7 +45,7 @@ pub(super) struct SeedState {
     pub(super) seed_blames: Vec<(BugKind, Option<usize>, String)>,
     /// A worker is running a batch of this seed.
     pub(super) busy: bool,
-    /// Fuzzing turns handed out (engines take turns in order).
+    /// Fuzzing turns handed out (engines take turns in order, from the seed's own start).
     pub(super) turns: u64,
     /// Whether the seed is satisfiable, when it can be fused ([`crate::mutate::fusion`])
     /// and the pre-screen established its answer ([`super::worker::known_status`]).
@@ -100,15 +100,20 @@ impl Scheduler {
         let st = &mut self.state[seed];
         st.busy = true;
         let n = self.engines.len() as u64;
+        // Each seed starts its round of engines at its own place (its index): on a large
+        // suite most seeds get only a turn or two in a campaign, and if every seed
+        // started with the first engine, that engine would get almost every turn (it got
+        // 97 % of 11,042 mutants in 20 minutes on the 4,070 cvc5-regress seeds).
+        let at = |turns: u64| self.engines[((turns + seed as u64) % n) as usize];
         // A seed fusion cannot use gives its fusion turn to the next engine (when fusion
         // is the only engine, the turn is taken and finds no partner).
         for _ in 0..n {
-            if self.engines[(st.turns % n) as usize] != Engine::Fusion || st.fusion.is_some() || n == 1 {
+            if at(st.turns) != Engine::Fusion || st.fusion.is_some() || n == 1 {
                 break;
             }
             st.turns += 1;
         }
-        let engine = self.engines[(st.turns % n) as usize];
+        let engine = at(st.turns);
         let turn = st.turns / n;
         st.turns += 1;
         Some(Job::Fuzz { seed, engine, turn })
@@ -143,5 +148,48 @@ impl Scheduler {
             self.ready.retain(|&s| s != seed);
         }
         reason
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On a suite where every seed gets one turn, the engines share the turns evenly
+    /// (each seed starts its round at its own place), and one seed still goes through
+    /// every engine in order.
+    #[test]
+    fn engines_share_the_turns_of_a_large_suite() {
+        let engines = vec![Engine::OpFuzz, Engine::TypeFuzz, Engine::Config];
+        let n = 30;
+        let mut sched = Scheduler {
+            prescreen: VecDeque::new(),
+            screening: 0,
+            ready: (0..n).collect(),
+            state: vec![SeedState::default(); n],
+            toggle: false,
+            engines: engines.clone(),
+            budget: None,
+        };
+        let mut count = std::collections::HashMap::new();
+        for _ in 0..n {
+            let Some(Job::Fuzz { seed, engine, turn }) = sched.next() else { panic!("a fuzz turn") };
+            assert_eq!(turn, 0);
+            *count.entry(engine).or_insert(0) += 1;
+            sched.account(seed, 1, 0, Duration::from_millis(10));
+        }
+        for e in &engines {
+            assert_eq!(count.get(e), Some(&10), "{count:?}");
+        }
+        // Seed 0 alone: each engine once per round, in order, then the next round.
+        sched.ready = vec![0];
+        let got: Vec<(Engine, u64)> = (0..4)
+            .map(|_| {
+                let Some(Job::Fuzz { seed, engine, turn }) = sched.next() else { panic!("a fuzz turn") };
+                sched.account(seed, 1, 0, Duration::from_millis(10));
+                (engine, turn)
+            })
+            .collect();
+        assert_eq!(got, [(Engine::TypeFuzz, 0), (Engine::Config, 0), (Engine::OpFuzz, 1), (Engine::TypeFuzz, 1)]);
     }
 }
