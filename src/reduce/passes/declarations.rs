@@ -44,45 +44,23 @@ fn declares(s: &Script, k: &CommandKind) -> Vec<String> {
 }
 
 /// The symbols a printed command mentions (bars removed; string literals and keywords
-/// skipped). A bound variable that shadows a global counts as a use: this only keeps a
-/// declaration that could have gone.
+/// are other tokens). A bound variable that shadows a global counts as a use: this only
+/// keeps a declaration that could have gone. A printed command always lexes; were it not
+/// to, the symbols before the error are what it mentions.
 fn mentions(text: &str, out: &mut HashSet<String>) {
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'(' | b')' | b' ' | b'\n' | b'\t' | b'\r' => i += 1,
-            b'"' => {
-                // A string literal; `""` inside is an escaped quote.
-                i += 1;
-                while i < b.len() {
-                    if b[i] == b'"' {
-                        if b.get(i + 1) == Some(&b'"') {
-                            i += 2;
-                            continue;
-                        }
-                        break;
-                    }
-                    i += 1;
-                }
-                i += 1;
+    use crate::smtlib::lexer::{Lexer, Tok};
+    let mut lexer = Lexer::new(text.as_bytes());
+    while let Ok(t) = lexer.next_token() {
+        let w = &text[t.start as usize..t.end as usize];
+        match t.kind {
+            Tok::Symbol => {
+                out.insert(w.to_string());
             }
-            b'|' => {
-                let start = i + 1;
-                i = start;
-                while i < b.len() && b[i] != b'|' {
-                    i += 1;
-                }
-                out.insert(text[start..i.min(b.len())].to_string());
-                i += 1;
+            Tok::QuotedSymbol => {
+                out.insert(w[1..w.len() - 1].to_string());
             }
-            _ => {
-                let start = i;
-                while i < b.len() && !matches!(b[i], b'(' | b')' | b' ' | b'\n' | b'\t' | b'\r' | b'"' | b'|') {
-                    i += 1;
-                }
-                out.insert(text[start..i].to_string());
-            }
+            Tok::Eof => break,
+            _ => {}
         }
     }
 }
