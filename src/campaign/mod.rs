@@ -18,7 +18,7 @@ pub mod triage;
 mod worker;
 
 use confirm::{confirm_and_store, Candidate};
-use schedule::{Job, Scheduler, Seed, SeedState};
+use schedule::{Found, Job, Scheduler, Seed, SeedState};
 pub use stats::{Counters, Events, Stats};
 use worker::{per_solver, StormSeed};
 
@@ -284,6 +284,9 @@ pub fn run_locked(
         ready: vec![],
         state: vec![SeedState::default(); n],
         toggle: false,
+        yields: vec![Default::default(); engines.len()],
+        handed: 0,
+        rotated: 0,
         engines,
         budget,
     };

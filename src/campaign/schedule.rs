@@ -45,8 +45,11 @@ pub(super) struct SeedState {
     pub(super) seed_blames: Vec<(BugKind, Option<usize>, String)>,
     /// A worker is running a batch of this seed.
     pub(super) busy: bool,
-    /// Fuzzing turns handed out (engines take turns in order, from the seed's own start).
+    /// Fuzzing turns handed out.
     pub(super) turns: u64,
+    /// Turns per engine (index in [`Scheduler::engines`]): each turn of an engine on a
+    /// seed draws from its own stream.
+    pub(super) engine_turns: Vec<u64>,
     /// Whether the seed is satisfiable, when it can be fused ([`crate::mutate::fusion`])
     /// and the pre-screen established its answer ([`super::worker::known_status`]).
     pub(super) fusion: Option<bool>,
@@ -61,6 +64,33 @@ pub(super) enum Job {
     Fuzz { seed: usize, engine: Engine, turn: u64 },
 }
 
+/// What an engine has yielded over the campaign: its turns, the seconds they took
+/// (solver time, and confirmation of what they found) and their candidates.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct EngineYield {
+    pub(super) turns: u64,
+    pub(super) seconds: f64,
+    pub(super) candidates: u64,
+}
+
+impl EngineYield {
+    /// Candidates per second, smoothed by one candidate in a minute: an engine that has
+    /// found nothing in ten minutes scores about a tenth of one that has just started.
+    fn score(&self) -> f64 {
+        (self.candidates as f64 + 1.0) / (self.seconds + 60.0)
+    }
+}
+
+/// Engine turns chosen in rotation before the yields decide: every engine gets this
+/// many, and then one turn in [`EXPLORE`] still rotates.
+const WARMUP: u64 = 8;
+/// One turn in this many rotates over the engines; the others go to the engine with the
+/// best [`EngineYield::score`] (a deterministic ε-greedy bandit over engines, as AFL++'s
+/// MOpt schedules mutation operators by their yield): on a large suite most seeds get
+/// one or two turns, so a fixed rotation gives an engine that finds nothing as much time
+/// as one that keeps finding.
+const EXPLORE: u64 = 3;
+
 pub(super) struct Scheduler {
     pub(super) prescreen: VecDeque<usize>,
     /// Pre-screens handed out and not finished.
@@ -70,6 +100,29 @@ pub(super) struct Scheduler {
     pub(super) toggle: bool,
     pub(super) engines: Vec<Engine>,
     pub(super) budget: Option<Duration>,
+    /// Per engine (index in `engines`), what it has yielded.
+    pub(super) yields: Vec<EngineYield>,
+    /// Fuzzing turns handed out over all seeds.
+    pub(super) handed: u64,
+    /// Where the rotation over engines stands.
+    pub(super) rotated: u64,
+}
+
+/// What one fuzzing turn came to: mutants tested, how many of them timed out or erred,
+/// and the candidates they gave.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Found {
+    pub(super) tested: u64,
+    pub(super) bad: u64,
+    pub(super) candidates: u64,
+}
+
+impl Found {
+    /// A turn that could not run (no partner, no model): it counts as `n` failed
+    /// mutants, so a seed where it keeps happening is demoted.
+    pub(super) fn failed(n: u64) -> Found {
+        Found { tested: n, bad: n, candidates: 0 }
+    }
 }
 
 impl Scheduler {
@@ -97,24 +150,34 @@ impl Scheduler {
             self.screening += 1;
             return Some(Job::Prescreen(s));
         };
+        let n = self.engines.len();
         let st = &mut self.state[seed];
         st.busy = true;
-        let n = self.engines.len() as u64;
-        // Each seed starts its round of engines at its own place (its index): on a large
-        // suite most seeds get only a turn or two in a campaign, and if every seed
-        // started with the first engine, that engine would get almost every turn (it got
-        // 97 % of 11,042 mutants in 20 minutes on the 4,070 cvc5-regress seeds).
-        let at = |turns: u64| self.engines[((turns + seed as u64) % n) as usize];
-        // A seed fusion cannot use gives its fusion turn to the next engine (when fusion
-        // is the only engine, the turn is taken and finds no partner).
-        for _ in 0..n {
-            if at(st.turns) != Engine::Fusion || st.fusion.is_some() || n == 1 {
-                break;
-            }
-            st.turns += 1;
-        }
-        let engine = at(st.turns);
-        let turn = st.turns / n;
+        st.engine_turns.resize(n, 0);
+        // A seed fusion cannot use never gets a fusion turn (when fusion is the only
+        // engine, the turn is taken and finds no partner).
+        let usable = |k: usize| self.engines[k] != Engine::Fusion || st.fusion.is_some() || n == 1;
+        // Rotation is over all turns, not per seed: on a large suite most seeds get only a
+        // turn or two in a campaign, and if every seed started with the first engine,
+        // that engine would get almost every turn (it got 97 % of 11,042 mutants in 20
+        // minutes on the 4,070 cvc5-regress seeds).
+        let rotated = self.rotated;
+        let rotation = (0..n as u64).map(|j| ((rotated + j) % n as u64) as usize).find(|&k| usable(k)).unwrap_or(0);
+        let warm = (0..n).all(|k| !usable(k) || self.yields[k].turns >= WARMUP);
+        let k = if !warm || self.handed % EXPLORE == 0 {
+            self.rotated = rotation as u64 + 1;
+            rotation
+        } else {
+            (0..n)
+                .filter(|&k| usable(k))
+                .max_by(|&a, &b| self.yields[a].score().total_cmp(&self.yields[b].score()).then(b.cmp(&a)))
+                .unwrap_or(rotation)
+        };
+        self.handed += 1;
+        self.yields[k].turns += 1;
+        let engine = self.engines[k];
+        let turn = st.engine_turns[k];
+        st.engine_turns[k] += 1;
         st.turns += 1;
         Some(Job::Fuzz { seed, engine, turn })
     }
@@ -125,9 +188,20 @@ impl Scheduler {
         self.toggle
     }
 
-    /// Records a batch's outcome; demotes the seed when its mutants keep failing or its
-    /// time budget is spent. Returns the demotion reason.
-    pub(super) fn account(&mut self, seed: usize, tested: u64, bad: u64, spent: Duration) -> Option<&'static str> {
+    /// Records a batch's outcome (its engine's yield too); demotes the seed when its
+    /// mutants keep failing or its time budget is spent. Returns the demotion reason.
+    pub(super) fn account(
+        &mut self,
+        seed: usize,
+        engine: Engine,
+        found: Found,
+        spent: Duration,
+    ) -> Option<&'static str> {
+        let Found { tested, bad, candidates } = found;
+        if let Some(y) = self.engines.iter().position(|&e| e == engine).map(|k| &mut self.yields[k]) {
+            y.seconds += spent.as_secs_f64();
+            y.candidates += candidates;
+        }
         let st = &mut self.state[seed];
         st.busy = false;
         st.tested += tested;
@@ -155,41 +229,63 @@ impl Scheduler {
 mod tests {
     use super::*;
 
-    /// On a suite where every seed gets one turn, the engines share the turns evenly
-    /// (each seed starts its round at its own place), and one seed still goes through
-    /// every engine in order.
-    #[test]
-    fn engines_share_the_turns_of_a_large_suite() {
-        let engines = vec![Engine::OpFuzz, Engine::TypeFuzz, Engine::Config];
-        let n = 30;
-        let mut sched = Scheduler {
+    fn scheduler(engines: &[Engine], seeds: usize) -> Scheduler {
+        Scheduler {
             prescreen: VecDeque::new(),
             screening: 0,
-            ready: (0..n).collect(),
-            state: vec![SeedState::default(); n],
+            ready: (0..seeds).collect(),
+            state: vec![SeedState::default(); seeds],
             toggle: false,
-            engines: engines.clone(),
+            engines: engines.to_vec(),
             budget: None,
-        };
+            yields: vec![EngineYield::default(); engines.len()],
+            handed: 0,
+            rotated: 0,
+        }
+    }
+
+    /// Takes one turn and accounts it with `candidates` if its engine is `finder`.
+    fn turn(sched: &mut Scheduler, finder: Option<Engine>) -> (Engine, u64) {
+        let Some(Job::Fuzz { seed, engine, turn }) = sched.next() else { panic!("a fuzz turn") };
+        let candidates = (Some(engine) == finder) as u64;
+        sched.account(seed, engine, Found { tested: 1, bad: 0, candidates }, Duration::from_secs(1));
+        (engine, turn)
+    }
+
+    /// Before the yields say anything, the engines share the turns of a large suite
+    /// evenly, and one seed goes through every engine in order, each engine's turns
+    /// counted apart.
+    #[test]
+    fn engines_share_the_turns_of_a_large_suite() {
+        let engines = [Engine::OpFuzz, Engine::TypeFuzz, Engine::Config];
+        let mut sched = scheduler(&engines, 30);
         let mut count = std::collections::HashMap::new();
-        for _ in 0..n {
-            let Some(Job::Fuzz { seed, engine, turn }) = sched.next() else { panic!("a fuzz turn") };
+        for _ in 0..24 {
+            let (engine, turn) = turn(&mut sched, None);
             assert_eq!(turn, 0);
             *count.entry(engine).or_insert(0) += 1;
-            sched.account(seed, 1, 0, Duration::from_millis(10));
         }
         for e in &engines {
-            assert_eq!(count.get(e), Some(&10), "{count:?}");
+            assert_eq!(count.get(e), Some(&8), "{count:?}");
         }
-        // Seed 0 alone: each engine once per round, in order, then the next round.
-        sched.ready = vec![0];
-        let got: Vec<(Engine, u64)> = (0..4)
-            .map(|_| {
-                let Some(Job::Fuzz { seed, engine, turn }) = sched.next() else { panic!("a fuzz turn") };
-                sched.account(seed, 1, 0, Duration::from_millis(10));
-                (engine, turn)
-            })
-            .collect();
-        assert_eq!(got, [(Engine::TypeFuzz, 0), (Engine::Config, 0), (Engine::OpFuzz, 1), (Engine::TypeFuzz, 1)]);
+        let mut one = scheduler(&engines, 1);
+        let got: Vec<(Engine, u64)> = (0..4).map(|_| turn(&mut one, None)).collect();
+        assert_eq!(got, [(Engine::OpFuzz, 0), (Engine::TypeFuzz, 0), (Engine::Config, 0), (Engine::OpFuzz, 1)]);
+    }
+
+    /// Once every engine has had its warm-up turns, the one that keeps finding gets
+    /// two turns in three and its share of the rotation, and the others still their
+    /// share of the rotation.
+    #[test]
+    fn the_engine_that_finds_gets_most_turns() {
+        let engines = [Engine::OpFuzz, Engine::TypeFuzz, Engine::Config];
+        let mut sched = scheduler(&engines, 500);
+        let mut count = std::collections::HashMap::new();
+        for _ in 0..300 {
+            *count.entry(turn(&mut sched, Some(Engine::Config)).0).or_insert(0) += 1;
+        }
+        let config = count[&Engine::Config];
+        assert!((200..=240).contains(&config), "{count:?}");
+        assert!(count[&Engine::OpFuzz] >= 30 && count[&Engine::TypeFuzz] >= 30, "{count:?}");
     }
 }

@@ -332,7 +332,7 @@ pub(super) fn fuzz_batch<'s>(
     let partner = if engine == Engine::Fusion {
         let Some(p) = fusion_partner(sh, i, turn) else {
             // No partner yet (others may still be screened): the turn costs the seed nothing.
-            sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, 0, 0, t0.elapsed());
+            sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, engine, Found::failed(0), t0.elapsed());
             return;
         };
         (solvers, limit) = (p.solvers.clone(), p.limit.min(limits.time));
@@ -350,7 +350,9 @@ pub(super) fn fuzz_batch<'s>(
     let pools = if engine == Engine::Storm {
         let p = storm_pools(sh, sessions, i, limits);
         if p.is_none() {
-            if let Some(r) = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, 4, 4, t0.elapsed()) {
+            if let Some(r) =
+                sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, engine, Found::failed(4), t0.elapsed())
+            {
                 sh.counters.seeds_demoted.fetch_add(1, Relaxed);
                 sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": seed.path, "why": r}));
             }
@@ -444,7 +446,9 @@ pub(super) fn fuzz_batch<'s>(
     if mutants.is_empty() {
         // Nothing to mutate with this engine: count it against the seed so a seed no
         // engine can change is eventually demoted.
-        if let Some(r) = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, 4, 4, t0.elapsed()) {
+        if let Some(r) =
+            sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, engine, Found::failed(4), t0.elapsed())
+        {
             sh.counters.seeds_demoted.fetch_add(1, Relaxed);
             sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": seed.path, "why": r}));
         }
@@ -589,9 +593,15 @@ pub(super) fn fuzz_batch<'s>(
             confirm_and_store(sh, &cand, &v, limits, tmp, w);
         }
     }
+    let candidates = batch_yield.candidates;
     sh.counters.tallies.lock().unwrap_or_else(|e| e.into_inner()).add(engine.name(), logic, batch_yield);
     let spent = t0.elapsed();
-    if let Some(r) = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, mutants.len() as u64, bad, spent) {
+    if let Some(r) = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(
+        i,
+        engine,
+        Found { tested: mutants.len() as u64, bad, candidates },
+        spent,
+    ) {
         sh.counters.seeds_demoted.fetch_add(1, Relaxed);
         sh.counters.seeds_ready.fetch_sub(1, Relaxed);
         sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": seed.path, "why": r}));
