@@ -164,7 +164,7 @@ impl Scheduler {
         let rotated = self.rotated;
         let rotation = (0..n as u64).map(|j| ((rotated + j) % n as u64) as usize).find(|&k| usable(k)).unwrap_or(0);
         let warm = (0..n).all(|k| !usable(k) || self.yields[k].turns >= WARMUP);
-        let k = if !warm || self.handed % EXPLORE == 0 {
+        let k = if !warm || self.handed.is_multiple_of(EXPLORE) {
             self.rotated = rotation as u64 + 1;
             rotation
         } else {
