@@ -209,6 +209,62 @@ fn crash_reduction_keeps_the_crash_state() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// A cvc5 crash found under a z3 tactic pipeline (the configuration engine asks z3 again
+/// through `check-sat-using`, which cvc5 gets as a plain `check-sat`) is reduced: the
+/// judge asks whether cvc5 can read what cvc5 is sent, not the trigger as z3 gets it.
+/// cvc5 1.4.2 errors on the first check (`real.pi` needs `nl-ext` full) and dies with
+/// SIGSEGV on the second.
+#[test]
+fn a_cvc5_crash_under_a_z3_tactic_is_reduced() {
+    let root = tempdir("reduce-cvc5-tactic");
+    let spec = SolverSpec {
+        name: "cvc5".into(),
+        family: smtstorm::solver::Family::Cvc5,
+        command: vec!["python3".into(), solver_bin("cvc5/cvc5-smt2").display().to_string()],
+        version: Some("1.4.2".into()),
+        restart_every: None,
+    };
+    let trigger = "(set-option :nl-ext light)\n(set-logic ALL)\n(declare-const x Real)\n\
+                   (assert (is_int (arcsin real.pi)))\n(assert (> x 1.0))\n(check-sat)\n\
+                   (check-sat-using (then simplify smt))\n";
+    let dir = root.join("bugs/crash/c5c5");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("trigger.smt2"), trigger).unwrap();
+    // What cvc5 is sent, as the campaign sends it.
+    let own = smtstorm::smtlib::print(&spec.own_script(&smtstorm::smtlib::parse(trigger).unwrap()));
+    assert!(!own.contains("check-sat-using"), "{own}");
+    let sent = root.join("sent.smt2");
+    std::fs::write(&sent, &own).unwrap();
+    let limits = Limits::default();
+    let r = smtstorm::solver::run_file(&spec, &sent, 2, &limits);
+    let Some(smtstorm::solver::Outcome::Crash { message, .. }) = r.crash.clone() else { panic!("no crash: {r:?}") };
+    let frames = smtstorm::solver::backtrace::crash_state(&spec, &sent, &limits).unwrap_or_default();
+    let meta = serde_json::json!({
+        "id": "c5c5", "kind": "crash", "blamed": "cvc5", "blamed_version": "1.4.2", "blame_by": "crash",
+        "logic": "ALL", "signature": message, "frames": frames, "fixed_in": null, "bisection": [],
+        "answers": [{"solver": "cvc5", "version": "1.4.2", "outcomes": r.outcomes.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
+                     "stdout_excerpt": r.stdout_excerpt, "stderr_excerpt": r.stderr_excerpt,
+                     "seconds": r.wall.as_secs_f64()}],
+        "seed": "none", "seed_hash": "0", "engine": "config", "edits": [], "rng_seed": 0, "found_at": 0.0,
+        "found_unix": 0, "run": 1, "trigger_bytes": trigger.len(), "duplicates": 0, "seed_finding": false
+    });
+    std::fs::write(dir.join("meta.json"), serde_json::to_vec_pretty(&meta).unwrap()).unwrap();
+    let camp = serde_json::json!({"config": {}, "solvers": [spec], "runs": 1, "first_start_unix": 0,
+                                  "elapsed_before": 0.0});
+    std::fs::write(root.join("campaign.json"), serde_json::to_vec_pretty(&camp).unwrap()).unwrap();
+    let (code, out, err) = smtstorm(&["reduce", dir.to_str().unwrap(), "-j", "2"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let reduced = std::fs::read_to_string(dir.join("reduced.smt2")).unwrap();
+    assert!(reduced.len() < trigger.len() && !reduced.contains("(> x"), "{reduced}");
+    let f = dir.join("reduced.smt2");
+    let r = smtstorm::solver::run_file(&spec, &f, 2, &limits);
+    assert!(
+        matches!(&r.crash, Some(smtstorm::solver::Outcome::Crash { message: m, .. }) if *m == message),
+        "{reduced}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 /// A check that has lost its point is stopped: in a wave of two, once the first candidate
 /// is interesting, the second one (here a checker that would sleep for half a minute) is
 /// killed with its whole process group instead of being waited for, and its verdict is

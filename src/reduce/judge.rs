@@ -326,7 +326,10 @@ impl FindingJudge {
         let mut results = vec![];
         let mut cands = vec![];
         for k in 0..self.solvers.len() {
-            if self.solvers[k].cannot_read(&s).is_some() {
+            // What the solver is sent: z3's `check-sat-using` is a plain `check-sat` for a
+            // family that does not read it, so a cvc5 crash found under a z3 pipeline
+            // is still read by cvc5.
+            if self.solvers[k].cannot_read(&self.solvers[k].own_script(&s)).is_some() {
                 return false;
             }
             results.push(run(k, &s, checks));

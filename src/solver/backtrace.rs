@@ -51,7 +51,9 @@ pub fn crash_state(spec: &SolverSpec, file: &Path, limits: &Limits) -> Option<Ve
         "--args".into(),
     ];
     argv.extend(spec.file_argv(&abs, limits.time));
-    let limits = Limits { time: limits.time * 2 + Duration::from_secs(10), memory: None, ..*limits };
+    // gdb loads the solver's symbols first (seconds for a big library, more on a loaded
+    // machine: a too-short limit here loses the crash state and refuses a real crash).
+    let limits = Limits { time: limits.time * 3 + Duration::from_secs(30), memory: None, ..*limits };
     let run = run_argv(&argv, &limits).ok()?;
     if run.timed_out || !run.stdout.contains("received signal") {
         return None;
