@@ -19,7 +19,8 @@ pub(super) struct Candidate<'a> {
 
 /// Re-runs a candidate in fresh processes on every solver that reads the seed; if the
 /// same verdict comes back (same kind, same blamed solver), bisects and stores it.
-/// Returns the confirmed verdict.
+/// Returns the confirmed verdict, and whether it was stored as a new bug (not a duplicate
+/// of a stored one, nor the seed's own).
 pub(super) fn confirm_and_store(
     sh: &Shared,
     cand: &Candidate,
@@ -27,7 +28,7 @@ pub(super) fn confirm_and_store(
     limits: &Limits,
     tmp: &Path,
     w: usize,
-) -> Option<oracle::Verdict> {
+) -> Option<(oracle::Verdict, bool)> {
     let Candidate { seed: i, trigger, engine, ref edits, rng_seed, truth, seed_finding, witness } = *cand;
     let seed = &sh.seeds[i];
     let text = smtlib::print(trigger);
@@ -161,7 +162,7 @@ pub(super) fn confirm_and_store(
         if repeats {
             sh.counters.inherited.fetch_add(1, Relaxed);
             sh.events.emit(serde_json::json!({"event": "inherited", "seed": seed.path, "kind": verdict.kind, "signature": verdict.signature}));
-            return Some(verdict);
+            return Some((verdict, false));
         }
     }
     let blamed_name = verdict.blamed.map_or("undecided".to_string(), |b| sh.solvers[b].name.clone());
@@ -255,6 +256,7 @@ pub(super) fn confirm_and_store(
         let mut store = sh.store.lock().unwrap_or_else(|e| e.into_inner());
         store.record(meta.clone(), &stored).or_else(|_| store.record(meta.clone(), &stored))
     };
+    let new = matches!(rec, Ok(Recorded::New(_)));
     match rec {
         Ok(Recorded::New(dir)) => {
             if seed_finding {
@@ -275,7 +277,7 @@ pub(super) fn confirm_and_store(
             );
         }
     }
-    Some(verdict)
+    Some((verdict, new))
 }
 
 /// A crash is stored only if it happens again, with the same message, when the solver

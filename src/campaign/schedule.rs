@@ -65,19 +65,22 @@ pub(super) enum Job {
 }
 
 /// What an engine has yielded over the campaign: its turns, the seconds they took
-/// (solver time, and confirmation of what they found) and their candidates.
+/// (solver time, and confirmation of what they found) and the distinct bugs they stored
+/// (a duplicate of a stored bug is not credited: an engine that keeps finding the same
+/// bug again, as STORM did with one yices bug, would otherwise take most of the turns).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct EngineYield {
     pub(super) turns: u64,
     pub(super) seconds: f64,
-    pub(super) candidates: u64,
+    pub(super) new_bugs: u64,
 }
 
 impl EngineYield {
-    /// Candidates per second, smoothed by one candidate in a minute: an engine that has
-    /// found nothing in ten minutes scores about a tenth of one that has just started.
+    /// Distinct bugs per second, smoothed by one bug in a minute: before anything is
+    /// found, the engine that has had the least time scores best (time is shared evenly,
+    /// whatever a turn costs); an engine that finds gets more of it.
     fn score(&self) -> f64 {
-        (self.candidates as f64 + 1.0) / (self.seconds + 60.0)
+        (self.new_bugs as f64 + 1.0) / (self.seconds + 60.0)
     }
 }
 
@@ -87,8 +90,8 @@ const WARMUP: u64 = 8;
 /// One turn in this many rotates over the engines; the others go to the engine with the
 /// best [`EngineYield::score`] (a deterministic ε-greedy bandit over engines, as AFL++'s
 /// MOpt schedules mutation operators by their yield): on a large suite most seeds get
-/// one or two turns, so a fixed rotation gives an engine that finds nothing as much time
-/// as one that keeps finding.
+/// one or two turns, so a fixed rotation gives an engine that finds nothing as many turns
+/// as one that keeps finding, and a slow engine's turns more time.
 const EXPLORE: u64 = 3;
 
 pub(super) struct Scheduler {
@@ -109,19 +112,19 @@ pub(super) struct Scheduler {
 }
 
 /// What one fuzzing turn came to: mutants tested, how many of them timed out or erred,
-/// and the candidates they gave.
+/// and the distinct bugs it stored.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Found {
     pub(super) tested: u64,
     pub(super) bad: u64,
-    pub(super) candidates: u64,
+    pub(super) new_bugs: u64,
 }
 
 impl Found {
     /// A turn that could not run (no partner, no model): it counts as `n` failed
     /// mutants, so a seed where it keeps happening is demoted.
     pub(super) fn failed(n: u64) -> Found {
-        Found { tested: n, bad: n, candidates: 0 }
+        Found { tested: n, bad: n, new_bugs: 0 }
     }
 }
 
@@ -197,10 +200,10 @@ impl Scheduler {
         found: Found,
         spent: Duration,
     ) -> Option<&'static str> {
-        let Found { tested, bad, candidates } = found;
+        let Found { tested, bad, new_bugs } = found;
         if let Some(y) = self.engines.iter().position(|&e| e == engine).map(|k| &mut self.yields[k]) {
             y.seconds += spent.as_secs_f64();
-            y.candidates += candidates;
+            y.new_bugs += new_bugs;
         }
         let st = &mut self.state[seed];
         st.busy = false;
@@ -244,11 +247,12 @@ mod tests {
         }
     }
 
-    /// Takes one turn and accounts it with `candidates` if its engine is `finder`.
+    /// Takes one turn of a second and accounts it with a new bug if its engine is
+    /// `finder`.
     fn turn(sched: &mut Scheduler, finder: Option<Engine>) -> (Engine, u64) {
         let Some(Job::Fuzz { seed, engine, turn }) = sched.next() else { panic!("a fuzz turn") };
-        let candidates = (Some(engine) == finder) as u64;
-        sched.account(seed, engine, Found { tested: 1, bad: 0, candidates }, Duration::from_secs(1));
+        let new_bugs = (Some(engine) == finder) as u64;
+        sched.account(seed, engine, Found { tested: 1, bad: 0, new_bugs }, Duration::from_secs(1));
         (engine, turn)
     }
 
@@ -287,5 +291,22 @@ mod tests {
         let config = count[&Engine::Config];
         assert!((200..=240).contains(&config), "{count:?}");
         assert!(count[&Engine::OpFuzz] >= 30 && count[&Engine::TypeFuzz] >= 30, "{count:?}");
+    }
+
+    /// Before anything is found, an engine whose turns cost three times as long gets
+    /// fewer turns, so that time, not turns, is shared about evenly.
+    #[test]
+    fn time_is_shared_before_anything_is_found() {
+        let engines = [Engine::OpFuzz, Engine::Config];
+        let mut sched = scheduler(&engines, 1000);
+        for _ in 0..600 {
+            let Some(Job::Fuzz { seed, engine, .. }) = sched.next() else { panic!("a fuzz turn") };
+            let secs = if engine == Engine::Config { 3 } else { 1 };
+            sched.account(seed, engine, Found { tested: 1, bad: 0, new_bugs: 0 }, Duration::from_secs(secs));
+        }
+        let (op, config) = (sched.yields[0], sched.yields[1]);
+        assert!(config.turns < op.turns, "{op:?} {config:?}");
+        let ratio = config.seconds / op.seconds;
+        assert!((0.7..1.6).contains(&ratio), "{op:?} {config:?}");
     }
 }

@@ -256,7 +256,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
             // The fresh run's signature when it confirmed: mutants' candidates are compared
             // with it, and they are confirmed in fresh processes too.
             let (blamed, signature) = match c {
-                Some(c) => (c.blamed, c.signature),
+                Some((c, _)) => (c.blamed, c.signature),
                 None => (v.blamed, v.signature.clone()),
             };
             blames.push((v.kind, blamed, signature));
@@ -489,6 +489,8 @@ pub(super) fn fuzz_batch<'s>(
     };
     // This batch's yield for the report's per-engine and per-logic tables.
     let mut batch_yield = super::stats::Yield::default();
+    // Distinct bugs this turn stored (not duplicates): what the engine is credited with.
+    let mut new_bugs = 0;
     let mut bad = 0;
     // OpFuzz swaps sent as text keep the seed's commands, so its framing; STORM's
     // instances have one question per instance and none.
@@ -590,16 +592,15 @@ pub(super) fn fuzz_batch<'s>(
                 seed_finding: false,
                 witness: pools.as_ref().map(|p| &p.pools.witness[..]),
             };
-            confirm_and_store(sh, &cand, &v, limits, tmp, w);
+            new_bugs += confirm_and_store(sh, &cand, &v, limits, tmp, w).is_some_and(|(_, new)| new) as u64;
         }
     }
-    let candidates = batch_yield.candidates;
     sh.counters.tallies.lock().unwrap_or_else(|e| e.into_inner()).add(engine.name(), logic, batch_yield);
     let spent = t0.elapsed();
     if let Some(r) = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(
         i,
         engine,
-        Found { tested: mutants.len() as u64, bad, candidates },
+        Found { tested: mutants.len() as u64, bad, new_bugs },
         spent,
     ) {
         sh.counters.seeds_demoted.fetch_add(1, Relaxed);
