@@ -150,6 +150,37 @@ fn external_checker_mode_reduces_a_real_z3_soundness_trigger() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Writes a crash finding of `spec` as a campaign stores it: `dir/meta.json` (id from
+/// the directory's name, blamed on `spec`, with `r`'s output) and `root/campaign.json`
+/// naming the solver, so that `smtstorm reduce DIR` reads it like a real one.
+#[allow(clippy::too_many_arguments)]
+fn write_crash_finding(
+    root: &Path,
+    dir: &Path,
+    spec: &SolverSpec,
+    trigger: &str,
+    message: &str,
+    frames: &[String],
+    outcomes: &[String],
+    r: &smtstorm::solver::QueryResult,
+) {
+    let meta = serde_json::json!({
+        "id": dir.file_name().unwrap().to_str().unwrap(), "kind": "crash", "blamed": spec.name,
+        "blamed_version": spec.version, "blame_by": "crash",
+        "logic": "ALL", "signature": message, "frames": frames, "fixed_in": null, "bisection": [],
+        "answers": [{"solver": spec.name, "version": spec.version, "outcomes": outcomes,
+                     "stdout_excerpt": r.stdout_excerpt, "stderr_excerpt": r.stderr_excerpt,
+                     "seconds": r.wall.as_secs_f64()}],
+        "seed": "none", "seed_hash": "0", "engine": "config", "edits": [], "rng_seed": 0, "found_at": 0.0,
+        "found_unix": 0, "run": 1, "trigger_bytes": trigger.len(), "duplicates": 0, "seed_finding": false
+    });
+    let _: smtstorm::store::Meta = serde_json::from_value(meta.clone()).unwrap();
+    std::fs::write(dir.join("meta.json"), serde_json::to_vec_pretty(&meta).unwrap()).unwrap();
+    let camp = serde_json::json!({"config": {}, "solvers": [spec], "runs": 1, "first_start_unix": 0,
+                                  "elapsed_before": 0.0});
+    std::fs::write(root.join("campaign.json"), serde_json::to_vec_pretty(&camp).unwrap()).unwrap();
+}
+
 /// Two crashes of real z3 4.8.7 under the `bvarray2uf` tactic with the same message (a bare
 /// SIGSEGV) but different crash states: a quantifier over an application crashes in
 /// `process_var`, an application-free one in `ast_table::push_erase`. Dropping the first
@@ -182,20 +213,8 @@ fn crash_reduction_keeps_the_crash_state() {
     assert!(matches!(&r2.crash, Some(smtstorm::solver::Outcome::Crash { message: m, .. }) if *m == message));
     let state2 = smtstorm::solver::backtrace::crash_state(&spec, &other, &limits).expect("a crash state");
     assert_ne!(state2, frames, "the two crashes must differ in state for this test to mean anything");
-    let meta = serde_json::json!({
-        "id": "fa11", "kind": "crash", "blamed": "z3-4.8.7", "blamed_version": "4.8.7", "blame_by": "crash",
-        "logic": "ALL", "signature": message, "frames": frames, "fixed_in": null, "bisection": [],
-        "answers": [{"solver": "z3-4.8.7", "version": "4.8.7", "outcomes": [r.outcomes[0].to_string()],
-                     "stdout_excerpt": r.stdout_excerpt, "stderr_excerpt": r.stderr_excerpt,
-                     "seconds": r.wall.as_secs_f64()}],
-        "seed": "none", "seed_hash": "0", "engine": "config", "edits": [], "rng_seed": 0, "found_at": 0.0,
-        "found_unix": 0, "run": 1, "trigger_bytes": trigger.len(), "duplicates": 0, "seed_finding": false
-    });
-    let _: smtstorm::store::Meta = serde_json::from_value(meta.clone()).unwrap();
-    std::fs::write(dir.join("meta.json"), serde_json::to_vec_pretty(&meta).unwrap()).unwrap();
-    let camp = serde_json::json!({"config": {}, "solvers": [spec], "runs": 1, "first_start_unix": 0,
-                                  "elapsed_before": 0.0});
-    std::fs::write(root.join("campaign.json"), serde_json::to_vec_pretty(&camp).unwrap()).unwrap();
+    let outcomes = [r.outcomes[0].to_string()];
+    write_crash_finding(&root, &dir, &spec, trigger, &message, &frames, &outcomes, &r);
 
     let (code, out, err) = smtstorm(&["reduce", dir.to_str().unwrap(), "-j", "2"]);
     assert_eq!(code, 0, "{out}{err}");
@@ -239,19 +258,8 @@ fn a_cvc5_crash_under_a_z3_tactic_is_reduced() {
     let r = smtstorm::solver::run_file(&spec, &sent, 2, &limits);
     let Some(smtstorm::solver::Outcome::Crash { message, .. }) = r.crash.clone() else { panic!("no crash: {r:?}") };
     let frames = smtstorm::solver::backtrace::crash_state(&spec, &sent, &limits).unwrap_or_default();
-    let meta = serde_json::json!({
-        "id": "c5c5", "kind": "crash", "blamed": "cvc5", "blamed_version": "1.4.2", "blame_by": "crash",
-        "logic": "ALL", "signature": message, "frames": frames, "fixed_in": null, "bisection": [],
-        "answers": [{"solver": "cvc5", "version": "1.4.2", "outcomes": r.outcomes.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
-                     "stdout_excerpt": r.stdout_excerpt, "stderr_excerpt": r.stderr_excerpt,
-                     "seconds": r.wall.as_secs_f64()}],
-        "seed": "none", "seed_hash": "0", "engine": "config", "edits": [], "rng_seed": 0, "found_at": 0.0,
-        "found_unix": 0, "run": 1, "trigger_bytes": trigger.len(), "duplicates": 0, "seed_finding": false
-    });
-    std::fs::write(dir.join("meta.json"), serde_json::to_vec_pretty(&meta).unwrap()).unwrap();
-    let camp = serde_json::json!({"config": {}, "solvers": [spec], "runs": 1, "first_start_unix": 0,
-                                  "elapsed_before": 0.0});
-    std::fs::write(root.join("campaign.json"), serde_json::to_vec_pretty(&camp).unwrap()).unwrap();
+    let outcomes: Vec<String> = r.outcomes.iter().map(|o| o.to_string()).collect();
+    write_crash_finding(&root, &dir, &spec, trigger, &message, &frames, &outcomes, &r);
     let (code, out, err) = smtstorm(&["reduce", dir.to_str().unwrap(), "-j", "2"]);
     assert_eq!(code, 0, "{out}{err}");
     let reduced = std::fs::read_to_string(dir.join("reduced.smt2")).unwrap();
