@@ -443,16 +443,10 @@ fn extract_yices(spec: &SolverSpec) -> std::io::Result<Options> {
     const PROBE: &str = "(set-logic QF_LIA)(declare-const x Int)(assert (> x 0))(check-sat)(reset)\n\
         (set-logic QF_BV)(declare-const y (_ BitVec 4))(assert (= (bvadd y y) #x2))(check-sat)(reset)\n\
         (set-logic QF_UF)(declare-fun f (Bool) Bool)(assert (f true))(check-sat)\n";
-    let dir = tempfile::Builder::new().prefix("smtstorm-options-").tempdir()?;
-    let file = dir.path().join("probe.smt2");
-    std::fs::write(&file, PROBE)?;
     for p in &mut listed {
         let mut kept = vec![];
         for v in &p.values {
-            let mut argv = spec.command.clone();
-            argv.extend(command_line_args(&[(p.name.clone(), v.clone())]));
-            argv.push(file.display().to_string());
-            let run = super::run_argv(&argv, &limits)?;
+            let run = run_script_with(spec, &command_line_args(&[(p.name.clone(), v.clone())]), PROBE)?;
             if run.status.is_some_and(|s| s.success()) && run.stdout.split_whitespace().eq(["sat"; 3]) {
                 kept.push(v.clone());
             }
@@ -658,10 +652,16 @@ pub fn extract_cached(spec: &SolverSpec) -> std::io::Result<(Options, bool)> {
 
 /// Runs a script file through the solver once (its own process, the usual limits).
 fn run_script(spec: &SolverSpec, text: &str) -> std::io::Result<super::RawRun> {
+    run_script_with(spec, &[], text)
+}
+
+/// [`run_script`] with command-line arguments after the solver's own (yices' options).
+fn run_script_with(spec: &SolverSpec, args: &[String], text: &str) -> std::io::Result<super::RawRun> {
     let dir = tempfile::Builder::new().prefix("smtstorm-options-").tempdir()?;
     let file = dir.path().join("probe.smt2");
     std::fs::write(&file, text)?;
     let mut argv = spec.command.clone();
+    argv.extend_from_slice(args);
     argv.push(file.display().to_string());
     let limits = Limits { time: Duration::from_secs(60), ..Limits::default() };
     super::run_argv(&argv, &limits)
