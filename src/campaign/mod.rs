@@ -279,7 +279,8 @@ pub fn run_locked(
     let n = seeds.len();
     let budget = cfg.time.map(|t| Duration::from_secs_f64((t * cfg.workers() as f64 / n.max(1) as f64 * 4.0).max(5.0)));
     let sched = Scheduler {
-        prescreen: (0..n).collect(),
+        prescreen: schedule::screening_order(&seeds.iter().map(|s| s.hash.as_str()).collect::<Vec<_>>(), cfg.seed),
+        screened: 0.0,
         screening: 0,
         ready: vec![],
         state: vec![SeedState::default(); n],

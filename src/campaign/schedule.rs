@@ -29,6 +29,15 @@ impl Seed {
     }
 }
 
+impl SeedState {
+    /// When its next turn would end in the seed's own time: what it has cost so far plus
+    /// a turn's cost (its own average once it has had turns, else the estimate).
+    fn finish(&self) -> Duration {
+        let next = if self.turns > 0 { self.spent / self.turns.min(u32::MAX as u64) as u32 } else { self.turn_cost };
+        self.spent + next
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub(super) struct SeedState {
     /// Solvers (indices) that read the seed.
@@ -53,6 +62,9 @@ pub(super) struct SeedState {
     /// Whether the seed is satisfiable, when it can be fused ([`crate::mutate::fusion`])
     /// and the pre-screen established its answer ([`super::worker::known_status`]).
     pub(super) fusion: Option<bool>,
+    /// What a turn of this seed is expected to cost before it has had one: the
+    /// pre-screen's slowest answer times the batch size.
+    pub(super) turn_cost: Duration,
     /// Per solver, what the pre-screen saw on the unmutated seed: each check-sat's
     /// outcome name and the query's wall time (the configuration engine learns from
     /// mutants that change them, [`crate::mutate::config::Learning`]).
@@ -94,8 +106,33 @@ const WARMUP: u64 = 8;
 /// as one that keeps finding, and a slow engine's turns more time.
 const EXPLORE: u64 = 3;
 
+/// Pre-screening never takes more than this share of the workers' time once a pool of
+/// [`POOL`] seeds is ready: a pre-screen makes no mutant, and on the 4,070 cvc5-regress
+/// seeds alternating turns left the screening unfinished after 30 minutes with half the
+/// time spent on it (BENCHMARKS.md, session 19).
+const SCREEN_SHARE: f64 = 0.25;
+/// Below this many ready seeds, pre-screens and fuzzing turns alternate.
+const POOL: usize = 16;
+
+/// The order seeds are pre-screened in: a shuffle drawn from the campaign's seed and
+/// each file's content hash, not the listing order. A suite's files are ordered by its
+/// authors' directories (cvc5's regress0 before regress1..4): on a suite a campaign cannot
+/// screen in full, listing order would fuzz only its first directories, where a shuffle
+/// samples every part of it from the start. Content, not position, decides, so adding
+/// files does not reorder the others.
+pub(super) fn screening_order(hashes: &[&str], campaign_seed: u64) -> VecDeque<usize> {
+    let key = |h: &str| {
+        crate::util::hash::mix(&[campaign_seed, u64::from_str_radix(h.get(..16).unwrap_or(h), 16).unwrap_or(0)])
+    };
+    let mut order: Vec<usize> = (0..hashes.len()).collect();
+    order.sort_by_key(|&i| (key(hashes[i]), i));
+    order.into()
+}
+
 pub(super) struct Scheduler {
     pub(super) prescreen: VecDeque<usize>,
+    /// Workers' seconds spent pre-screening so far (fuzzing turns' are in `yields`).
+    pub(super) screened: f64,
     /// Pre-screens handed out and not finished.
     pub(super) screening: usize,
     pub(super) ready: Vec<usize>,
@@ -130,23 +167,35 @@ impl Found {
 
 impl Scheduler {
     pub(super) fn next(&mut self) -> Option<Job> {
-        // Pre-screening and fuzzing alternate, so a large seed set starts finding bugs
-        // at once instead of after every seed has been screened.
-        if !self.prescreen.is_empty() && (self.ready.is_empty() || self.flip()) {
+        // Pre-screening and fuzzing alternate while few seeds are ready, so a large seed
+        // set starts finding bugs at once instead of after every seed has been screened;
+        // then pre-screening gets its share of the time ([`SCREEN_SHARE`]).
+        let fuzzed: f64 = self.yields.iter().map(|y| y.seconds).sum();
+        let screen = if self.ready.len() < POOL {
+            self.ready.is_empty() || self.flip()
+        } else {
+            self.screened < SCREEN_SHARE * (self.screened + fuzzed)
+        };
+        if !self.prescreen.is_empty() && screen {
             if let Some(s) = self.prescreen.pop_front() {
                 self.screening += 1;
                 return Some(Job::Prescreen(s));
             }
         }
-        // Time-fair: the idle ready seed that has cost the least solver time so far gets
-        // the next turn. A slow seed gets as much time as a fast one, not as many turns,
-        // so it can never eat the campaign, and cheap seeds are not starved by it.
+        // Time-fair, as fair queueing is: the idle ready seed whose next turn would end
+        // first in its own time (what it has cost so far plus what a turn of it costs)
+        // gets it. A slow seed gets as much time as a fast one, not as many turns, so it
+        // can never eat the campaign, and cheap seeds are not starved by it. A fresh seed
+        // does not jump ahead of every seed already fuzzed: on a suite larger than a
+        // campaign can fuzz twice, that made every turn a first turn at the suite's mean
+        // cost, a quarter of the mutants a cheap-first order makes (BENCHMARKS.md,
+        // session 19).
         let Some(seed) = self
             .ready
             .iter()
             .copied()
             .filter(|&s| !self.state[s].busy)
-            .min_by_key(|&s| (self.state[s].spent, self.state[s].turns))
+            .min_by_key(|&s| (self.state[s].finish(), self.state[s].turns))
         else {
             // Every ready seed is busy: screen another one meanwhile, if any is left.
             let s = self.prescreen.pop_front()?;
@@ -235,6 +284,7 @@ mod tests {
     fn scheduler(engines: &[Engine], seeds: usize) -> Scheduler {
         Scheduler {
             prescreen: VecDeque::new(),
+            screened: 0.0,
             screening: 0,
             ready: (0..seeds).collect(),
             state: vec![SeedState::default(); seeds],
@@ -291,6 +341,82 @@ mod tests {
         let config = count[&Engine::Config];
         assert!((200..=240).contains(&config), "{count:?}");
         assert!(count[&Engine::OpFuzz] >= 30 && count[&Engine::TypeFuzz] >= 30, "{count:?}");
+    }
+
+    /// A cheap seed already fuzzed gets its next turn before a fresh seed whose turns
+    /// cost twenty times as much, and the slow seed still gets its time share: over the
+    /// run both have cost about the same.
+    #[test]
+    fn cheap_seeds_go_first_and_slow_ones_get_their_time() {
+        let mut sched = scheduler(&[Engine::OpFuzz], 2);
+        sched.state[0].turn_cost = Duration::from_millis(100);
+        sched.state[1].turn_cost = Duration::from_secs(2);
+        let mut turns = [0u32; 2];
+        for _ in 0..200 {
+            let Some(Job::Fuzz { seed, engine, .. }) = sched.next() else { panic!("a fuzz turn") };
+            turns[seed] += 1;
+            if turns == [2, 0] {
+                assert_eq!(seed, 0, "the cheap seed's second turn came before the slow seed's first");
+            }
+            let cost = sched.state[seed].turn_cost;
+            sched.account(seed, engine, Found { tested: 8, bad: 0, new_bugs: 0 }, cost);
+        }
+        assert!(turns[0] > 15 * turns[1] && turns[1] >= 5, "{turns:?}");
+        let (a, b) = (sched.state[0].spent.as_secs_f64(), sched.state[1].spent.as_secs_f64());
+        assert!((a - b).abs() <= 2.0, "{a} s against {b} s");
+    }
+
+    /// Seeds are screened in an order drawn from the campaign's seed and their contents:
+    /// a permutation, the same for the same campaign, another for another, with each
+    /// part of a sorted suite reached early, and unchanged for the old files when files
+    /// are added.
+    #[test]
+    fn seeds_are_screened_in_a_shuffled_order() {
+        let hashes: Vec<String> = (0..400).map(|i| crate::util::hash::short_hash(&format!("seed {i}"))).collect();
+        let refs: Vec<&str> = hashes.iter().map(String::as_str).collect();
+        let a = screening_order(&refs, 1);
+        let mut sorted: Vec<usize> = a.iter().copied().collect();
+        sorted.sort();
+        assert_eq!(sorted, (0..400).collect::<Vec<_>>());
+        assert_eq!(a, screening_order(&refs, 1));
+        assert_ne!(a, screening_order(&refs, 2));
+        // The first 40 screened come from all four quarters of the listing.
+        let quarters: std::collections::BTreeSet<usize> = a.iter().take(40).map(|&i| i / 100).collect();
+        assert_eq!(quarters.len(), 4, "{a:?}");
+        let more: Vec<&str> = refs.iter().copied().chain(["00000000000000ff", "ffffffffffffff00"]).collect();
+        let b: Vec<usize> = screening_order(&more, 1).into_iter().filter(|&i| i < 400).collect();
+        assert_eq!(b, a.into_iter().collect::<Vec<_>>());
+    }
+
+    /// Once a pool of seeds is ready, pre-screening gets a quarter of the workers' time
+    /// (by time, not turns), and fuzzing the rest; before that, the two alternate.
+    #[test]
+    fn screening_takes_a_bounded_share_of_the_time() {
+        let engines = [Engine::OpFuzz, Engine::Config];
+        let mut sched = scheduler(&engines, 0);
+        sched.prescreen = (0..1000).collect();
+        sched.state = vec![SeedState::default(); 1000];
+        let (mut screens, mut turns) = (0, 0);
+        for _ in 0..2000 {
+            match sched.next() {
+                Some(Job::Prescreen(s)) => {
+                    // A pre-screen costs a second, and its seed becomes ready.
+                    screens += 1;
+                    sched.screening -= 1;
+                    sched.screened += 1.0;
+                    sched.ready.push(s);
+                }
+                Some(Job::Fuzz { seed, engine, .. }) => {
+                    turns += 1;
+                    sched.account(seed, engine, Found { tested: 8, bad: 0, new_bugs: 0 }, Duration::from_secs(2));
+                }
+                None => panic!("seeds are left"),
+            }
+        }
+        let fuzzed: f64 = sched.yields.iter().map(|y| y.seconds).sum();
+        let share = sched.screened / (sched.screened + fuzzed);
+        assert!((0.22..0.28).contains(&share), "{screens} screens, {turns} turns: {share}");
+        assert!(screens >= POOL && turns > 0);
     }
 
     /// Before anything is found, an engine whose turns cost three times as long gets

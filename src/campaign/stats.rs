@@ -47,6 +47,10 @@ pub struct Counters {
     /// ([`crate::mutate::config::Learning`]).
     pub config_learned: AtomicU64,
     pub config_effects: AtomicU64,
+    /// Workers' wall time (ms) in pre-screens and in fuzzing turns (mutants, their
+    /// confirmation and storage): on a large suite the pre-screen can take half of it.
+    pub prescreen_ms: AtomicU64,
+    pub fuzz_ms: AtomicU64,
 }
 
 /// What one engine or one seed logic yielded: mutants made, mutants every solver read,
@@ -129,6 +133,8 @@ impl Counters {
             tallies: self.tallies.lock().unwrap_or_else(|e| e.into_inner()).clone(),
             config_learned: self.config_learned.load(Relaxed),
             config_effects: self.config_effects.load(Relaxed),
+            prescreen_seconds: self.prescreen_ms.load(Relaxed) as f64 / 1e3,
+            fuzz_seconds: self.fuzz_ms.load(Relaxed) as f64 / 1e3,
             own_cpu: crate::util::cpu::own_cpu_seconds(),
         }
     }
@@ -173,6 +179,11 @@ pub struct Stats {
     pub config_learned: u64,
     #[serde(default)]
     pub config_effects: u64,
+    /// Workers' seconds in pre-screens and in fuzzing turns (summed over workers).
+    #[serde(default)]
+    pub prescreen_seconds: f64,
+    #[serde(default)]
+    pub fuzz_seconds: f64,
     /// Per solver, engine and logic (absent from stats lines written before issue 24).
     #[serde(default, flatten)]
     pub tallies: Tallies,

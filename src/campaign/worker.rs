@@ -42,14 +42,20 @@ pub(super) fn worker(sh: &Shared, w: usize) {
                 drop(sched);
                 std::thread::sleep(Duration::from_millis(20));
             }
-            Some(Job::Prescreen(i)) => prescreen(sh, &mut sessions, i, &limits, &tmp, w),
+            Some(Job::Prescreen(i)) => {
+                let t = Instant::now();
+                prescreen(sh, &mut sessions, i, &limits, &tmp, w);
+                sh.counters.prescreen_ms.fetch_add(t.elapsed().as_millis() as u64, Relaxed);
+            }
             Some(Job::Fuzz { seed, engine, turn }) => {
                 // Fault injection for the test of `guarded` (as the fault proxy is for
                 // solvers): a worker that panics must stop the campaign with an error.
                 if std::env::var_os("SMTSTORM_INJECT_PANIC").is_some_and(|v| v == "worker") {
                     panic!("injected by SMTSTORM_INJECT_PANIC=worker");
                 }
-                fuzz_batch(sh, &mut prepared, &mut sessions, seed, engine, turn, &limits, &tmp, w)
+                let t = Instant::now();
+                fuzz_batch(sh, &mut prepared, &mut sessions, seed, engine, turn, &limits, &tmp, w);
+                sh.counters.fuzz_ms.fetch_add(t.elapsed().as_millis() as u64, Relaxed);
             }
         }
     }
@@ -165,6 +171,7 @@ fn gave_up(r: &QueryResult, limit: Duration) -> bool {
 const SLICE_CALLS: usize = 8;
 
 pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, tmp: &Path, w: usize) {
+    let t0 = Instant::now();
     let seed = &sh.seeds[i];
     let (script, checks, results, readers, slowest, mut why) = loop {
         let mut script = seed.script().clone();
@@ -176,13 +183,26 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         let mut timed_out = vec![];
         let mut slowest = Duration::ZERO;
         let mut why = vec![];
+        // Every solver that reads the seed gets it at the same time, as a fuzzing batch
+        // does: the pre-screen costs the slowest solver, not the sum. On a large suite
+        // pre-screening took over half the workers' time when solvers were asked in turn
+        // (BENCHMARKS.md, session 19).
+        let queries: Vec<[(&str, usize); 1]> = texts.iter().map(|t| [(t.as_str(), checks)]).collect();
+        let mut asked = vec![];
+        let mut jobs: Vec<crate::solver::BatchJob> = vec![];
         for (k, sess) in sessions.iter_mut().enumerate() {
             if let Some(r) = sh.solvers[k].cannot_read(seed.script()) {
                 why.push(format!("{}: {r}", sh.solvers[k].name));
                 continue;
             }
             sess.set_time_limit(limits.time);
-            let r = sess.query(&texts[k], checks);
+            asked.push(k);
+            jobs.push((sess, &queries[k][..]));
+        }
+        let answers = crate::solver::query_batches(&mut jobs);
+        drop(jobs);
+        for (k, r) in asked.into_iter().zip(answers.into_iter().map(|mut rs| rs.pop())) {
+            let Some(r) = r else { continue };
             sh.counters.solver_calls.fetch_add(1, Relaxed);
             match r.outcome() {
                 Outcome::Error { message } => why.push(format!("{}: {message}", sh.solvers[k].name)),
@@ -271,10 +291,12 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
     let limit = (slowest * 5 + Duration::from_millis(250)).clamp(floor, limits.time);
     let mut sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
     sched.screening -= 1;
+    sched.screened += t0.elapsed().as_secs_f64();
     let only_fusion = sched.engines == [Engine::Fusion];
     let st = &mut sched.state[i];
     st.solvers = readers.clone();
     st.limit = limit;
+    st.turn_cost = slowest * sh.cfg.batch.min(u32::MAX as usize) as u32;
     st.fusion = fusion;
     st.baseline =
         results.iter().map(|r| r.as_ref().map(|r| (r.outcomes.iter().map(Outcome::name).collect(), r.wall))).collect();

@@ -262,13 +262,18 @@ pub fn mutate_prepared(p: &Prepared, c: &mut impl Choices) -> Option<(Vec<Edit>,
     if p.sites() == 0 {
         return None;
     }
-    // Options (cvc5's, bitwuzla's) half the time when there are any, and always when nothing can be
-    // asked again; then, unless options alone were drawn, a check asked again.
+    // Options (cvc5's, bitwuzla's) half the time when there are any, and always when
+    // nothing can be asked again. A check is asked again whenever one can be: options
+    // ride along with it rather than take its place, since the self-contradictions of z3
+    // under a tactic were most of what this engine found (BENCHMARKS.md, sessions 14 and
+    // 18: its share of tactic mutants fell from all to three in eight when options came,
+    // and with it the z3 findings). The framing takes one check in four when z3's
+    // tactics are there, every one when they are not.
     let can_ask = (p.has_tactics() && !p.checks.is_empty()) || !p.splits.is_empty();
     let set = !p.options.set_options.is_empty() && !p.checks.is_empty() && (!can_ask || c.below(2)? == 0);
-    let again = if !can_ask || (set && c.below(2)? == 0) {
+    let again = if !can_ask {
         None
-    } else if !p.splits.is_empty() && (!p.has_tactics() || p.checks.is_empty() || c.below(2)? == 0) {
+    } else if !p.splits.is_empty() && (!p.has_tactics() || p.checks.is_empty() || c.below(4)? == 0) {
         // The scope takes the last k assertions before the check, at least one.
         let (check, asserts) = &p.splits[c.below(p.splits.len())?];
         Some(Edit::PushSplit { check: *check, from: asserts[c.below(asserts.len())?] })
@@ -422,7 +427,9 @@ mod tests {
             made += 1;
         }
         assert_eq!(made + split, 400);
-        assert!(split > 100 && made > 100, "{split} incremental, {made} through tactics");
+        // A tactic three times in four, the framing once: z3 asked again through a tactic
+        // is what found most (BENCHMARKS.md, session 14).
+        assert!((70..130).contains(&split) && made > 270, "{split} incremental, {made} through tactics");
         // Pipelines vary: bare deciders, using-params, then-chains.
         assert!(tactics.len() > 30, "{tactics:?}");
         assert!(tactics.iter().any(|t| t.starts_with("(then ")));
@@ -438,8 +445,8 @@ mod tests {
     }
 
     /// With a cvc5 table, half the mutants set one to three of its options (before every
-    /// command, values from the table), alone or with a check asked again; deterministic
-    /// and replayed from the edit list like the others.
+    /// command, values from the table), with a check asked again whenever one can be and
+    /// alone when none can; deterministic and replayed from the edit list like the others.
     #[test]
     fn mutants_set_options_from_the_table_and_replay() {
         let seed = crate::smtlib::parse("(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(check-sat)").unwrap();
@@ -469,7 +476,17 @@ mod tests {
                 assert!(o.set_options.iter().any(|p| p.name == *n && p.values.contains(v)));
             }
         }
-        assert!(set > 100 && set < 200 && alone > 20, "{set} with options, {alone} with options alone");
+        assert!(set > 100 && set < 200 && alone == 0, "{set} with options, {alone} with options alone");
+        // Nothing to ask again (no tactics, no assertion to scope): options alone, always.
+        let bare = crate::smtlib::parse("(set-logic QF_LIA)(declare-const x Int)(check-sat)").unwrap();
+        let only = Options { set_options: o.set_options.clone(), ..Options::default() };
+        let p = Prepared::new(&bare, &only);
+        for i in 0..50u64 {
+            let (edits, _) = mutate_prepared(&p, &mut Rng::new(i)).unwrap();
+            assert!(matches!(edits.last(), Some(Edit::SetOptions { .. })), "{edits:?}");
+            alone += (edits.len() == 1) as usize;
+        }
+        assert!(alone > 15, "{alone} of 50 with options alone");
         // A bad name or value is refused, not printed.
         let bad = Edit::SetOptions { options: vec![("a b".into(), "x".into())] };
         assert!(edit::apply(&seed, &[bad]).is_err());

@@ -116,6 +116,15 @@ pub fn markdown(out: &Path, d: &Data) -> String {
             100.0 * r.own_cpu / r.elapsed.max(1e-9)
         );
     }
+    // Where the workers' time went: on a large suite the pre-screen can take half of it.
+    let (pre, fuzz) = runs(d).iter().fold((0.0, 0.0), |(a, b), r| (a + r.prescreen_seconds, b + r.fuzz_seconds));
+    if pre + fuzz > 0.0 {
+        let _ = writeln!(
+            s,
+            "\nWorkers' time: {pre:.0} s pre-screening seeds ({:.0} %), {fuzz:.0} s in fuzzing turns.",
+            100.0 * pre / (pre + fuzz)
+        );
+    }
     // What never became a finding, by design, and what should have but could not be stored.
     let (res, mism, lost) =
         runs(d).iter().fold((0, 0, 0), |(a, b, c), r| (a + r.resources, b + r.status_mismatches, c + r.store_errors));
