@@ -44,8 +44,9 @@ const INLINE_INPUT: usize = 6000;
 /// A finding as a ready-to-file upstream report: title, versions, command line, the
 /// reduced input (as the blamed solver reads it, with the model check a campaign asks
 /// for), expected against actual, and how smtstorm confirmed it. `solvers` are the
-/// campaign's definitions (for the command line).
-pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec]) -> String {
+/// campaign's definitions and `timeout` its per-query limit in seconds (for the command
+/// line).
+pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec], timeout: f64) -> String {
     use crate::oracle::{BlameBy, BugKind};
     let spec = solvers.iter().find(|s| s.name == m.blamed);
     let (who, what) = title(m, spec);
@@ -75,10 +76,13 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
         let _ = writeln!(r, "  - {release}: {answer}");
     }
     let _ = writeln!(r, "\n## Command line\n");
+    // As it was confirmed: with the solver's own per-query limit, which some findings
+    // need (z3 answers `unknown` to a first check at its limit and crashes on the
+    // second; without the limit the first check runs on).
     let command = spec.map_or(m.blamed.clone(), |s| {
-        let mut argv: Vec<&str> = s.command.iter().map(|a| a.rsplit('/').next().unwrap_or(a)).collect();
-        argv.push("bug.smt2");
-        argv.join(" ")
+        let limit = std::time::Duration::from_secs_f64(timeout.clamp(0.001, 1e6));
+        let argv = s.file_argv(Path::new("bug.smt2"), limit);
+        argv.iter().map(|a| a.rsplit('/').next().unwrap_or(a)).collect::<Vec<_>>().join(" ")
     });
     let _ = writeln!(r, "```sh\n{command}\n```\n");
     let _ = writeln!(r, "## Input (`bug.smt2`, {} bytes)\n", file.len());
@@ -343,9 +347,9 @@ mod tests {
             version: Some("4.8.12".into()),
             restart_every: None,
         };
-        let r = finding_report(&dir, &m, &[z3]);
+        let r = finding_report(&dir, &m, &[z3], 10.0);
         assert!(r.starts_with("# z3 4.8.12: `sat` with a model that fails the solver's own model check\n"), "{r}");
-        assert!(r.contains("```sh\nz3 -smt2 bug.smt2\n```"), "{r}");
+        assert!(r.contains("```sh\nz3 -smt2 -t:10000 bug.smt2\n```"), "{r}");
         assert!(r.contains("(set-option :model_validate true)\n(declare-const c Int)"), "{r}");
         assert!(!r.contains("(assert true)"), "the reduced input, not the trigger: {r}");
         assert!(r.contains("Not reproduced from release 4.8.17 on") && r.contains("  - 4.8.17: sat"), "{r}");

@@ -513,7 +513,7 @@ pub fn write(out: &Path) -> std::io::Result<(PathBuf, PathBuf)> {
     let timeout = d.campaign.as_ref().map_or(10.0, |c| c.config.timeout);
     for (meta, m) in &d.findings {
         let dir = meta.parent().unwrap_or(out);
-        crate::util::fs::write_atomic(&dir.join("report.md"), finding_report(dir, m, solvers).as_bytes())?;
+        crate::util::fs::write_atomic(&dir.join("report.md"), finding_report(dir, m, solvers, timeout).as_bytes())?;
         finding::write_page(out, dir, m, solvers, timeout)?;
     }
     Ok((md, html_path))
