@@ -65,7 +65,10 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
     let _ = writeln!(r, "- Affected: {who}{}", if m.seed_finding { " (the unmutated seed already fails)" } else { "" });
     match &m.fixed_in {
         Some(f) => {
-            let _ = writeln!(r, "- Not reproduced from release {f} on (bisected over the installed releases)");
+            // The bisection ran when the finding was stored, on the campaign's trigger: the
+            // reduced input can have been fixed in an earlier release.
+            let on = if m.reduction.is_some() { ", on `trigger.smt2`" } else { "" };
+            let _ = writeln!(r, "- Not reproduced from release {f} on (bisected over the installed releases{on})");
         }
         None if !m.bisection.is_empty() => {
             let _ = writeln!(r, "- No newer installed release was found to answer correctly; asked:");
@@ -353,6 +356,7 @@ mod tests {
         assert!(r.contains("(set-option :model_validate true)\n(declare-const c Int)"), "{r}");
         assert!(!r.contains("(assert true)"), "the reduced input, not the trigger: {r}");
         assert!(r.contains("Not reproduced from release 4.8.17 on") && r.contains("  - 4.8.17: sat"), "{r}");
+        assert!(r.contains("installed releases, on `trigger.smt2`)"), "the bisected input is named: {r}");
         assert!(r.contains("- Expected: `sat` with a model that satisfies every assertion"), "{r}");
         assert!(r.contains("- Actual: invalid-model(an invalid model was generated)"), "{r}");
         assert!(r.contains("cvc5 1.4.2: sat") && r.contains("Reduced from 110 to 96 bytes"), "{r}");
