@@ -46,21 +46,7 @@ fn crash_finding(root: &Path, spec: &SolverSpec) -> PathBuf {
         panic!("the proxy does not crash: {r:?}")
     };
     assert!(message.contains("42"), "{message}");
-    let meta = serde_json::json!({
-        "id": "f00d", "kind": "crash", "blamed": "faulty", "blamed_version": null, "blame_by": "crash",
-        "logic": "QF_LIA", "signature": message, "fixed_in": null, "bisection": [],
-        "answers": [{"solver": "faulty", "version": null, "outcomes": [r.outcomes[0].to_string()],
-                     "stdout_excerpt": r.stdout_excerpt, "stderr_excerpt": r.stderr_excerpt,
-                     "seconds": r.wall.as_secs_f64()}],
-        "seed": "none", "seed_hash": "0", "engine": "opfuzz", "edits": [], "rng_seed": 0, "found_at": 0.0,
-        "found_unix": 0, "run": 1, "trigger_bytes": TRIGGER.len(), "duplicates": 0, "seed_finding": false
-    });
-    // It must be a valid meta.json as the store reads it.
-    let _: smtstorm::store::Meta = serde_json::from_value(meta.clone()).unwrap();
-    std::fs::write(dir.join("meta.json"), serde_json::to_vec_pretty(&meta).unwrap()).unwrap();
-    let camp = serde_json::json!({"config": {}, "solvers": [spec], "runs": 1, "first_start_unix": 0,
-                                  "elapsed_before": 0.0});
-    std::fs::write(root.join("campaign.json"), serde_json::to_vec_pretty(&camp).unwrap()).unwrap();
+    write_crash_finding(root, &dir, spec, TRIGGER, &message, &[], &[r.outcomes[0].to_string()], &r);
     dir
 }
 
@@ -164,10 +150,12 @@ fn write_crash_finding(
     outcomes: &[String],
     r: &smtstorm::solver::QueryResult,
 ) {
+    let logic = smtstorm::smtlib::parse(trigger).ok().and_then(|s| s.logic().map(String::from));
+    let logic = logic.as_deref().unwrap_or("ALL");
     let meta = serde_json::json!({
         "id": dir.file_name().unwrap().to_str().unwrap(), "kind": "crash", "blamed": spec.name,
         "blamed_version": spec.version, "blame_by": "crash",
-        "logic": "ALL", "signature": message, "frames": frames, "fixed_in": null, "bisection": [],
+        "logic": logic, "signature": message, "frames": frames, "fixed_in": null, "bisection": [],
         "answers": [{"solver": spec.name, "version": spec.version, "outcomes": outcomes,
                      "stdout_excerpt": r.stdout_excerpt, "stderr_excerpt": r.stderr_excerpt,
                      "seconds": r.wall.as_secs_f64()}],

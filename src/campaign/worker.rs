@@ -45,7 +45,10 @@ pub(super) fn worker(sh: &Shared, w: usize) {
             Some(Job::Prescreen(i)) => {
                 let t = Instant::now();
                 prescreen(sh, &mut sessions, i, &limits, &tmp, w);
-                sh.counters.prescreen_ms.fetch_add(t.elapsed().as_millis() as u64, Relaxed);
+                // The scheduler bounds pre-screening's share of the time by this.
+                let spent = t.elapsed();
+                sh.sched.lock().unwrap_or_else(|e| e.into_inner()).screened += spent.as_secs_f64();
+                sh.counters.prescreen_ms.fetch_add(spent.as_millis() as u64, Relaxed);
             }
             Some(Job::Fuzz { seed, engine, turn }) => {
                 // Fault injection for the test of `guarded` (as the fault proxy is for
@@ -171,7 +174,6 @@ fn gave_up(r: &QueryResult, limit: Duration) -> bool {
 const SLICE_CALLS: usize = 8;
 
 pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, tmp: &Path, w: usize) {
-    let t0 = Instant::now();
     let seed = &sh.seeds[i];
     let (script, checks, results, readers, slowest, mut why) = loop {
         let mut script = seed.script().clone();
@@ -291,7 +293,6 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
     let limit = (slowest * 5 + Duration::from_millis(250)).clamp(floor, limits.time);
     let mut sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
     sched.screening -= 1;
-    sched.screened += t0.elapsed().as_secs_f64();
     let only_fusion = sched.engines == [Engine::Fusion];
     let st = &mut sched.state[i];
     st.solvers = readers.clone();
