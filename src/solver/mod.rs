@@ -68,8 +68,9 @@ fn print_script(p: &mut crate::smtlib::printer::Printer, s: &Script, incremental
         match c.kind {
             CommandKind::Nullary(Nullary::Exit) => continue,
             CommandKind::SetLogic(_) | CommandKind::SetOption(_) if incremental => continue,
-            // A seed cannot make a solver write files (`sandbox`).
-            CommandKind::SetOption(_) if sandbox::writes_file_command(s, c) => continue,
+            // A seed cannot make a solver write files, nor print words that would read as
+            // the solver's own (`sandbox`).
+            _ if sandbox::never_sent(s, c) => continue,
             // z3 keeps `(set-info :status ...)` across `(pop)` and `(reset)` (4.15.4 and
             // 5.4.0 alike): one stale `unsat` status turns every later `sat` of the session
             // into "check annotation that says unsat", until the process restarts.

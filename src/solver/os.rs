@@ -22,8 +22,9 @@ pub(super) fn spawn(argv: &[String], limits: &super::Limits, stdin: Stdio) -> st
     // The solver dies with smtstorm, `kill -9` included: util-linux's `setpriv` sets the
     // parent-death signal (PR_SET_PDEATHSIG) and execs the solver in the same process.
     // The parent that counts is the *thread* that spawned it, so every spawn goes through
-    // one thread that lives as long as the process. A missing solver is still an error
-    // here, as it was without the wrapper.
+    // a thread that lives as long as the process, confined to the scratch directory
+    // ([`super::sandbox::confine_writes`]). A missing solver is still an error here, as
+    // it was without the wrapper.
     let wrapper = setpriv().filter(|_| resolve(&exe).is_some());
     let mut cmd = match wrapper {
         Some(w) => {
@@ -43,10 +44,7 @@ pub(super) fn spawn(argv: &[String], limits: &super::Limits, stdin: Stdio) -> st
     // own CPU in an OpFuzz campaign (kernel `copy_page_range`, one-shot confirmations and
     // restarts). The memory limit is set on the child with prlimit(2) right after it
     // exists, before it has read any input.
-    let child = match wrapper {
-        Some(_) => spawn_on_spawner(cmd)?,
-        None => cmd.spawn()?,
-    };
+    let child = spawn_on_spawner(cmd, workdir)?;
     crate::util::stop::register_group(child.id());
     if let Some(bytes) = memory {
         let lim = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
@@ -89,24 +87,46 @@ fn setpriv() -> Option<&'static Path> {
         .as_deref()
 }
 
-/// Spawns `cmd` from the one thread that never ends (see [`spawn`]); falls back to the
-/// calling thread if that thread cannot be started.
-fn spawn_on_spawner(mut cmd: Command) -> std::io::Result<Child> {
-    type Request = (Command, mpsc::Sender<std::io::Result<Child>>);
-    static SPAWNER: OnceLock<Option<mpsc::Sender<Request>>> = OnceLock::new();
-    let tx = SPAWNER.get_or_init(|| {
-        let (tx, rx) = mpsc::channel::<Request>();
-        std::thread::Builder::new()
-            .name("smtstorm-spawner".into())
-            .spawn(move || {
-                for (mut c, reply) in rx {
-                    let _ = reply.send(c.spawn());
-                }
-            })
-            .ok()
-            .map(|_| tx)
-    });
-    let Some(tx) = tx else { return cmd.spawn() };
+type Request = (Command, mpsc::Sender<std::io::Result<Child>>);
+
+/// A spawner thread: where it sends requests, and how the kernel confines it.
+struct Spawner {
+    tx: mpsc::Sender<Request>,
+    confinement: super::sandbox::Confinement,
+}
+
+/// The spawner threads, one per scratch directory (a process sets one, tests several).
+static SPAWNERS: std::sync::Mutex<Vec<(Option<&'static Path>, Spawner)>> = std::sync::Mutex::new(Vec::new());
+
+/// The spawner thread for `workdir`, started (and confined, [`super::sandbox::confine_writes`])
+/// on first use; it never ends.
+fn spawner(workdir: Option<&'static Path>) -> std::io::Result<(mpsc::Sender<Request>, super::sandbox::Confinement)> {
+    let mut all = SPAWNERS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, s)) = all.iter().find(|(d, _)| *d == workdir) {
+        return Ok((s.tx.clone(), s.confinement));
+    }
+    let (tx, rx) = mpsc::channel::<Request>();
+    let (ready_tx, ready) = mpsc::channel();
+    std::thread::Builder::new().name("smtstorm-spawner".into()).spawn(move || {
+        let _ = ready_tx.send(super::sandbox::confine_writes(workdir));
+        for (mut c, reply) in rx {
+            let _ = reply.send(c.spawn());
+        }
+    })?;
+    let confinement = ready.recv().map_err(|_| std::io::Error::other("the spawner thread did not start"))?;
+    all.push((workdir, Spawner { tx: tx.clone(), confinement }));
+    Ok((tx, confinement))
+}
+
+/// How the spawner for the current scratch directory is confined.
+pub(super) fn confinement() -> super::sandbox::Confinement {
+    spawner(super::sandbox::workdir()).map_or(super::sandbox::Confinement::TextOnly, |s| s.1)
+}
+
+/// Spawns `cmd` from the spawner thread for `workdir` (see [`spawn`]). There is no
+/// unconfined fallback: a solver that cannot be started confined is not started.
+fn spawn_on_spawner(cmd: Command, workdir: Option<&'static Path>) -> std::io::Result<Child> {
+    let (tx, _) = spawner(workdir)?;
     let (reply, answer) = mpsc::channel();
     let gone = || std::io::Error::other("the spawner thread is gone");
     tx.send((cmd, reply)).map_err(|_| gone())?;

@@ -169,16 +169,23 @@ pub fn split_responses(out: &str) -> Vec<&str> {
     v
 }
 
-/// The message of an `(error "...")` response, or `None` if `r` is not one.
+/// The message of an `(error "...")` response, or `None` if `r` is not one. The shape is
+/// the one SMT-LIB 2.6 gives (§4.2.1, `general_response`: `( error ⟨string⟩ )`): one
+/// string literal and nothing else, so a list a solver prints for a query (a core of
+/// names, a model) is never taken for an error.
 pub fn error_message(r: &str) -> Option<String> {
-    let inner = r.strip_prefix('(')?.trim_start();
+    let inner = r.strip_prefix('(')?.strip_suffix(')')?.trim();
     let rest = inner.strip_prefix("error")?;
-    if !rest.starts_with(|c: char| c.is_whitespace() || c == '"' || c == ')') {
+    if !rest.starts_with(|c: char| c.is_whitespace() || c == '"') {
         return None;
     }
-    let msg = rest.trim().trim_end_matches(')').trim();
-    let msg = msg.strip_prefix('"').and_then(|m| m.strip_suffix('"')).unwrap_or(msg);
-    Some(msg.replace("\"\"", "\""))
+    let msg = rest.trim();
+    let body = msg.strip_prefix('"')?.strip_suffix('"')?;
+    // One literal: every inner quote is doubled (`""`).
+    if body.replace("\"\"", "").contains('"') {
+        return None;
+    }
+    Some(body.replace("\"\"", "\""))
 }
 
 /// Whether an error message reports a failed model validation.
@@ -431,6 +438,13 @@ mod tests {
         let (o, _) = classify_reply(&["sat"], 2);
         assert!(matches!(&o[0], Outcome::Error { message } if message == "expected 2 answers, got 1"));
         assert_eq!(error_message("(errors)"), None);
+        // Only `( error <string> )`: a core or a model that starts with a seed's own
+        // symbol `error` is data.
+        assert_eq!(error_message("(error \"a \"\"b\"\"\")").as_deref(), Some("a \"b\""));
+        assert_eq!(error_message("(error |\"invalid model\"|)"), None);
+        assert_eq!(error_message("(error a b)"), None);
+        assert_eq!(error_message("(error \"x\" \"invalid model\")"), None);
+        assert_eq!(error_message("((error \"x\") false)"), None);
     }
 
     #[test]

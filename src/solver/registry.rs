@@ -188,8 +188,8 @@ impl Family {
         }
     }
 
-    /// `s` without the `set-option`s this family rejects ([`Family::rejects_option`]) or
-    /// that would write files ([`super::sandbox::writes_files`]),
+    /// `s` without the `set-option`s this family rejects ([`Family::rejects_option`]) and
+    /// the commands no solver is sent ([`super::sandbox::never_sent`]),
     /// and with z3's `(check-sat-using T)` as a plain `(check-sat)` where the family
     /// rejects that command (a tactic says how z3 should solve, not what; STORM's tactic
     /// instances ask every solver the same question), or `None` when nothing changes: a
@@ -199,7 +199,7 @@ impl Family {
         // Options that write files go for every family ([`super::sandbox`]).
         let foreign = |s: &crate::smtlib::Script, c: &crate::smtlib::ast::Command| {
             matches!(c.kind, CommandKind::SetOption(a) if self.rejects_option(s.str(a.key)))
-                || super::sandbox::writes_file_command(s, c)
+                || super::sandbox::never_sent(s, c)
         };
         let lower = !self.reads_check_sat_using();
         let tactic = |s: &crate::smtlib::Script, c: &crate::smtlib::ast::Command| {
