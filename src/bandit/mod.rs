@@ -118,7 +118,7 @@ impl Runner for Live {
             return None;
         }
         let limits = Limits {
-            time: Duration::from_secs_f64(limit.max(0.001)),
+            time: crate::util::time::seconds(limit.max(0.001)),
             grace: Duration::from_millis(200),
             memory: self.memory,
             ..Limits::default()
@@ -164,8 +164,8 @@ impl Runner for Replay {
             data: vec![],
             stdout_excerpt: String::new(),
             stderr_excerpt: String::new(),
-            wall: Duration::from_secs_f64(t.cpu),
-            cpu: Some(Duration::from_secs_f64(t.cpu)),
+            wall: crate::util::time::seconds(t.cpu),
+            cpu: Some(crate::util::time::seconds(t.cpu)),
         };
         Some((t, r))
     }

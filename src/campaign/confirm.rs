@@ -71,7 +71,7 @@ pub(super) fn confirm_and_store(
         None => {
             sh.counters.unconfirmed.fetch_add(1, Relaxed);
             sh.events
-                .emit(serde_json::json!({"event": "unconfirmed", "seed": seed.path, "engine": engine, "kind": v.kind,
+                .emit(serde_json::json!({"event": "unconfirmed", "seed": crate::util::path::shown(&seed.path), "engine": engine, "kind": v.kind,
                 "blamed": v.blamed.map(|b| sh.solvers[b].name.clone()), "signature": v.signature, "edits": edits}));
             return None;
         }
@@ -79,7 +79,7 @@ pub(super) fn confirm_and_store(
     if let (BugKind::Crash, Some(b)) = (verdict.kind, verdict.blamed) {
         if !crash_survives_more_memory(&sh.solvers[b], &files[b], checks, limits, &verdict.signature) {
             sh.counters.unconfirmed.fetch_add(1, Relaxed);
-            sh.events.emit(serde_json::json!({"event": "unconfirmed", "seed": seed.path, "engine": engine,
+            sh.events.emit(serde_json::json!({"event": "unconfirmed", "seed": crate::util::path::shown(&seed.path), "engine": engine,
                 "kind": verdict.kind, "blamed": sh.solvers[b].name, "signature": verdict.signature,
                 "why": "does not crash the same way with twice the memory"}));
             return None;
@@ -145,7 +145,7 @@ pub(super) fn confirm_and_store(
         if refuted || sat == 0 {
             sh.counters.unconfirmed.fetch_add(1, Relaxed);
             sh.events.emit(
-                serde_json::json!({"event": "witness-invalid", "seed": seed.path, "sat": sat, "refuted": refuted}),
+                serde_json::json!({"event": "witness-invalid", "seed": crate::util::path::shown(&seed.path), "sat": sat, "refuted": refuted}),
             );
             return None;
         }
@@ -161,7 +161,7 @@ pub(super) fn confirm_and_store(
         drop(sched);
         if repeats {
             sh.counters.inherited.fetch_add(1, Relaxed);
-            sh.events.emit(serde_json::json!({"event": "inherited", "seed": seed.path, "kind": verdict.kind, "signature": verdict.signature}));
+            sh.events.emit(serde_json::json!({"event": "inherited", "seed": crate::util::path::shown(&seed.path), "kind": verdict.kind, "signature": verdict.signature}));
             return Some((verdict, false));
         }
     }
@@ -264,11 +264,11 @@ pub(super) fn confirm_and_store(
             } else {
                 sh.counters.new_bugs.fetch_add(1, Relaxed);
             }
-            sh.events.emit(serde_json::json!({"event": "finding", "dir": dir, "kind": meta.kind, "blamed": meta.blamed, "fixed_in": meta.fixed_in, "seed": meta.seed, "engine": engine, "seed_finding": seed_finding}));
+            sh.events.emit(serde_json::json!({"event": "finding", "dir": crate::util::path::shown(&dir), "kind": meta.kind, "blamed": meta.blamed, "fixed_in": meta.fixed_in, "seed": meta.seed, "engine": engine, "seed_finding": seed_finding}));
         }
         Ok(Recorded::Duplicate(dir)) => {
             sh.counters.duplicates.fetch_add(1, Relaxed);
-            sh.events.emit(serde_json::json!({"event": "duplicate", "dir": dir, "seed": seed.path}));
+            sh.events.emit(serde_json::json!({"event": "duplicate", "dir": crate::util::path::shown(&dir), "seed": crate::util::path::shown(&seed.path)}));
         }
         Err(e) => {
             sh.counters.store_errors.fetch_add(1, Relaxed);

@@ -66,6 +66,12 @@ struct Shared {
     t0: Instant,
     elapsed_before: f64,
     stop: AtomicBool,
+    /// Mutants this run may still test (`--mutants N`): a batch claims its share before it
+    /// asks any solver, so a run tests exactly N, not N rounded up to whole batches.
+    quota: Option<std::sync::atomic::AtomicU64>,
+    /// Seeds skipped at their pre-screen, by reason: a run in which every seed was
+    /// skipped fuzzed nothing, and says why ([`Error::NothingToFuzz`]).
+    skipped: Mutex<std::collections::BTreeMap<String, usize>>,
     /// Panics of workers (each stops the campaign: the run ends with an error).
     panics: Mutex<Vec<String>>,
     /// STORM pools per seed, built on the first STORM turn (`None`: no usable model).
@@ -150,6 +156,7 @@ pub fn run_locked(
     if solvers.is_empty() {
         return Err(Error::NoSolvers { registry: crate::solver::registry::default_toml() });
     }
+    crate::solver::check::refuse_non_solvers(&solvers, &out.join("scratch"))?;
     // Configured variants of solvers whose options are command-line ones (yices), asked
     // besides them ([`crate::mutate::config::command_line_variants`]); drawn from the
     // campaign's seed, so a resumed campaign asks the same ones and another seed or
@@ -216,15 +223,22 @@ pub fn run_locked(
     // Seeds: every file is read; one that does not parse is reported with its position
     // and skipped, never fatal.
     let files = crate::util::files::collect_smt2(&cfg.seeds)?;
+    if files.is_empty() && !cfg.triage {
+        let paths: Vec<String> = cfg.seeds.iter().map(|p| crate::util::path::shown(p)).collect();
+        return Err(Error::NoSeeds { why: format!("no .smt2 file under {}", paths.join(", ")) });
+    }
+    let found = files.len();
+    let mut first_rejection = None;
     let mut seeds = vec![];
-    let mut rejected = 0;
+    let mut rejected = 0u64;
     for f in files {
         let bytes = match crate::util::files::read_input(&f) {
             Ok(b) => b,
             Err(e) => {
                 // A FIFO, a device or a file over 4 GiB among the seeds: said, skipped.
                 rejected += 1;
-                events.emit(serde_json::json!({"event": "seed-rejected", "seed": f, "error": e.to_string()}));
+                first_rejection.get_or_insert_with(|| e.to_string());
+                events.emit(serde_json::json!({"event": "seed-rejected", "seed": crate::util::path::shown(&f), "error": e.to_string()}));
                 continue;
             }
         };
@@ -239,10 +253,12 @@ pub fn run_locked(
                 // checks `simplify`/`eval` output) is fuzzed with a check-sat after its
                 // assertions.
                 if sanitized > 0 {
-                    events.emit(serde_json::json!({"event": "seed-sanitized", "seed": f, "removed": sanitized}));
+                    events.emit(serde_json::json!({"event": "seed-sanitized", "seed": crate::util::path::shown(&f), "removed": sanitized}));
                 }
                 if check_sat_added {
-                    events.emit(serde_json::json!({"event": "seed-check-sat-added", "seed": f}));
+                    events.emit(
+                        serde_json::json!({"event": "seed-check-sat-added", "seed": crate::util::path::shown(&f)}),
+                    );
                 }
                 let text = String::from_utf8_lossy(&bytes);
                 let witness = crate::mutate::storm::read_witness(&text);
@@ -257,9 +273,15 @@ pub fn run_locked(
             Err(e) => {
                 rejected += 1;
                 let err = e.in_file(&f);
-                events.emit(serde_json::json!({"event": "seed-rejected", "seed": f, "error": err.to_string()}));
+                first_rejection.get_or_insert_with(|| err.to_string());
+                events.emit(serde_json::json!({"event": "seed-rejected", "seed": crate::util::path::shown(&f), "error": err.to_string()}));
             }
         }
+    }
+    if seeds.is_empty() && rejected as usize == found && !cfg.triage {
+        return Err(Error::NoSeeds {
+            why: format!("none of the {found} .smt2 files reads (the first: {})", first_rejection.unwrap_or_default()),
+        });
     }
     // A shard draws from its own RNG stream: the same seed in two shards' campaigns
     // would otherwise make the same choices.
@@ -277,7 +299,8 @@ pub fn run_locked(
             "why": "no z3 or cvc5 under test listed its tactics or options: incremental framing only"}));
     }
     let n = seeds.len();
-    let budget = cfg.time.map(|t| Duration::from_secs_f64((t * cfg.workers() as f64 / n.max(1) as f64 * 4.0).max(5.0)));
+    let budget =
+        cfg.time.map(|t| crate::util::time::seconds((t * cfg.workers() as f64 / n.max(1) as f64 * 4.0).max(5.0)));
     let sched = Scheduler {
         prescreen: schedule::screening_order(&seeds.iter().map(|s| s.hash.as_str()).collect::<Vec<_>>(), cfg.seed),
         screened: 0.0,
@@ -311,6 +334,8 @@ pub fn run_locked(
         t0: started,
         elapsed_before: cfile.elapsed_before,
         stop: AtomicBool::new(false),
+        quota: cfg.mutants.map(std::sync::atomic::AtomicU64::new),
+        skipped: Default::default(),
         panics: Mutex::new(vec![]),
         cfg,
     });
@@ -393,7 +418,7 @@ pub fn run_locked(
     }
     let panics = std::mem::take(&mut *shared.panics.lock().unwrap_or_else(|e| e.into_inner()));
     if shared.cfg.reduce > 0.0 && panics.is_empty() {
-        let deadline = shared.cfg.time.map(|t| shared.t0 + Duration::from_secs_f64(t));
+        let deadline = shared.cfg.time.map(|t| shared.t0 + crate::util::time::seconds(t));
         reduce_findings(&shared, out, quiet, deadline);
     }
     let el = shared.t0.elapsed().as_secs_f64();
@@ -409,6 +434,15 @@ pub fn run_locked(
     if !panics.is_empty() {
         return Err(Error::Panicked { what: "a campaign worker".into(), message: panics.join("; ") });
     }
+    let skipped = std::mem::take(&mut *shared.skipped.lock().unwrap_or_else(|e| e.into_inner()));
+    if n > 0 && skipped.values().sum::<usize>() == n && !shared.cfg.triage {
+        let mut why: Vec<(usize, String)> = skipped.into_iter().map(|(w, k)| (k, w)).collect();
+        why.sort_by(|a, b| b.0.cmp(&a.0));
+        return Err(Error::NothingToFuzz {
+            seeds: n,
+            why: why.iter().take(3).map(|(k, w)| format!("{k}: {w}")).collect::<Vec<_>>().join("; "),
+        });
+    }
     Ok(Summary { stats, bugs, seed_findings })
 }
 
@@ -422,7 +456,7 @@ fn reduce_findings(sh: &Shared, out: &Path, quiet: bool, deadline: Option<Instan
         if stop_flag().load(Relaxed) || left.is_some_and(|l| l < Duration::from_millis(500)) {
             break;
         }
-        let each = Duration::from_secs_f64(sh.cfg.reduce);
+        let each = crate::util::time::seconds(sh.cfg.reduce);
         let opts = crate::reduce::Options {
             jobs: sh.cfg.workers(),
             time: Some(left.map_or(each, |l| l.min(each))),
@@ -433,7 +467,7 @@ fn reduce_findings(sh: &Shared, out: &Path, quiet: bool, deadline: Option<Instan
         if meta.reduction.is_some() {
             continue;
         }
-        let r = crate::reduce::reduce_finding(dir, &sh.solvers, &opts, Duration::from_secs_f64(sh.cfg.timeout));
+        let r = crate::reduce::reduce_finding(dir, &sh.solvers, &opts, crate::util::time::seconds(sh.cfg.timeout));
         let ev = match &r {
             Ok(rep) => serde_json::json!({"event": "reduced", "id": meta.id, "kind": meta.kind,
                 "original_bytes": rep.original_bytes, "reduced_bytes": rep.reduced_bytes,

@@ -26,7 +26,9 @@ pub struct TriageReport {
     pub timeouts: usize,
     pub ooms: usize,
     /// Artifacts on which smtstorm's own harness panics, with the message.
+    #[serde(serialize_with = "shown_pairs")]
     pub harness_bugs: Vec<(PathBuf, String)>,
+    #[serde(serialize_with = "crate::util::path::lossless_vec::serialize")]
     pub not_reproduced: Vec<PathBuf>,
     /// Files that are not SMT-LIB at all (byte-level artifacts of `parse_target` that do
     /// not crash the parser).
@@ -34,6 +36,11 @@ pub struct TriageReport {
     /// Confirmed findings that could not be written to the store.
     pub not_stored: u64,
     pub seconds: f64,
+}
+
+/// Artifacts' names as people read them ([`crate::util::path::shown`]).
+fn shown_pairs<S: serde::Serializer>(v: &[(PathBuf, String)], s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_seq(v.iter().map(|(p, m)| (crate::util::path::shown(p), m)))
 }
 
 /// Fuzzer bookkeeping files that are not inputs.

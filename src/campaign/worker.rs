@@ -15,9 +15,14 @@ pub(super) fn guarded(sh: &Shared, w: usize) {
     }
 }
 
+/// Whether the run's `--time` has passed.
+fn time_up(sh: &Shared) -> bool {
+    sh.cfg.time.is_some_and(|t| sh.t0.elapsed() >= crate::util::time::seconds(t))
+}
+
 pub(super) fn worker(sh: &Shared, w: usize) {
     let limits = Limits {
-        time: Duration::from_secs_f64(sh.cfg.timeout),
+        time: crate::util::time::seconds(sh.cfg.timeout),
         memory: Some(crate::solver::limits::mib_to_bytes(sh.cfg.memory_mb)),
         ..Limits::default()
     };
@@ -25,8 +30,17 @@ pub(super) fn worker(sh: &Shared, w: usize) {
     // is the campaign's maximum), so a short grace keeps a timeout cheap. Confirmation
     // runs use `limits`, with the solver's own limit and the full grace.
     let session_limits = Limits { grace: Duration::from_millis(200), ..limits };
-    let mut sessions: Vec<Session> =
-        sh.solvers.iter().map(|s| Session::validating(s.clone(), session_limits)).collect();
+    // A run's `--time` cuts the queries in flight at its end ([`Session::stop_at`]).
+    let stop_at = sh.cfg.time.map(|t| sh.t0 + crate::util::time::seconds(t));
+    let mut sessions: Vec<Session> = sh
+        .solvers
+        .iter()
+        .map(|s| {
+            let mut sess = Session::validating(s.clone(), session_limits);
+            sess.stop_at = stop_at;
+            sess
+        })
+        .collect();
     let tmp = sh.out.join("tmp");
     let mut prepared = PreparedCache::default();
     while !sh.stop.load(Relaxed) {
@@ -137,7 +151,7 @@ fn answered_slice(
     who: &[usize],
     limits: &Limits,
 ) -> Option<(Script, Vec<usize>)> {
-    let floor = Duration::from_secs_f64(crate::store::campaign::MIN_TIMEOUT_S);
+    let floor = crate::util::time::seconds(crate::store::campaign::MIN_TIMEOUT_S);
     let limit = (limits.time / 4).max(floor).min(limits.time);
     let mut calls = 0;
     for keep in smtlib::ast::assertion_slices(s) {
@@ -230,7 +244,8 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         if slow && !sh.cfg.triage && seed.slice.get().is_none() {
             if let Some(slice) = answered_slice(sh, sessions, seed.script(), &timed_out, limits) {
                 sh.counters.seeds_sliced.fetch_add(1, Relaxed);
-                sh.events.emit(serde_json::json!({"event": "seed-sliced", "seed": seed.path,
+                sh.events
+                    .emit(serde_json::json!({"event": "seed-sliced", "seed": crate::util::path::shown(&seed.path),
                     "commands": seed.script().commands.len(), "kept": slice.1.len()}));
                 let _ = seed.slice.set(slice);
                 continue;
@@ -238,6 +253,11 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         }
         break (script, checks, results, readers, slowest, why);
     };
+    if time_up(sh) {
+        // The run ended during the pre-screen: what was cut says nothing of the seed.
+        sh.sched.lock().unwrap_or_else(|e| e.into_inner()).screening -= 1;
+        return;
+    }
     let mut fusion = None;
     if checks > 0 {
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
@@ -250,7 +270,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         if let Some(note) = t.as_deref().filter(|_| witness.is_none()).and_then(|t| oracle::status_mismatch(&refs, t)) {
             // Every solver contradicts the seed's :status: a note on the seed, no finding.
             sh.counters.status_mismatches.fetch_add(1, Relaxed);
-            sh.events.emit(serde_json::json!({"event": "status-mismatch", "seed": seed.path, "note": note}));
+            sh.events.emit(serde_json::json!({"event": "status-mismatch", "seed": crate::util::path::shown(&seed.path), "note": note}));
         }
         // Semantic Fusion builds on the seed's answer: only a known one, of the whole seed
         // as loaded, in a form fusion takes apart.
@@ -259,6 +279,9 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         }
         let framing = crate::smtlib::framing::framing(&script);
         for v in oracle::judge(&refs, &sh.families, t.as_deref(), Some(&framing)) {
+            if time_up(sh) {
+                break;
+            }
             count_candidate(sh, &refs);
             let cand = Candidate {
                 seed: i,
@@ -289,7 +312,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
     }
     // Adaptive limit: a few times the seed's own solving time, within the campaign's; the
     // floor is the smallest timeout Config::validate admits, so the clamp cannot invert.
-    let floor = Duration::from_secs_f64(crate::store::campaign::MIN_TIMEOUT_S);
+    let floor = crate::util::time::seconds(crate::store::campaign::MIN_TIMEOUT_S);
     let limit = (slowest * 5 + Duration::from_millis(250)).clamp(floor, limits.time);
     let mut sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
     sched.screening -= 1;
@@ -305,13 +328,13 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
     // still crash that solver, fail its model validation or make it contradict itself: it
     // is fuzzed (in the held-out run of BENCHMARKS.md, 44 of 200 seeds were cvc5's alone,
     // and the one cvc5 crash came from a model check).
-    if readers.len() < 2 && sh.solvers.len() >= 2 {
+    if readers.len() == 1 && sh.solvers.len() >= 2 {
         why.push("read by one solver only: crashes, invalid models and self-contradictions, no votes".into());
     }
     if sh.cfg.triage {
         // Artifacts are judged once, never fuzzed.
         drop(sched);
-        sh.events.emit(serde_json::json!({"event": "triaged", "seed": seed.path}));
+        sh.events.emit(serde_json::json!({"event": "triaged", "seed": crate::util::path::shown(&seed.path)}));
     } else if readers.is_empty() || checks == 0 || (only_fusion && fusion.is_none()) {
         drop(sched);
         sh.counters.seeds_demoted.fetch_add(1, Relaxed);
@@ -320,15 +343,20 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         } else if !readers.is_empty() {
             why.push("fusion needs one check-sat whose answer is known (a :status no solver contradicts, or two solver families agreeing), no push/pop, datatypes or recursive functions".into());
         }
-        sh.events.emit(serde_json::json!({"event": "seed-skipped", "seed": seed.path, "why": why}));
+        *sh.skipped.lock().unwrap_or_else(|e| e.into_inner()).entry(why.join("; ")).or_default() += 1;
+        sh.events.emit(
+            serde_json::json!({"event": "seed-skipped", "seed": crate::util::path::shown(&seed.path), "why": why}),
+        );
     } else {
         st.active = true;
         sched.ready.push(i);
         drop(sched);
         let names: Vec<&str> = readers.iter().map(|&k| sh.solvers[k].name.as_str()).collect();
-        sh.events.emit(serde_json::json!({"event": "seed-ready", "seed": seed.path, "solvers": names,
+        sh.events.emit(
+            serde_json::json!({"event": "seed-ready", "seed": crate::util::path::shown(&seed.path), "solvers": names,
             "limit": limit.as_secs_f64(), "not_sent_to": why,
-            "status": fusion.map(|sat| if sat { "sat" } else { "unsat" })}));
+            "status": fusion.map(|sat| if sat { "sat" } else { "unsat" })}),
+        );
         sh.counters.seeds_ready.fetch_add(1, Relaxed);
     }
 }
@@ -377,7 +405,7 @@ pub(super) fn fuzz_batch<'s>(
                 sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, engine, Found::failed(4), t0.elapsed())
             {
                 sh.counters.seeds_demoted.fetch_add(1, Relaxed);
-                sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": seed.path, "why": r}));
+                sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": crate::util::path::shown(&seed.path), "why": r}));
             }
             return;
         }
@@ -473,9 +501,22 @@ pub(super) fn fuzz_batch<'s>(
             sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, engine, Found::failed(4), t0.elapsed())
         {
             sh.counters.seeds_demoted.fetch_add(1, Relaxed);
-            sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": seed.path, "why": r}));
+            sh.events.emit(
+                serde_json::json!({"event": "seed-demoted", "seed": crate::util::path::shown(&seed.path), "why": r}),
+            );
         }
         return;
+    }
+    if let Some(q) = &sh.quota {
+        let want = mutants.len() as u64;
+        let got = match q.fetch_update(Relaxed, Relaxed, |left| Some(left.saturating_sub(want))) {
+            Ok(left) | Err(left) => left.min(want),
+        };
+        mutants.truncate(got as usize);
+        if mutants.is_empty() {
+            sh.stop.store(true, Relaxed);
+            return;
+        }
     }
     let mut results: Vec<Vec<Option<QueryResult>>> = vec![vec![None; sh.solvers.len()]; mutants.len()];
     // The solvers are separate processes: each gets its batch at the same time (one poll
@@ -494,6 +535,11 @@ pub(super) fn fuzz_batch<'s>(
         .unzip();
     let per_solver: Vec<(usize, Vec<QueryResult>)> =
         ks.into_iter().zip(crate::solver::query_batches(&mut jobs)).collect();
+    if time_up(sh) {
+        // The run's time is up: answers cut at its end are not judged (and confirming a
+        // candidate would run past it).
+        return;
+    }
     for (k, rs) in per_solver {
         sh.counters.solver_calls.fetch_add(rs.len() as u64, Relaxed);
         for (j, r) in rs.into_iter().enumerate() {
@@ -590,7 +636,7 @@ pub(super) fn fuzz_batch<'s>(
                         Err(e) => {
                             // The text was sent without the sort re-check; an instance the
                             // check refuses is the generator's doing, not a finding.
-                            sh.events.emit(serde_json::json!({"event": "storm-instance-refused", "seed": seed.path, "why": e.to_string()}));
+                            sh.events.emit(serde_json::json!({"event": "storm-instance-refused", "seed": crate::util::path::shown(&seed.path), "why": e.to_string()}));
                             continue;
                         }
                     }
@@ -615,6 +661,11 @@ pub(super) fn fuzz_batch<'s>(
                 seed_finding: false,
                 witness: pools.as_ref().map(|p| &p.pools.witness[..]),
             };
+            if time_up(sh) {
+                // Confirming takes fresh processes, a per-query limit each: none is started
+                // once the run's time is up.
+                break;
+            }
             new_bugs += confirm_and_store(sh, &cand, &v, limits, tmp, w).is_some_and(|(_, new)| new) as u64;
         }
     }
@@ -628,7 +679,8 @@ pub(super) fn fuzz_batch<'s>(
     ) {
         sh.counters.seeds_demoted.fetch_add(1, Relaxed);
         sh.counters.seeds_ready.fetch_sub(1, Relaxed);
-        sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": seed.path, "why": r}));
+        sh.events
+            .emit(serde_json::json!({"event": "seed-demoted", "seed": crate::util::path::shown(&seed.path), "why": r}));
     }
 }
 
@@ -767,7 +819,7 @@ pub(super) fn storm_pools(sh: &Shared, sessions: &mut [Session], i: usize, limit
         })
     });
     if pools.is_none() {
-        sh.events.emit(serde_json::json!({"event": "storm-no-model", "seed": seed.path}));
+        sh.events.emit(serde_json::json!({"event": "storm-no-model", "seed": crate::util::path::shown(&seed.path)}));
     }
     sh.storm.lock().unwrap_or_else(|e| e.into_inner()).insert(i, pools.clone());
     pools

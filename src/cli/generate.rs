@@ -43,7 +43,7 @@ impl GenerateCmd {
                 &specs,
                 n,
                 self.seed,
-                super::opts::seconds("--timeout", self.timeout)?,
+                super::opts::timeout_seconds(self.timeout)?,
             );
             outln!("{}", acceptance::markdown(&rows));
             return Ok(if rows.iter().any(|r| r.error + r.crash > 0) { 1 } else { 0 });

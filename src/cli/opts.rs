@@ -210,7 +210,7 @@ impl SolverOpts {
     }
     pub(crate) fn limits(&self) -> Result<smtstorm::solver::Limits> {
         Ok(smtstorm::solver::Limits {
-            time: seconds("--timeout", self.timeout)?.max(std::time::Duration::from_millis(1)),
+            time: timeout_seconds(self.timeout)?,
             memory: Some(memory_bytes(self.memory_mb)?),
             ..Default::default()
         })
@@ -226,12 +226,23 @@ pub(crate) fn memory_bytes(mb: u64) -> Result<u64> {
     Ok(smtstorm::solver::limits::mib_to_bytes(mb))
 }
 
-/// A seconds flag as a duration: `Duration::from_secs_f64` panics on a negative, NaN or
-/// infinite value, so every such flag goes through here and is refused with its name.
+/// A seconds flag as a duration, refused with its name outside 0 to 86400 (NaN and
+/// infinities included).
 pub(crate) fn seconds(flag: &str, v: f64) -> Result<std::time::Duration> {
     if v.is_finite() && (0.0..=smtstorm::store::campaign::MAX_SECONDS).contains(&v) {
-        Ok(std::time::Duration::from_secs_f64(v))
+        Ok(smtstorm::util::time::seconds(v))
     } else {
         anyhow::bail!("{flag} {v}: expected seconds between 0 and 86400")
+    }
+}
+
+/// A per-query `--timeout`: the range a campaign admits (`fuzz` and `check` alike; 0 would
+/// time out every query and so find nothing).
+pub(crate) fn timeout_seconds(v: f64) -> Result<std::time::Duration> {
+    use smtstorm::store::campaign::{MAX_SECONDS, MIN_TIMEOUT_S};
+    if v.is_finite() && (MIN_TIMEOUT_S..=MAX_SECONDS).contains(&v) {
+        Ok(smtstorm::util::time::seconds(v))
+    } else {
+        anyhow::bail!("--timeout {v}: expected seconds between {MIN_TIMEOUT_S} and {MAX_SECONDS}")
     }
 }

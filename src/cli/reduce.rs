@@ -65,7 +65,7 @@ impl ReduceCmd {
         };
         // Ctrl-C ends the reduction cleanly: the best result so far is already on disk.
         smtstorm::util::stop::install_signal_handlers();
-        let timeout = self.timeout.map(|t| super::opts::seconds("--timeout", t)).transpose()?;
+        let timeout = self.timeout.map(super::opts::timeout_seconds).transpose()?;
         let (report, out) = if self.input.join("meta.json").is_file() {
             // The store the finding belongs to (OUT/bugs/KIND/ID), else the directory itself:
             // no campaign, triage or other reduction may write it meanwhile.
@@ -80,7 +80,7 @@ impl ReduceCmd {
                     solvers.insert(0, s);
                 }
             }
-            let max = timeout.unwrap_or(std::time::Duration::from_secs_f64(smtstorm::solver::DEFAULT_TIMEOUT_S));
+            let max = timeout.unwrap_or(smtstorm::util::time::seconds(smtstorm::solver::DEFAULT_TIMEOUT_S));
             let r = reduce::reduce_finding(&self.input, &solvers, &opts, max)?;
             let out = self.input.join("reduced.smt2");
             if let Some(o) = &self.output {

@@ -45,7 +45,7 @@ impl StormCheckCmd {
         }
         let bounds = smtstorm::mutate::storm::Bounds { amax: self.amax, ..Default::default() };
         let limits =
-            smtstorm::solver::Limits { time: super::opts::seconds("--timeout", self.timeout)?, ..Default::default() };
+            smtstorm::solver::Limits { time: super::opts::timeout_seconds(self.timeout)?, ..Default::default() };
         let reps = smtstorm::oracle::witness::check(&files, &reference, &checkers, &bounds, self.instances, limits);
         let violations: usize = reps.iter().map(|r| r.violations.len()).sum();
         if self.json {

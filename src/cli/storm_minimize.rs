@@ -25,7 +25,7 @@ impl StormMinimizeCmd {
         let r = smtstorm::reduce::storm_minimize_finding(
             &self.dir,
             &solvers,
-            super::opts::seconds("--timeout", self.timeout)?,
+            super::opts::timeout_seconds(self.timeout)?,
             self.time.map(|t| super::opts::seconds("--time", t)).transpose()?,
         )?;
         match r {

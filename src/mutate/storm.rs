@@ -29,7 +29,7 @@ use crate::smtlib::Script;
 
 /// Generator bounds (paper §4, best settings: depth 64, 64 assertions).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Bounds {
     /// Connective depth down to which sub-formulas become fragments.
     pub dmax: usize,

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 /// What happened on one seed.
 #[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct SeedReport {
+    #[serde(with = "crate::util::path::lossless")]
     pub seed: PathBuf,
     /// Why no instance was generated, if none was.
     pub skipped: Option<String>,

@@ -230,7 +230,7 @@ impl FindingJudge {
             .collect::<Result<_, _>>()?;
         // Adaptive limit: generous against the original's own solving time.
         let slowest = involved.iter().map(|&i| answers[i].seconds).fold(0.0, f64::max);
-        let time = Duration::from_secs_f64((slowest * 5.0).max(1.0)).min(max_time.max(Duration::from_millis(100)));
+        let time = crate::util::time::seconds((slowest * 5.0).max(1.0)).min(max_time.max(Duration::from_millis(100)));
         let limits = Limits { time, grace: Duration::from_millis(500), ..Limits::default() };
         // A STORM soundness finding is judged against its witness too.
         let storm = meta.engine == "storm" || meta.blame_by == BlameBy::Witness;

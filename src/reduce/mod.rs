@@ -646,7 +646,7 @@ fn wave(st: &mut State, judge: &dyn Judge, pass: fn(&Ctx) -> Vec<passes::Change>
     for v in &timed {
         st.report.check_seconds += v.secs;
         if v.ok {
-            judge.observe(Duration::from_secs_f64(v.secs));
+            judge.observe(crate::util::time::seconds(v.secs));
         } else {
             st.report.boring_seconds += v.secs;
         }

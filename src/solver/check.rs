@@ -26,6 +26,38 @@ pub struct Row {
     pub cells: Vec<Cell>,
 }
 
+/// Refuses, before a campaign starts, a solver that does not answer `sat` to `(set-logic
+/// QF_UF) (check-sat)` in a fresh process (`--solver z3=/etc/passwd`, `/bin/true`, a
+/// wrapper that cannot find its solver): a campaign over it would count its silence as
+/// "no bugs found". All are asked at once; the probe file is written to `dir`.
+pub fn refuse_non_solvers(solvers: &[SolverSpec], dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let probe = dir.join("smtstorm-probe.smt2");
+    crate::util::fs::write_atomic(&probe, b"(set-logic QF_UF)\n(check-sat)\n").map_err(|e| Error::io(&probe, e))?;
+    let limits = Limits { time: std::time::Duration::from_secs(30), ..Default::default() };
+    let answers: Vec<solver::QueryResult> = std::thread::scope(|sc| {
+        let hs: Vec<_> = solvers.iter().map(|s| sc.spawn(|| run_file(s, &probe, 1, &limits))).collect();
+        hs.into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| solver::failed(vec![Outcome::Timeout], std::time::Instant::now())))
+            .collect()
+    });
+    let _ = std::fs::remove_file(&probe);
+    for (s, r) in solvers.iter().zip(answers) {
+        if r.crash.is_some() || r.outcomes != [Outcome::Sat] {
+            let answer = match r.outcomes.first() {
+                Some(Outcome::Sat) | None => "nothing".to_string(),
+                Some(o) => o.to_string(),
+            };
+            let answer = match r.crash {
+                Some(c) => format!("{answer} and {c}"),
+                None => answer,
+            };
+            return Err(Error::NotASolver { solver: s.name.clone(), command: s.command.join(" "), answer });
+        }
+    }
+    Ok(())
+}
+
 /// Runs every file on every solver: through one persistent session per solver, or with
 /// `oneshot`, in a fresh process per file.
 pub fn run(files: &[PathBuf], solvers: &[SolverSpec], limits: &Limits, oneshot: bool) -> Result<Vec<Row>> {

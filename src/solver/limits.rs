@@ -24,7 +24,7 @@ pub const DEFAULT_MEMORY_MB: u64 = 8192;
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            time: Duration::from_secs_f64(DEFAULT_TIMEOUT_S),
+            time: crate::util::time::seconds(DEFAULT_TIMEOUT_S),
             grace: Duration::from_secs(2),
             memory: Some(mib_to_bytes(DEFAULT_MEMORY_MB)),
             max_output: 64 << 20,

@@ -391,7 +391,7 @@ mod duration_secs {
         s.serialize_f64(d.as_secs_f64())
     }
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
-        Ok(Duration::from_secs_f64(f64::deserialize(d)?.max(0.0)))
+        Ok(crate::util::time::seconds(f64::deserialize(d)?.max(0.0)))
     }
 }
 
@@ -405,7 +405,7 @@ mod opt_duration_secs {
         }
     }
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
-        Ok(Option::<f64>::deserialize(d)?.map(|x| Duration::from_secs_f64(x.max(0.0))))
+        Ok(Option::<f64>::deserialize(d)?.map(|x| crate::util::time::seconds(x.max(0.0))))
     }
 }
 

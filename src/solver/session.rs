@@ -41,11 +41,25 @@ pub struct Session {
     pub framing: Framing,
     /// Processes started so far (for tests and statistics).
     pub starts: u64,
+    /// When the caller's run ends (a campaign's `--time`): a query still running then is
+    /// cut as a timeout, and queries not yet sent are not sent (they come back as
+    /// timeouts, which are never findings), so a run ends within its time plus the
+    /// watchdog's grace rather than a batch of per-query limits later.
+    pub stop_at: Option<Instant>,
 }
 
 impl Session {
     pub fn new(spec: SolverSpec, limits: Limits) -> Session {
-        Session { spec, limits, proc: None, serial: 0, options: String::new(), framing: Framing::Reset, starts: 0 }
+        Session {
+            spec,
+            limits,
+            proc: None,
+            serial: 0,
+            options: String::new(),
+            framing: Framing::Reset,
+            starts: 0,
+            stop_at: None,
+        }
     }
 
     /// A session that switches the solver's own model validation on for every query (z3
@@ -162,7 +176,13 @@ impl Session {
 
     /// The current query's deadline.
     fn deadline(&self, run: &Run) -> Instant {
-        run.t0 + self.limits.time + self.limits.grace
+        let own = run.t0 + self.limits.time + self.limits.grace;
+        self.stop_at.map_or(own, |s| own.min(s))
+    }
+
+    /// Whether the caller's run is over ([`Session::stop_at`]).
+    pub fn stopped(&self) -> bool {
+        self.stop_at.is_some_and(|s| Instant::now() >= s)
     }
 
     /// Feeds one event (a line, end of file, or the deadline) to the current query of
@@ -283,6 +303,12 @@ pub fn query_batches(jobs: &mut [BatchJob<'_>]) -> Vec<Vec<QueryResult>> {
             loop {
                 if runs[k].is_none() {
                     if results[k].len() == queries.len() {
+                        break;
+                    }
+                    if sess.stopped() {
+                        let left = &queries[results[k].len()..];
+                        results[k]
+                            .extend(left.iter().map(|q| failed(vec![Outcome::Timeout; q.1.max(1)], Instant::now())));
                         break;
                     }
                     match sess.launch(&queries[results[k].len()..]) {

@@ -25,6 +25,7 @@ pub const MAX_MEMORY_MB: u64 = 1 << 24;
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// Seed files or directories (searched for `.smt2`).
+    #[serde(with = "crate::util::path::lossless_vec")]
     pub seeds: Vec<PathBuf>,
     /// Solver names from the registry, or `NAME=command args`. Empty: every installed one.
     pub solvers: Vec<String>,

@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 pub enum Error {
     #[error("{}:{line}:{column}: {message}", path.display())]
     Syntax { path: PathBuf, line: u32, column: u32, message: String },
-    #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    /// The OS error is part of the message and not a `source`: a chain printed whole
+    /// (`{:#}`) would say it twice.
+    #[error("{}: {error}", path.display())]
+    Io { path: PathBuf, error: std::io::Error },
     /// A configuration file (a campaign's TOML, `solvers.toml`) that does not read; the
     /// message names the key (the `toml` crate's errors carry line, column and key).
     #[error("{}: {message}", path.display())]
@@ -36,6 +38,18 @@ pub enum Error {
     /// Another process holds the store's lock file (`OUT/lock`).
     #[error("{} is in use by another smtstorm ({}): wait for it to end, or give another --out", path.display(), match pid { Some(p) => format!("pid {p}"), None => "pid unknown".to_string() })]
     Locked { path: PathBuf, pid: Option<u32> },
+    /// No seed to fuzz: none found under the paths given, or none of those found read.
+    #[error("no seed to fuzz: {why}")]
+    NoSeeds { why: String },
+    /// Every seed was skipped at its pre-screen (no solver reads it, no check-sat, ...).
+    #[error(
+        "all {seeds} seeds were skipped, nothing was fuzzed (seeds by reason: {why}; each seed's in events.jsonl)"
+    )]
+    NothingToFuzz { seeds: usize, why: String },
+    /// A solver that does not answer `sat` to `(check-sat)` on an empty script is not an
+    /// SMT solver (or does not start): refused before a campaign counts its silence.
+    #[error("solver {solver} ({command}) is not a working SMT solver: to `(set-logic QF_UF) (check-sat)` it answered {answer}")]
+    NotASolver { solver: String, command: String, answer: String },
     /// A campaign's `reference` that is not one of its solvers.
     #[error("reference {name:?} is not one of the campaign's solvers")]
     UnknownReference { name: String },
@@ -43,7 +57,7 @@ pub enum Error {
 
 impl Error {
     pub fn io(path: &Path, source: std::io::Error) -> Self {
-        Error::Io { path: path.to_owned(), source }
+        Error::Io { path: path.to_owned(), error: source }
     }
     pub fn config(path: &Path, message: impl std::fmt::Display) -> Self {
         Error::Config { path: path.to_owned(), message: message.to_string() }

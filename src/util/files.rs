@@ -70,14 +70,25 @@ pub fn read_input_text(path: &Path) -> Result<String> {
         .map_err(|e| Error::Input { path: path.to_path_buf(), why: format!("not UTF-8 text: {e}") })
 }
 
+/// Every `.smt2` file beneath `dir`, following symbolic links to directories as `find -L`
+/// and ripgrep's `--follow` do (a suite whose subdirectories are links to where they are
+/// kept is a suite), each directory once: a link back up (a cycle) is read no second time.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let mut seen = std::collections::HashSet::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
+        let m = std::fs::metadata(&d).map_err(|e| Error::io(&d, e))?;
+        if !seen.insert((m.dev(), m.ino())) {
+            continue;
+        }
         for e in std::fs::read_dir(&d).map_err(|e| Error::io(&d, e))? {
             let e = e.map_err(|e| Error::io(&d, e))?;
             let p = e.path();
             let ft = e.file_type().map_err(|err| Error::io(&p, err))?;
-            if ft.is_dir() {
+            // A link is what it points to; a dangling one is passed over.
+            let is_dir = ft.is_dir() || (ft.is_symlink() && std::fs::metadata(&p).is_ok_and(|m| m.is_dir()));
+            if is_dir {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| x == "smt2") {
                 out.push(p);

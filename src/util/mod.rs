@@ -6,4 +6,6 @@ pub mod error;
 pub mod files;
 pub mod fs;
 pub mod hash;
+pub mod path;
 pub mod stop;
+pub mod time;

@@ -83,7 +83,7 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
     // need (z3 answers `unknown` to a first check at its limit and crashes on the
     // second; without the limit the first check runs on).
     let command = spec.map_or(m.blamed.clone(), |s| {
-        let limit = std::time::Duration::from_secs_f64(timeout.clamp(0.001, 1e6));
+        let limit = crate::util::time::seconds(timeout.clamp(0.001, 1e6));
         let argv = s.file_argv(Path::new("bug.smt2"), limit);
         argv.iter().map(|a| a.rsplit('/').next().unwrap_or(a)).collect::<Vec<_>>().join(" ")
     });
@@ -243,7 +243,7 @@ pub(super) fn write_page(
             let name = format!("repro/{}.smt2", crate::util::fs::safe_name(&s.name));
             let text = format!("{}{own}", s.family.dialect().model_validation);
             crate::util::fs::write_atomic(&dir.join(&name), text.as_bytes())?;
-            let argv = s.file_argv(Path::new(&name), std::time::Duration::from_secs_f64(timeout.max(0.001)));
+            let argv = s.file_argv(Path::new(&name), crate::util::time::seconds(timeout.max(0.001)));
             let cmd: Vec<String> = argv.iter().map(|w| sh_word(w)).collect();
             let _ = writeln!(
                 b,
