@@ -117,6 +117,14 @@ fn a_hanging_checker_is_bounded_interrupted_and_dies_with_smtstorm_and_its_child
     assert!(rejects.contains("not interesting") && rejects.contains("status 1"), "{rejects}");
     assert!(!missing.contains("not interesting"), "{missing}");
 
+    // An OUTPUT left by another input (smaller, not interesting) is no reason to call the
+    // input uninteresting: the reduction starts from the input and overwrites it.
+    script(&dir.join("need.sh"), "grep -q assert \"$1\"");
+    std::fs::write(dir.join("other.smt2"), "(check-sat)\n").unwrap();
+    let (code, _, err, _) = run(&dir, &["reduce", "in.smt2", "other.smt2", "--", "./need.sh"], Duration::from_secs(20));
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(dir.join("other.smt2")).unwrap().contains("assert"));
+
     // -j above 4096 is refused by name, at once.
     let (code, _, err, wall) = run(
         &dir,
