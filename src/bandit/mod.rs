@@ -101,7 +101,9 @@ impl Live {
     pub fn new(out: &Path, memory: Option<u64>) -> std::io::Result<Live> {
         let scratch = out.join("tmp");
         std::fs::create_dir_all(&scratch)?;
-        let log = std::fs::OpenOptions::new().create(true).append(true).open(out.join("timings.jsonl"))?;
+        let path = out.join("timings.jsonl");
+        let log = crate::util::fs::open_store_file(&path, true)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         Ok(Live { scratch, memory, log })
     }
 }

@@ -150,7 +150,7 @@ pub fn run_locked(
     let started = Instant::now();
     cfg.validate()?;
     let io = |e: std::io::Error| Error::io(out, e);
-    std::fs::create_dir_all(out).map_err(io)?;
+    crate::util::fs::create_dirs(out).map_err(io)?;
     crate::solver::sandbox::use_scratch_dir(&out.join("scratch")).map_err(io)?;
     let mut solvers = crate::solver::check::resolve_campaign(registry, &cfg.solvers)?;
     if solvers.is_empty() {

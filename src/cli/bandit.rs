@@ -77,7 +77,7 @@ impl BanditCmd {
         cfg.decay = self.decay;
         cfg.keep = self.keep;
         cfg.repeats = self.repeats;
-        std::fs::create_dir_all(&self.out)?;
+        smtstorm::util::fs::create_dirs(&self.out)?;
         let mut runner: Box<dyn Runner> = match &self.replay {
             Some(p) => Box::new(Replay::load(p)?),
             None => Box::new(Live::new(&self.out, cfg.memory)?),

@@ -16,20 +16,32 @@ pub(crate) struct MergeCmd {
 
 impl MergeCmd {
     pub(crate) fn run(&self) -> Result<()> {
+        // Every source is checked before anything is merged: a typo among the sources
+        // must not leave a half-done merge, nor be skipped with exit status 0.
+        for src in &self.stores {
+            if let Err(why) = smtstorm::store::Store::check_source(src) {
+                anyhow::bail!("{}: {why}; nothing merged", src.display());
+            }
+            if std::fs::canonicalize(src).ok() == std::fs::canonicalize(&self.out).ok() {
+                anyhow::bail!("{}: is the merge target itself; nothing merged", src.display());
+            }
+        }
         // The target is locked like a campaign's output: a campaign writing to it at the
         // same time would race the merge.
         let _lock = smtstorm::store::lock::lock(&self.out)?;
         let mut store =
             smtstorm::store::Store::open(&self.out).map_err(|e| anyhow::anyhow!("{}: {e}", self.out.display()))?;
+        for (from, to) in store.quarantined() {
+            eprintln!("smtstorm: {}: meta.json does not read; moved to {}", from.display(), to.display());
+        }
         for src in &self.stores {
-            if !src.join("bugs").is_dir() && !src.join("seed-findings").is_dir() {
-                anyhow::bail!("{}: not a campaign output (no bugs/ or seed-findings/)", src.display());
-            }
-            if std::fs::canonicalize(src).ok() == std::fs::canonicalize(&self.out).ok() {
-                anyhow::bail!("{}: is the merge target itself", src.display());
-            }
             let r = store.merge_from(src).map_err(|e| anyhow::anyhow!("{}: {e}", src.display()))?;
-            outln!("{}: {} new, {} duplicates, {} merged before", src.display(), r.new, r.duplicates, r.already);
+            for (from, to, why) in &r.quarantined {
+                eprintln!("smtstorm: {}: {why}; copied to {}", from.display(), to.display());
+            }
+            let q =
+                if r.quarantined.is_empty() { String::new() } else { format!(", {} quarantined", r.quarantined.len()) };
+            outln!("{}: {} new, {} duplicates, {} merged before{q}", src.display(), r.new, r.duplicates, r.already);
             // The report needs a campaign description: the first store's, if OUT has none.
             let cfile = self.out.join("campaign.json");
             if !cfile.exists() {
@@ -39,7 +51,13 @@ impl MergeCmd {
             }
         }
         let (fuzz, seed) = store.counts();
-        outln!("{}: {fuzz} distinct bugs, {seed} seed findings", self.out.display());
+        let q = smtstorm::store::Store::quarantine_count(&self.out);
+        let q = if q == 0 {
+            String::new()
+        } else {
+            format!("; {q} findings quarantined: see {}", self.out.join("quarantine").display())
+        };
+        outln!("{}: {fuzz} distinct bugs, {seed} seed findings{q}", self.out.display());
         Ok(())
     }
 }

@@ -1,7 +1,20 @@
 //! `smtstorm reduce`.
 
 use anyhow::Result;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// The most candidates checked at once that `-j` admits, as `--workers` for a campaign.
+const MAX_JOBS: usize = 4096;
+
+/// Whether `a` and `b` name one file (same device and inode: also through a link or
+/// another spelling of the path). A missing `b` is a different file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => (x.dev(), x.ino()) == (y.dev(), y.ino()),
+        _ => false,
+    }
+}
 
 /// Reduces a bug trigger to a small one that still shows the same bug.
 ///
@@ -16,7 +29,7 @@ pub(crate) struct ReduceCmd {
     input: PathBuf,
     /// Output file (default for a finding: DIR/reduced.smt2).
     output: Option<PathBuf>,
-    /// Candidates checked in parallel (default: one per core).
+    /// Candidates checked in parallel (default and most: one per core; above 4096 refused).
     #[arg(short = 'j', long)]
     jobs: Option<usize>,
     /// Stop after this many seconds, keeping the best result so far.
@@ -56,8 +69,34 @@ impl ReduceCmd {
         if let Some(p) = self.passes.iter().find(|p| !known.contains(&p.as_str())) {
             anyhow::bail!("--passes: unknown pass {p:?}; known: {}", known.join(", "));
         }
+        let cores = reduce::Options::default().jobs;
+        let jobs = match self.jobs {
+            Some(j) if !(1..=MAX_JOBS).contains(&j) => {
+                anyhow::bail!("-j/--jobs {j}: expected between 1 and {MAX_JOBS} (default: one per core)")
+            }
+            // Checks are CPU-bound solver runs: more at once than cores only slows each,
+            // and a slowed check reaches its limit and counts as boring. (-j 100000 made
+            // 100,000 scratch directories and held `--time 5` for 188 s.)
+            Some(j) if j > cores => {
+                eprintln!("smtstorm: -j {j}: running {cores} checks at once, one per core");
+                cores
+            }
+            j => j.unwrap_or(cores),
+        };
+        if !self.input.exists() {
+            anyhow::bail!("INPUT {}: no such file or directory", self.input.display());
+        }
+        if let Some(o) = &self.output {
+            if same_file(&self.input, o) {
+                anyhow::bail!(
+                    "OUTPUT {} is INPUT {} itself: the reduction would overwrite its own input; give another OUTPUT",
+                    o.display(),
+                    self.input.display()
+                );
+            }
+        }
         let opts = reduce::Options {
-            jobs: self.jobs.unwrap_or(reduce::Options::default().jobs),
+            jobs,
             time: self.time.map(|t| super::opts::seconds("--time", t)).transpose()?,
             verbose: self.verbose,
             passes: self.passes.clone(),
@@ -83,8 +122,8 @@ impl ReduceCmd {
             let max = timeout.unwrap_or(smtstorm::util::time::seconds(smtstorm::solver::DEFAULT_TIMEOUT_S));
             let r = reduce::reduce_finding(&self.input, &solvers, &opts, max)?;
             let out = self.input.join("reduced.smt2");
-            if let Some(o) = &self.output {
-                std::fs::copy(&out, o)?;
+            if let Some(o) = self.output.as_ref().filter(|o| !same_file(&out, o)) {
+                smtstorm::util::fs::write_atomic(o, &std::fs::read(&out)?)?;
             }
             (r, self.output.clone().unwrap_or(out))
         } else {

@@ -11,6 +11,22 @@ pub(crate) struct ReportCmd {
 
 impl ReportCmd {
     pub(crate) fn run(&self) -> Result<()> {
+        // Unreadable findings go to quarantine/ (said on stderr, counted in the report),
+        // unless a campaign holds the store: then the report lists them where they are.
+        let dir = &self.dir;
+        if dir.join("campaign.json").is_file() || dir.join("bandit.json").is_file() {
+            match smtstorm::store::lock::lock(dir) {
+                Ok(_lock) => {
+                    let moved = smtstorm::store::Store::quarantine_unreadable(dir)
+                        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+                    for (from, to) in moved {
+                        eprintln!("smtstorm: {}: meta.json does not read; moved to {}", from.display(), to.display());
+                    }
+                }
+                Err(smtstorm::Error::Locked { .. }) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
         let (md, html) =
             smtstorm::campaign::report::write(&self.dir).map_err(|e| anyhow::anyhow!("{}: {e}", self.dir.display()))?;
         outln!("{}\n{}", md.display(), html.display());

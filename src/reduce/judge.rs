@@ -14,11 +14,11 @@
 use super::{Check, Judge};
 use crate::oracle::{BlameBy, BugKind};
 use crate::smtlib::{self, Script};
-use crate::solver::{run_file, Limits, Outcome, QueryResult, Session, SolverSpec};
+use crate::solver::{run_file, Limits, Outcome, QueryResult, RawRun, Session, SolverSpec};
 use crate::store::Meta;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A ddSMT-style external checker.
 pub struct External {
@@ -37,6 +37,11 @@ pub struct External {
     pub adaptive_floor: Option<Duration>,
     /// How long the last three interesting checks took.
     pub recent: std::sync::Mutex<Vec<Duration>>,
+    /// The end of the reduction's `--time`: no check runs past it, the first one on the
+    /// input included (a hanging checker held `--time 5` for its 60-second default).
+    pub deadline: Option<Instant>,
+    /// Ctrl-C: a running check is stopped at once, not waited for.
+    pub stop: Option<&'static AtomicBool>,
 }
 
 struct ExternalWorker<'a> {
@@ -45,22 +50,89 @@ struct ExternalWorker<'a> {
     timed_out: bool,
 }
 
+/// What the checker said about the input itself, before any reduction.
+#[derive(Debug, thiserror::Error)]
+pub enum InputCheck {
+    #[error("the checker `{cmd}` cannot be started (not found or not executable)")]
+    CannotStart { cmd: String, source: std::io::Error },
+    #[error(
+        "the checker `{cmd}` timed out on the input after {secs:.1}s (limit: --timeout, or --time); nothing to reduce"
+    )]
+    TimedOut { cmd: String, secs: f64 },
+    #[error("interrupted while the checker ran on the input")]
+    Interrupted,
+    #[error("the input is not interesting: the checker `{cmd}` {why}")]
+    Rejects { cmd: String, why: String },
+    #[error("cannot write {path}: {source}")]
+    Write { path: String, source: std::io::Error },
+}
+
 impl External {
+    /// Runs the command on `text` written to `file`, stopped at the limit per check, the
+    /// deadline, Ctrl-C or `cancel`.
+    fn exec(&self, file: &Path, text: &str, cancel: Option<&AtomicBool>) -> Result<RawRun, InputCheck> {
+        std::fs::write(file, text).map_err(|source| InputCheck::Write { path: file.display().to_string(), source })?;
+        let mut argv = self.argv.clone();
+        argv.push(file.display().to_string());
+        let left = self.deadline.map_or(Duration::MAX, |d| d.saturating_duration_since(Instant::now()));
+        let limits = Limits { time: self.limit().min(left), ..self.limits };
+        let flags: Vec<&AtomicBool> = cancel.into_iter().chain(self.stop).collect();
+        crate::solver::run_argv_until(&argv, &limits, &flags)
+            .map_err(|source| InputCheck::CannotStart { cmd: self.argv.join(" "), source })
+    }
+
+    fn verdict(&self, r: &RawRun) -> bool {
+        !r.timed_out
+            && r.status.and_then(|s| s.code()) == Some(0)
+            && self.match_out.as_ref().is_none_or(|m| r.stdout.contains(m.as_str()))
+            && self.match_err.as_ref().is_none_or(|m| r.stderr.contains(m.as_str()))
+    }
+
     /// Whether the command finds `text` interesting, run on `file`, and whether it was
     /// stopped at the time limit.
     fn run(&self, file: &Path, text: &str, cancel: Option<&AtomicBool>) -> (bool, bool) {
-        if std::fs::write(file, text).is_err() {
-            return (false, false);
+        match self.exec(file, text, cancel) {
+            Ok(r) => (self.verdict(&r), r.timed_out),
+            Err(_) => (false, false),
         }
-        let mut argv = self.argv.clone();
-        argv.push(file.display().to_string());
-        let limits = Limits { time: self.limit(), ..self.limits };
-        let Ok(r) = crate::solver::run_argv_until(&argv, &limits, cancel) else { return (false, false) };
-        let ok = !r.timed_out
-            && r.status.and_then(|s| s.code()) == Some(0)
-            && self.match_out.as_ref().is_none_or(|m| r.stdout.contains(m.as_str()))
-            && self.match_err.as_ref().is_none_or(|m| r.stderr.contains(m.as_str()));
-        (ok, r.timed_out)
+    }
+
+    /// Checks the input itself; `Ok` with the time it took if it is interesting, else
+    /// why not, each cause told apart: a checker that cannot start, one that hangs,
+    /// Ctrl-C, and one that answers "not interesting" (with its status and last words).
+    pub fn check_input(&self, text: &str) -> Result<Duration, InputCheck> {
+        let dir = self.dir.join("input");
+        std::fs::create_dir_all(&dir)
+            .map_err(|source| InputCheck::Write { path: dir.display().to_string(), source })?;
+        let r = self.exec(&dir.join(&self.file_name), text, None)?;
+        let cmd = self.argv.join(" ");
+        if self.verdict(&r) {
+            return Ok(r.wall);
+        }
+        if r.timed_out {
+            return Err(InputCheck::TimedOut { cmd, secs: r.wall.as_secs_f64() });
+        }
+        if r.status.is_none() && self.stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+            return Err(InputCheck::Interrupted);
+        }
+        let last = r.stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+        let said = if last.is_empty() {
+            String::new()
+        } else {
+            format!(" (stderr: {})", last.chars().take(200).collect::<String>())
+        };
+        let why = match r.status.and_then(|s| s.code()) {
+            Some(0) => {
+                let want = [("stdout", &self.match_out), ("stderr", &self.match_err)]
+                    .into_iter()
+                    .filter_map(|(f, m)| m.as_ref().map(|m| format!("{f} lacks {m:?}")))
+                    .collect::<Vec<_>>();
+                format!("exits with status 0 but its {}", want.join(" and its "))
+            }
+            Some(c) => format!("exits with status {c} on it{said}"),
+            None => format!("was killed by a signal{said}"),
+        };
+        Err(InputCheck::Rejects { cmd, why })
     }
 
     /// The current limit per check (see [`External::adaptive_floor`]).

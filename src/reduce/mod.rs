@@ -99,6 +99,10 @@ pub enum ReduceError {
     Input(#[from] crate::Error),
     #[error(transparent)]
     Finding(#[from] judge::FindingError),
+    /// The external checker on the input itself: cannot start, times out, is interrupted
+    /// or rejects it (each said apart).
+    #[error(transparent)]
+    Checker(#[from] judge::InputCheck),
 }
 
 /// The solvers a finding was found with: its campaign's `campaign.json` (three levels up
@@ -236,11 +240,11 @@ fn storm_bounds(
 }
 
 /// A fresh scratch directory under `parent` (hidden, unpredictable name), removed when
-/// dropped.
-pub fn tempdir_in(parent: &Path) -> Result<tempfile::TempDir, ReduceError> {
-    tempfile::Builder::new()
-        .prefix(".reduce-")
-        .tempdir_in(parent)
+/// dropped. One left behind by a reduction that was killed (`kill -9`, a second Ctrl-C)
+/// is removed by the next reduction that makes one under the same parent (the finding's
+/// directory, or `$TMPDIR` for a file): see [`crate::util::fs::scratch_dir`].
+pub fn tempdir_in(parent: &Path) -> Result<crate::util::fs::ScratchDir, ReduceError> {
+    crate::util::fs::scratch_dir(parent, ".reduce-")
         .map_err(|e| ReduceError::Write { path: parent.display().to_string(), source: e })
 }
 
@@ -269,6 +273,7 @@ pub const ADAPTIVE_FLOOR: Duration = Duration::from_millis(250);
 /// 300-byte candidate that runs a second where its 300-byte predecessors crashed in 20 ms
 /// is not going to crash, and waiting for it was most of a big trigger's time.
 pub fn reduce_external(input: &Path, output: &Path, cmd: ExternalCheck, opts: &Options) -> Result<Report, ReduceError> {
+    let t0 = Instant::now();
     let ExternalCheck { argv, match_out, match_err, timeout, memory } = cmd;
     let text = crate::util::files::read_input_text(input)?;
     let parsed = smtlib::parse(&text);
@@ -293,23 +298,21 @@ pub fn reduce_external(input: &Path, output: &Path, cmd: ExternalCheck, opts: &O
         file_name,
         adaptive_floor: timeout.is_none().then_some(ADAPTIVE_FLOOR),
         recent: Default::default(),
+        deadline: opts.time.map(|t| t0 + t),
+        stop: opts.stop,
     };
     let original = parsed.as_ref().map_or(text.clone(), smtlib::print);
-    // The run that times the original also says whether it is interesting: the reduction
-    // need not ask again (on a large trigger the original is the slowest check of all).
-    let mut known = None;
+    // The run that times the original also says whether it is interesting, and if not,
+    // why not: the reduction need not ask again (on a large trigger the original is the
+    // slowest check of all).
+    let took = judge.check_input(&original)?;
     if timeout.is_none() {
-        let t0 = Instant::now();
-        let ok = judge.worker(usize::MAX).interesting(&original);
-        judge.limits.time = (t0.elapsed() * 3).max(Duration::from_secs(1));
-        if !ok {
-            return Err(ReduceError::NotInteresting);
-        }
-        known = Some(original);
+        judge.limits.time = (took * 3).max(Duration::from_secs(1));
     }
+    let opts = Options { time: opts.time.map(|t| t.saturating_sub(t0.elapsed())), ..opts.clone() };
     match parsed {
-        Ok(script) => Ok(reduce_known(&script, &judge, opts, Some(output), "", known.as_deref())?.1),
-        Err(e) => reduce_lines(&text, &e.to_string(), &judge, opts, output),
+        Ok(script) => Ok(reduce_known(&script, &judge, &opts, Some(output), "", Some(&original))?.1),
+        Err(e) => reduce_lines(&text, &e.to_string(), &judge, &opts, output),
     }
 }
 
@@ -317,7 +320,8 @@ pub fn reduce_external(input: &Path, output: &Path, cmd: ExternalCheck, opts: &O
 /// unbalanced parenthesis, a stray token; ddSMT stops at those too): ddmin over its lines
 /// (Zeller and Hildebrandt, TSE 2002), chunks of half the lines down to single lines,
 /// until no line can go. The first interesting candidate in line order wins, so the
-/// result is deterministic; each success is written to `output` at once.
+/// result is deterministic; each success is written to `output` at once. The caller has
+/// found `text` itself interesting.
 fn reduce_lines(
     text: &str,
     why: &str,
@@ -330,9 +334,6 @@ fn reduce_lines(
     let mut w = judge.worker(0);
     let mut report =
         Report { original_bytes: text.len(), untyped: Some(why.to_string()), checks: 1, ..Report::default() };
-    if !w.interesting(text) {
-        return Err(ReduceError::NotInteresting);
-    }
     let mut lines: Vec<&str> = text.lines().collect();
     let join = |ls: &[&str]| ls.iter().map(|l| format!("{l}\n")).collect::<String>();
     let mut n = (lines.len() / 2).max(1);
@@ -340,7 +341,8 @@ fn reduce_lines(
         let mut progress = false;
         let mut i = 0;
         while i < lines.len() {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            let stopped = opts.stop.is_some_and(|f| f.load(Ordering::Relaxed));
+            if stopped || deadline.is_some_and(|d| Instant::now() >= d) {
                 report.timed_out = true;
                 break 'outer;
             }
@@ -448,12 +450,22 @@ fn reduce_known(
     }
     // (`known` was already checked by the caller.)
     if known != Some(st.text.as_str()) && !st.workers[0].interesting(&st.text) {
-        // Screening disagrees with confirmation on the original itself (z3 4.8.7 validates
-        // models in a session but not on a file): screen the way confirmation runs.
-        if !judge.check_like_confirm() {
+        if st.report.resumed_from.is_some() && known == Some(smtlib::print(input).as_str()) {
+            // An earlier output that the check the input passed rejects belongs to
+            // another input (the judge confirms everything): start from the input.
+            st.report.resumed_from = None;
+            st.text = smtlib::print(input);
+            st.size = measure(input, &st.text);
+            st.best = input.clone();
+            st.report.checks += 1;
+        } else if !judge.check_like_confirm() {
             return Err(ReduceError::NotInteresting);
+        } else {
+            // Screening disagrees with confirmation on the original itself (z3 4.8.7
+            // validates models in a session but not on a file): screen the way
+            // confirmation runs.
+            st.workers = (0..jobs).map(|i| judge.worker(i)).collect();
         }
-        st.workers = (0..jobs).map(|i| judge.worker(i)).collect();
     }
     let write = |text: &str| -> Result<(), ReduceError> {
         if let Some(p) = best_out {

@@ -455,6 +455,8 @@ fn the_external_limit_follows_recent_interesting_checks() {
         file_name: "x.smt2".into(),
         adaptive_floor: floor,
         recent: Default::default(),
+        deadline: None,
+        stop: None,
     };
     let j = mk(Some(ADAPTIVE_FLOOR));
     assert_eq!(j.limit(), ms(3000), "nothing observed yet: the limit from the input's time");

@@ -2,7 +2,7 @@
 //! is confirmed, and as solvers without a session protocol run.
 
 use super::limits::{excerpt, Limits};
-use super::os::{kill_group, rusage, spawn, wait4};
+use super::os::{guard_group, kill_group, rusage, spawn, wait4};
 use super::outcome::{classify_reply, split_responses, Outcome, QueryResult};
 use super::registry::SolverSpec;
 use super::session::{crash_or_reply, failed, partial};
@@ -49,19 +49,32 @@ pub struct RawRun {
 /// watchdog (`time + grace`), memory limit and output cap; kills the whole group when it
 /// ends or times out, so nothing is left behind. `Err` only when it cannot start.
 pub fn run_argv(argv: &[String], limits: &Limits) -> std::io::Result<RawRun> {
-    run_argv_until(argv, limits, None)
+    run_once(argv, limits, &[], false)
 }
 
-/// [`run_argv`] that also stops the process group (status `None`, not timed out) as soon
-/// as `cancel` is set: a reducer's check whose verdict no longer matters.
+/// [`run_argv`] for a command that may start processes of its own (a reducer's checker
+/// script): it also stops the process group (status `None`, not timed out) as soon as any
+/// flag of `cancel` is set (a check whose verdict no longer matters, or Ctrl-C), and the
+/// group, children included, dies with smtstorm even on `kill -9` (`os::GroupGuard`).
 pub fn run_argv_until(
     argv: &[String],
     limits: &Limits,
-    cancel: Option<&std::sync::atomic::AtomicBool>,
+    cancel: &[&std::sync::atomic::AtomicBool],
+) -> std::io::Result<RawRun> {
+    run_once(argv, limits, cancel, true)
+}
+
+fn run_once(
+    argv: &[String],
+    limits: &Limits,
+    cancel: &[&std::sync::atomic::AtomicBool],
+    guarded: bool,
 ) -> std::io::Result<RawRun> {
     let t0 = Instant::now();
     let mut child = spawn(argv, limits, Stdio::null())?;
     let pid = child.id();
+    // Dropped (reaped) after the group is killed below.
+    let _guard = guarded.then(|| guard_group(pid));
     let out = collect(child.stdout.take().unwrap(), limits.max_output + 1);
     let err = collect(child.stderr.take().unwrap(), 1 << 20);
     let deadline = t0 + limits.time + limits.grace;
@@ -73,7 +86,7 @@ pub fn run_argv_until(
         if r == pid as i32 || r < 0 {
             break;
         }
-        let cancelled = cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+        let cancelled = cancel.iter().any(|c| c.load(std::sync::atomic::Ordering::Relaxed));
         if cancelled || Instant::now() >= deadline || out.lock().unwrap().len() > limits.max_output {
             timed_out = Instant::now() >= deadline;
             killed = true;

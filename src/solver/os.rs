@@ -133,6 +133,41 @@ fn spawn_on_spawner(cmd: Command, workdir: Option<&'static Path>) -> std::io::Re
     answer.recv().map_err(|_| gone())?
 }
 
+/// A watchdog inside a process group that kills the whole group when smtstorm dies,
+/// `kill -9` included. The parent-death signal of [`spawn`] reaches only the process it
+/// was set on: a reducer's checker script dies with smtstorm, but what the script started
+/// (`z3 ... &`, `sleep 1000`) would be left running, orphaned. The watchdog is a shell
+/// blocked reading a pipe whose only writer is this process; when the process ends, in
+/// whatever way, the kernel closes the pipe, `read` returns, and the shell kills its
+/// group (`kill 0`), itself included. It is a second process, so only checks that may
+/// start children get one (`oneshot::run_argv_until`), not every solver start.
+pub(super) struct GroupGuard(Child);
+
+/// Puts a [`GroupGuard`] into the process group `pgid` (a child spawned by [`spawn`],
+/// not yet reaped, so the group exists even if its leader has exited). `None` when no
+/// shell can be started or the group is gone: the check then runs as before, its
+/// children killed at its end but not at smtstorm's death.
+pub(super) fn guard_group(pgid: u32) -> Option<GroupGuard> {
+    let child = Command::new("/bin/sh")
+        .args(["-c", "read x; kill -KILL 0"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(pgid as i32)
+        .spawn()
+        .ok()?;
+    Some(GroupGuard(child))
+}
+
+impl Drop for GroupGuard {
+    /// The guard is normally killed with its group (`kill_group`); this reaps it, and
+    /// stops it if the group was not killed.
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 pub(super) fn kill_group(pid: u32) {
     // SAFETY: plain syscall; the negative pid addresses the process group we created.
     unsafe {

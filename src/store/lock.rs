@@ -5,9 +5,12 @@
 //! exits, `kill -9` included, so there is never a stale lock to clean up.
 
 use crate::util::error::{Error, Result};
-use std::fs::{File, OpenOptions, TryLockError};
+use std::fs::{File, TryLockError};
 use std::io::{Read, Seek, Write};
 use std::path::Path;
+
+/// The append-only files of a store (`OUT/events.jsonl`, `OUT/stats.jsonl`).
+const LOGS: [&str; 2] = ["events.jsonl", "stats.jsonl"];
 
 /// The lock of a store, held until dropped.
 #[derive(Debug)]
@@ -20,8 +23,9 @@ pub struct StoreLock {
 pub fn lock(out: &Path) -> Result<StoreLock> {
     let path = out.join("lock");
     let io = |e| Error::io(&path, e);
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
-    let mut file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).map_err(io)?;
+    crate::util::fs::create_dirs(out).map_err(|e| Error::io(out, e))?;
+    // Never through a symbolic link: the pid below would overwrite what it points to.
+    let mut file = crate::util::fs::open_store_file(&path, false).map_err(io)?;
     match file.try_lock() {
         Ok(()) => {}
         Err(TryLockError::WouldBlock) => {
@@ -30,6 +34,16 @@ pub fn lock(out: &Path) -> Result<StoreLock> {
             return Err(Error::Locked { path: out.to_path_buf(), pid: text.trim().parse().ok() });
         }
         Err(TryLockError::Error(e)) => return Err(io(e)),
+    }
+    // The logs are appended to by whoever holds the lock, errors ignored (a full disk
+    // must not stop a campaign): a symbolic link planted there is refused here, by name,
+    // rather than silently not followed at every append.
+    for log in LOGS {
+        let p = out.join(log);
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink()) {
+            let why = crate::util::fs::SYMLINK_REFUSED;
+            return Err(Error::io(&p, std::io::Error::new(std::io::ErrorKind::InvalidInput, why)));
+        }
     }
     // The holder's pid, for the message the next one gets.
     file.set_len(0).map_err(io)?;

@@ -118,8 +118,8 @@ impl Store {
     /// moved whole to `OUT/quarantine/` rather than skipped, where its directory would be
     /// overwritten when the bug is found again; [`Store::quarantined`] lists the moves.
     pub fn open(out: &Path) -> std::io::Result<Store> {
-        std::fs::create_dir_all(out.join("bugs"))?;
-        std::fs::create_dir_all(out.join("seed-findings"))?;
+        crate::util::fs::create_dirs(&out.join("bugs"))?;
+        crate::util::fs::create_dirs(&out.join("seed-findings"))?;
         let quarantined = Store::quarantine_unreadable(out)?;
         let mut index = BTreeMap::new();
         for meta in Store::list_in(out) {
@@ -134,27 +134,33 @@ impl Store {
     }
 
     /// Moves every finding directory whose `meta.json` is present but unreadable to
-    /// `OUT/quarantine/<top>-<kind>-<id>[-n]`; returns (from, to) pairs.
-    fn quarantine_unreadable(out: &Path) -> std::io::Result<Vec<(PathBuf, PathBuf)>> {
+    /// `OUT/quarantine/<top>-<kind>-<id>[-n]`; returns (from, to) pairs. (Also what
+    /// `smtstorm report` does, when no campaign holds the store.)
+    pub fn quarantine_unreadable(out: &Path) -> std::io::Result<Vec<(PathBuf, PathBuf)>> {
         let mut moved = vec![];
-        for (top, dir) in finding_dirs(out) {
-            let Ok(bytes) = std::fs::read(dir.join("meta.json")) else { continue };
-            if serde_json::from_slice::<Meta>(&bytes).is_ok() {
-                continue;
-            }
-            let part = |p: Option<&std::ffi::OsStr>| p.map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let name = format!("{top}-{}-{}", part(dir.parent().and_then(Path::file_name)), part(dir.file_name()));
-            std::fs::create_dir_all(out.join("quarantine"))?;
-            let mut to = out.join("quarantine").join(&name);
-            let mut n = 1;
-            while to.exists() {
-                to = out.join("quarantine").join(format!("{name}-{n}"));
-                n += 1;
-            }
+        for (top, dir) in Store::unreadable_in(out) {
+            let to = quarantine_slot(out, &quarantine_name("", top, &dir))?;
             std::fs::rename(&dir, &to)?;
             moved.push((dir, to));
         }
         Ok(moved)
+    }
+
+    /// The finding directories of the store at `out` whose `meta.json` is present but
+    /// does not read, with their top directory's name (`bugs`, `seed-findings`).
+    /// [`Store::list_in`] leaves them out; whoever shows the findings says these.
+    pub fn unreadable_in(out: &Path) -> Vec<(&'static str, PathBuf)> {
+        finding_dirs(out)
+            .into_iter()
+            .filter(|(_, dir)| {
+                std::fs::read(dir.join("meta.json")).is_ok_and(|b| serde_json::from_slice::<Meta>(&b).is_err())
+            })
+            .collect()
+    }
+
+    /// How many findings `OUT/quarantine/` holds.
+    pub fn quarantine_count(out: &Path) -> usize {
+        std::fs::read_dir(out.join("quarantine")).map_or(0, |d| d.flatten().filter(|e| e.path().is_dir()).count())
     }
 
     /// Findings moved to `OUT/quarantine/` when the store was opened (unreadable
@@ -298,6 +304,9 @@ pub struct MergeReport {
     pub duplicates: usize,
     /// Findings merged before (a second run of the same merge): nothing done.
     pub already: usize,
+    /// Source findings that do not read (`meta.json` or `trigger.smt2`), copied whole to
+    /// this store's `quarantine/` instead of being left out: (source directory, copy, why).
+    pub quarantined: Vec<(PathBuf, PathBuf, &'static str)>,
 }
 
 impl Store {
@@ -321,9 +330,38 @@ impl Store {
             None => std::fs::canonicalize(src).unwrap_or_else(|_| src.to_path_buf()).display().to_string(),
         };
         let mut report = MergeReport::default();
+        let from = crate::util::fs::safe_name(&format!("from-{campaign}"));
+        let mut quarantine = |top: &'static str, dir: &Path, why: &'static str| -> std::io::Result<()> {
+            let name = quarantine_name(&from, top, dir);
+            // Merged before: the copy is there already (same meta.json bytes).
+            let there = self.out.join("quarantine").join(&name);
+            let copied = std::fs::read(there.join("meta.json")).ok();
+            let to = if copied.is_some() && copied == std::fs::read(dir.join("meta.json")).ok() {
+                there
+            } else {
+                let to = quarantine_slot(&self.out, &name)?;
+                copy_tree(dir, &to)?;
+                to
+            };
+            report.quarantined.push((dir.to_path_buf(), to, why));
+            Ok(())
+        };
+        for (top, dir) in Store::unreadable_in(src) {
+            quarantine(top, &dir, "meta.json does not read")?;
+        }
+        let mut readable = vec![];
         for (path, meta) in Store::list_in(src) {
             let Some(dir) = path.parent() else { continue };
-            let Ok(trigger) = std::fs::read_to_string(dir.join("trigger.smt2")) else { continue };
+            match std::fs::read_to_string(dir.join("trigger.smt2")) {
+                Ok(t) => readable.push((dir.to_path_buf(), meta, t)),
+                Err(_) => {
+                    let top = if meta.seed_finding { "seed-findings" } else { "bugs" };
+                    quarantine(top, dir, "trigger.smt2 does not read")?;
+                }
+            }
+        }
+        for (dir, meta, trigger) in readable {
+            let dir = dir.as_path();
             let me = format!("{campaign}/{}", meta.id);
             let key = dedup_key(&meta);
             let Some(kdir) = self.index.get(&key).cloned() else {
@@ -383,6 +421,76 @@ impl Store {
         }
         Ok(report)
     }
+}
+
+impl Store {
+    /// Why `src` is not a store `merge` can read, if it is not: not a directory, neither
+    /// `bugs/` nor `seed-findings/`, a `campaign.json` that does not read, or something
+    /// other than a bug kind's directory under `bugs/` or `seed-findings/`.
+    pub fn check_source(src: &Path) -> Result<(), String> {
+        if !src.is_dir() {
+            return Err("not a directory".into());
+        }
+        if !src.join("bugs").is_dir() && !src.join("seed-findings").is_dir() {
+            return Err("not a campaign output (no bugs/ or seed-findings/)".into());
+        }
+        if let Ok(b) = std::fs::read(src.join("campaign.json")) {
+            if let Err(e) = serde_json::from_slice::<campaign::CampaignFile>(&b) {
+                return Err(format!("campaign.json does not read: {e}"));
+            }
+        }
+        for top in ["bugs", "seed-findings"] {
+            let Ok(entries) = std::fs::read_dir(src.join(top)) else { continue };
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let kind = BugKind::ALL.iter().any(|k| k.as_str() == name);
+                if !kind || !e.file_type().is_ok_and(|t| t.is_dir()) {
+                    let kinds: Vec<&str> = BugKind::ALL.iter().map(|k| k.as_str()).collect();
+                    return Err(format!("{top}/{name}: not a bug kind's directory (expected {})", kinds.join(", ")));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `[PREFIX-]<top>-<kind>-<id>`: the name a finding directory gets in `quarantine/`.
+fn quarantine_name(prefix: &str, top: &str, dir: &Path) -> String {
+    let part = |p: Option<&std::ffi::OsStr>| p.map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = format!("{top}-{}-{}", part(dir.parent().and_then(Path::file_name)), part(dir.file_name()));
+    if prefix.is_empty() {
+        name
+    } else {
+        format!("{prefix}-{name}")
+    }
+}
+
+/// A free path `OUT/quarantine/NAME[-n]` (its parent created).
+fn quarantine_slot(out: &Path, name: &str) -> std::io::Result<PathBuf> {
+    let q = out.join("quarantine");
+    crate::util::fs::create_dirs(&q)?;
+    let mut to = q.join(name);
+    let mut n = 1;
+    while to.exists() {
+        to = q.join(format!("{name}-{n}"));
+        n += 1;
+    }
+    Ok(to)
+}
+
+/// Copies the regular files of `from` (and its subdirectories) to `to`; symbolic links
+/// are not followed.
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    crate::util::fs::create_dirs(to)?;
+    for e in std::fs::read_dir(from)?.flatten() {
+        let t = e.file_type()?;
+        if t.is_dir() {
+            copy_tree(&e.path(), &to.join(e.file_name()))?;
+        } else if t.is_file() {
+            crate::util::fs::write_atomic(&to.join(e.file_name()), &std::fs::read(e.path())?)?;
+        }
+    }
+    Ok(())
 }
 
 /// Every finding directory of the store at `out` (`bugs/<kind>/<id>`,

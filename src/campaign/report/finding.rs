@@ -237,7 +237,7 @@ pub(super) fn write_page(
         solvers.iter().filter(|s| m.answers.iter().any(|a| a.solver == s.name)).collect();
     if !asked.is_empty() {
         let _ = writeln!(b, "<h2>Reproduce</h2>\n<p>From this directory; each file is the input as that solver was asked (its dialect, a logic where it needs one, its model check first).</p>");
-        std::fs::create_dir_all(dir.join("repro"))?;
+        crate::util::fs::create_dirs(&dir.join("repro"))?;
         for s in asked {
             let own = parsed.as_ref().map_or_else(|| input.clone(), |p| crate::smtlib::print(&s.own_script(p)));
             let name = format!("repro/{}.smt2", crate::util::fs::safe_name(&s.name));

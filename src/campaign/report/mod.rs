@@ -19,6 +19,11 @@ pub struct Data {
     pub findings: Vec<(PathBuf, Meta)>,
     /// BanditFuzz benchmarks (`perf/<id>/`).
     pub perf: Vec<crate::store::perf::PerfMeta>,
+    /// Finding directories whose `meta.json` does not read, still in place (a campaign
+    /// held the store, so they were not moved): not in `findings`, said apart.
+    pub unreadable: Vec<PathBuf>,
+    /// Findings in `quarantine/`.
+    pub quarantined: usize,
 }
 
 pub fn load(out: &Path) -> std::io::Result<Data> {
@@ -34,7 +39,14 @@ pub fn load(out: &Path) -> std::io::Result<Data> {
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect();
-    Ok(Data { campaign, stats, findings: Store::list_in(out), perf: crate::store::perf::perf_in(out) })
+    Ok(Data {
+        campaign,
+        stats,
+        findings: Store::list_in(out),
+        perf: crate::store::perf::perf_in(out),
+        unreadable: Store::unreadable_in(out).into_iter().map(|(_, d)| d).collect(),
+        quarantined: Store::quarantine_count(out),
+    })
 }
 
 /// Final stats of each run (the last line each run wrote).
@@ -165,6 +177,24 @@ pub fn markdown(out: &Path, d: &Data) -> String {
         );
     } else if cands > 0 {
         let _ = writeln!(s);
+    }
+    // Findings that do not read are never left out silently: the tables below cannot
+    // show them, so they are counted first.
+    if d.quarantined > 0 {
+        let _ = writeln!(
+            s,
+            "\n**{} findings quarantined: see quarantine/** (their `meta.json` or trigger did not read; each is kept whole there).",
+            d.quarantined
+        );
+    }
+    if !d.unreadable.is_empty() {
+        let dirs: Vec<String> = d.unreadable.iter().map(|p| format!("`{}`", cell(&rel(out, p)))).collect();
+        let _ = writeln!(
+            s,
+            "\n**{} findings whose meta.json does not read**, not in the tables below: {}.",
+            d.unreadable.len(),
+            dirs.join(", ")
+        );
     }
     for (title, seed) in [("Bugs found by fuzzing", false), ("Seed findings (the unmutated seed already fails)", true)]
     {
