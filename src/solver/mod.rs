@@ -8,6 +8,7 @@
 //! never reads its input cannot block the caller past the deadline. Dropping a
 //! [`Session`] kills and reaps its process: nothing is left behind.
 
+pub mod allow;
 pub mod backtrace;
 pub mod bench;
 pub mod check;

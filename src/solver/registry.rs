@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// How to talk to a solver: session arguments, time-limit flags, restart policy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Family {
     Z3,
@@ -197,9 +197,11 @@ impl Family {
     pub fn without_foreign_options(self, s: &crate::smtlib::Script) -> Option<crate::smtlib::Script> {
         use crate::smtlib::ast::{CommandKind, Nullary};
         // Options that write files go for every family ([`super::sandbox`]).
+        // And what this family's own option table does not allow ([`super::allow`]).
         let foreign = |s: &crate::smtlib::Script, c: &crate::smtlib::ast::Command| {
             matches!(c.kind, CommandKind::SetOption(a) if self.rejects_option(s.str(a.key)))
                 || super::sandbox::never_sent(s, c)
+                || super::sandbox::set_option(s, c).is_some_and(|(k, v)| super::allow::allows(self, &k, &v) == Some(false))
         };
         let lower = !self.reads_check_sat_using();
         let tactic = |s: &crate::smtlib::Script, c: &crate::smtlib::ast::Command| {

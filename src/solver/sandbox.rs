@@ -88,17 +88,22 @@ pub fn never_sent(s: &Script, c: &crate::smtlib::ast::Command) -> bool {
     writes_file_command(s, c) || prints_seed_text(s, c)
 }
 
-/// Whether command `c` of `s` is a file-writing `set-option` ([`writes_files`]).
-pub fn writes_file_command(s: &Script, c: &crate::smtlib::ast::Command) -> bool {
+/// The key and the value's text of a `set-option` command.
+pub fn set_option(s: &Script, c: &crate::smtlib::ast::Command) -> Option<(String, String)> {
     match c.kind {
         CommandKind::SetOption(a) => {
             let text = crate::smtlib::printer::print_command_with(s, &c.kind, &[]);
             let key = s.str(a.key);
             let value = text.split_once(key).map_or("", |(_, v)| v.trim_end().trim_end_matches(')'));
-            writes_files(key, value)
+            Some((key.to_string(), value.trim().to_string()))
         }
-        _ => false,
+        _ => None,
     }
+}
+
+/// Whether command `c` of `s` is a file-writing `set-option` ([`writes_files`]).
+pub fn writes_file_command(s: &Script, c: &crate::smtlib::ast::Command) -> bool {
+    set_option(s, c).is_some_and(|(k, v)| writes_files(&k, &v))
 }
 
 /// Whether command `c` makes a solver print text the seed chose, bare, where it could be

@@ -1,0 +1,212 @@
+//! Which `(set-option KEY VALUE)` of a seed may reach a solver: an allow-list built from
+//! each solver's own option table, read from the solver (z3's `z3 -p`, the cvc5 and
+//! bitwuzla drivers' `--smtstorm-options`, the types of their APIs' option infos), so
+//! that an option no table lists, or one whose value is text (a file name: cvc5's
+//! `filename`, bitwuzla's `write-aiger`, z3's string-typed parameters and symbol-typed
+//! ones named for files), never reaches the solver, whatever the form of its value.
+//! The kernel's confinement ([`super::sandbox`]) is the other layer; each holds alone.
+//!
+//! SMT-LIB's own options (SMT-LIB 2.6 §4.1.7) reach every family with a Boolean or
+//! numeral value; its two output channels never do. A family without a table (a solver
+//! given as `NAME=command`, or one that could not be asked) keeps the deny-list of
+//! [`super::sandbox::writes_files`].
+
+use super::{Family, SolverSpec};
+use std::collections::BTreeMap;
+
+/// What an option's value is, as its table says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    Bool,
+    Number,
+    /// One of a set of words (cvc5's modes, z3's symbol-typed strategies).
+    Word,
+    /// Free text: a file name or anything else; never passed.
+    Text,
+}
+
+/// SMT-LIB 2.6 §4.1.7's options a script may set, but for the output channels.
+const STANDARD: &[&str] = &[
+    "global-declarations",
+    "interactive-mode",
+    "print-success",
+    "produce-assertions",
+    "produce-assignments",
+    "produce-models",
+    "produce-proofs",
+    "produce-unsat-assumptions",
+    "produce-unsat-cores",
+    "random-seed",
+    "reproducible-resource-limit",
+    "verbosity",
+];
+
+/// A key as the tables list it: no colon, lower case, `_` for `-` (z3 reads both).
+fn norm(key: &str) -> String {
+    key.trim_start_matches(':').to_ascii_lowercase().replace('-', "_")
+}
+
+/// The allow-lists registered in this process, by family.
+static TABLES: std::sync::RwLock<BTreeMap<Family, BTreeMap<String, ValueKind>>> =
+    std::sync::RwLock::new(BTreeMap::new());
+
+/// Whether a seed's `(set-option key value)` may reach a solver of `family`. `None`
+/// when the family has no table ([`register`]): the caller falls back to the deny-list.
+pub fn allows(family: Family, key: &str, value: &str) -> Option<bool> {
+    let k = norm(key);
+    let v = value.trim();
+    let boolean = matches!(v, "true" | "false");
+    let number = v.parse::<f64>().is_ok();
+    if STANDARD.iter().any(|s| norm(s) == k) {
+        return Some(boolean || number);
+    }
+    let tables = TABLES.read().unwrap_or_else(|e| e.into_inner());
+    let table = tables.get(&family)?;
+    let word = !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || "_-.+".contains(c));
+    Some(match table.get(&k) {
+        Some(ValueKind::Bool) => boolean,
+        Some(ValueKind::Number) => number,
+        Some(ValueKind::Word) => word || boolean || number,
+        Some(ValueKind::Text) | None => false,
+    })
+}
+
+/// Registers the option tables of the solvers in `specs` that have one (the first
+/// release of each family named; a few hundred milliseconds for the Python drivers, so
+/// the families are asked at once), once per process.
+pub fn register(specs: &[SolverSpec]) {
+    let mut ask: Vec<&SolverSpec> = vec![];
+    {
+        let tables = TABLES.read().unwrap_or_else(|e| e.into_inner());
+        for spec in specs {
+            let has = matches!(spec.family, Family::Z3 | Family::Cvc5 | Family::Bitwuzla);
+            if has && !tables.contains_key(&spec.family) && !ask.iter().any(|a| a.family == spec.family) {
+                ask.push(spec);
+            }
+        }
+    }
+    let read: Vec<(Family, std::io::Result<BTreeMap<String, ValueKind>>)> = std::thread::scope(|sc| {
+        let hs: Vec<_> = ask.iter().map(|spec| (spec.family, sc.spawn(|| read_table(spec)))).collect();
+        hs.into_iter()
+            .map(|(f, h)| (f, h.join().unwrap_or_else(|_| Err(std::io::Error::other("panicked")))))
+            .collect()
+    });
+    let mut tables = TABLES.write().unwrap_or_else(|e| e.into_inner());
+    for (family, t) in read {
+        if let Ok(t) = t {
+            tables.insert(family, t);
+        }
+    }
+}
+
+/// The solver's table: z3's `-p` listing (`name (type) ...` under `[module] m`), the
+/// drivers' JSON (`{"name", "type"}`).
+fn read_table(spec: &SolverSpec) -> std::io::Result<BTreeMap<String, ValueKind>> {
+    let limits = super::Limits { time: std::time::Duration::from_secs(60), ..Default::default() };
+    let mut argv = spec.command.clone();
+    argv.push(if spec.family == Family::Z3 { "-p" } else { "--smtstorm-options" }.into());
+    let run = super::run_argv(&argv, &limits)?;
+    let table = match spec.family {
+        Family::Z3 => parse_z3(&run.stdout),
+        _ => parse_listed(&run.stdout),
+    };
+    if table.is_empty() {
+        return Err(std::io::Error::other(format!("{} listed no options", spec.name)));
+    }
+    Ok(table)
+}
+
+/// A name that says it names a file or a stream.
+fn names_a_file(name: &str) -> bool {
+    ["file", "log", "dump", "trace", "out", "prefix", "write", "path", "dir", "channel"]
+        .iter()
+        .any(|w| name.contains(w))
+}
+
+/// z3's `z3 -p`: global parameters first, then `[module] NAME, ...` headers with their
+/// parameters indented, each `name (type) ...`. A module's parameter is set as
+/// `:module.name`.
+pub fn parse_z3(text: &str) -> BTreeMap<String, ValueKind> {
+    let mut out = BTreeMap::new();
+    let mut module: Option<String> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("[module] ") {
+            module = rest.split([',', ' ']).next().map(str::to_string);
+            continue;
+        }
+        let Some(p) = line.strip_prefix("    ") else { continue };
+        let Some((name, rest)) = p.split_once(" (") else { continue };
+        let ty = rest.split(')').next().unwrap_or("");
+        let kind = match ty {
+            "bool" => ValueKind::Bool,
+            "unsigned int" | "double" | "int" | "uint" => ValueKind::Number,
+            "symbol" if !names_a_file(&name.to_ascii_lowercase()) => ValueKind::Word,
+            _ => ValueKind::Text,
+        };
+        let key = match &module {
+            Some(m) => format!("{m}.{name}"),
+            None => name.to_string(),
+        };
+        out.insert(norm(&key), kind);
+    }
+    out
+}
+
+/// The drivers' `--smtstorm-options` JSON: a list of `{"name", "type", "modes"}`.
+pub fn parse_listed(text: &str) -> BTreeMap<String, ValueKind> {
+    #[derive(serde::Deserialize)]
+    struct Listed {
+        name: String,
+        #[serde(rename = "type")]
+        ty: Option<String>,
+    }
+    let listed: Vec<Listed> = serde_json::from_str(text.trim()).unwrap_or_default();
+    listed
+        .into_iter()
+        .map(|l| {
+            let kind = match l.ty.as_deref() {
+                Some("bool") => ValueKind::Bool,
+                Some("int" | "double") => ValueKind::Number,
+                Some("mode") if !names_a_file(&l.name) => ValueKind::Word,
+                _ => ValueKind::Text,
+            };
+            (norm(&l.name), kind)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_allow_typed_values_and_refuse_text() {
+        let z3 = parse_z3(
+            "Global parameters\n    timeout (unsigned int) (default: 4294967295)\n    trace_file_name (string) (default: z3.log)\n\
+             [module] sat, description: propositional SAT solver\n    drat.file (symbol) file to dump DRAT proofs\n    \
+             phase (symbol) phase selection strategy (default: caching)\n    euf (bool) (default: false)\n",
+        );
+        assert_eq!(z3.get("timeout"), Some(&ValueKind::Number));
+        assert_eq!(z3.get("trace_file_name"), Some(&ValueKind::Text));
+        assert_eq!(z3.get("sat.drat.file"), Some(&ValueKind::Text));
+        assert_eq!(z3.get("sat.phase"), Some(&ValueKind::Word));
+        assert_eq!(z3.get("sat.euf"), Some(&ValueKind::Bool));
+        let cvc5 = parse_listed(
+            r#"[{"name":"filename","type":"string"},{"name":"strings-exp","type":"bool"},{"name":"simplification","type":"mode","modes":["none","batch"]},{"name":"write-cnf","type":"string"}]"#,
+        );
+        TABLES.write().unwrap().insert(Family::Other, cvc5);
+        let a = |k, v| allows(Family::Other, k, v);
+        assert_eq!(a(":strings-exp", "true"), Some(true));
+        assert_eq!(a(":strings-exp", "/tmp/x"), Some(false));
+        assert_eq!(a(":simplification", "none"), Some(true));
+        assert_eq!(a(":simplification", "/tmp/x"), Some(false));
+        assert_eq!(a(":filename", "x"), Some(false));
+        assert_eq!(a(":write-cnf", "x"), Some(false));
+        assert_eq!(a(":not-listed", "true"), Some(false));
+        assert_eq!(a(":produce-models", "true"), Some(true));
+        assert_eq!(a(":regular-output-channel", "x"), Some(false));
+        assert_eq!(allows(Family::Yices, ":produce-models", "true"), Some(true));
+        assert_eq!(allows(Family::Yices, ":x", "true"), None);
+        TABLES.write().unwrap().remove(&Family::Other);
+    }
+}
