@@ -11,23 +11,6 @@ fn names(r: &smtstorm::solver::QueryResult) -> Vec<String> {
     r.outcomes.iter().map(|o| o.name().to_string()).collect()
 }
 
-fn real(rel: &str, family: Family, args: &[&str]) -> SolverSpec {
-    let mut command = vec![solver_bin(rel).display().to_string()];
-    command.extend(args.iter().map(|a| a.to_string()));
-    SolverSpec { name: rel.into(), family, command, version: None, restart_every: None }
-}
-
-/// cvc5 or bitwuzla through its Python package and scripts/drivers/smt2-driver.py.
-fn py_solver(name: &str, family: Family) -> SolverSpec {
-    SolverSpec {
-        name: name.into(),
-        family,
-        command: vec!["python3".into(), solver_bin(&format!("{name}/{name}-smt2")).display().to_string()],
-        version: None,
-        restart_every: None,
-    }
-}
-
 /// Every corpus seed through one persistent session per solver: answers match `:status`,
 /// and match a fresh process (one-shot mode) on the same file.
 #[test]

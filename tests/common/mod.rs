@@ -125,3 +125,45 @@ pub fn expected(s: &Script) -> Vec<String> {
     }
     out
 }
+
+/// A solver binary under `.solvers/` as a spec.
+pub fn real(rel: &str, family: smtstorm::solver::Family, args: &[&str]) -> smtstorm::solver::SolverSpec {
+    let mut command = vec![solver_bin(rel).display().to_string()];
+    command.extend(args.iter().map(|a| a.to_string()));
+    smtstorm::solver::SolverSpec { name: rel.into(), family, command, version: None, restart_every: None }
+}
+
+/// cvc5 or bitwuzla through its Python package and scripts/drivers/smt2-driver.py.
+pub fn py_solver(name: &str, family: smtstorm::solver::Family) -> smtstorm::solver::SolverSpec {
+    smtstorm::solver::SolverSpec {
+        name: name.into(),
+        family,
+        command: vec!["python3".into(), solver_bin(&format!("{name}/{name}-smt2")).display().to_string()],
+        version: None,
+        restart_every: None,
+    }
+}
+
+/// Each solver's first answer on `s` (without the options its family rejects), the
+/// solvers side by side, each on its own file in `work` (named by its index).
+pub fn ask_all(
+    specs: &[&smtstorm::solver::SolverSpec],
+    s: &Script,
+    work: &Path,
+    limits: &smtstorm::solver::Limits,
+) -> Vec<Option<smtstorm::solver::Outcome>> {
+    std::thread::scope(|t| {
+        let runs: Vec<_> = specs
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| {
+                let file = work.join(format!("q{i}.smt2"));
+                t.spawn(move || {
+                    std::fs::write(&file, smtstorm::smtlib::print(&spec.own_script(s))).unwrap();
+                    smtstorm::solver::run_file(spec, &file, 1, limits).outcomes.first().cloned()
+                })
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    })
+}
