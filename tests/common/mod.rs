@@ -167,3 +167,26 @@ pub fn ask_all(
         runs.into_iter().map(|r| r.join().unwrap()).collect()
     })
 }
+
+/// The shared seeds Semantic Fusion accepts (`:status` stripped), each with the
+/// satisfiability its own `(set-info :status …)` states (`None` when it states none or
+/// `unknown`) and its text's length, sorted by the FNV-1a hash of the text: a sample taken
+/// from the front is chosen by content, the same on every machine.
+pub fn fusable_shared_seeds() -> Vec<(PathBuf, Script, Option<bool>, usize)> {
+    let mut out: Vec<(String, PathBuf, Script, Option<bool>, usize)> = vec![];
+    for f in shared_seed_files() {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        let Ok(mut s) = smtstorm::smtlib::parse(&text) else { continue };
+        let sat = match s.status() {
+            Some("sat") => Some(true),
+            Some("unsat") => Some(false),
+            _ => None,
+        };
+        smtstorm::mutate::edit::strip_status(&mut s);
+        if smtstorm::mutate::fusion::Part::new(&s).is_some() {
+            out.push((smtstorm::util::hash::short_hash(&text), f, s, sat, text.len()));
+        }
+    }
+    out.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    out.into_iter().map(|(_, f, s, sat, len)| (f, s, sat, len)).collect()
+}
