@@ -18,6 +18,10 @@
 //! Only plain seeds fuse: one `check-sat` after the assertions, no incremental commands,
 //! datatypes or recursive definitions, and fused names bound nowhere (a replacement under
 //! a binder of the same name would be captured).
+//!
+//! No name is captured either way: a seed's declarations that clash with the other seed's
+//! names, theory symbols or the fusion's own symbols are renamed apart first
+//! ([`renamed_apart`]; issue 37).
 
 use super::choice::Choices;
 use super::edit::EditError;
