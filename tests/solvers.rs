@@ -11,23 +11,6 @@ fn names(r: &smtstorm::solver::QueryResult) -> Vec<String> {
     r.outcomes.iter().map(|o| o.name().to_string()).collect()
 }
 
-fn real(rel: &str, family: Family, args: &[&str]) -> SolverSpec {
-    let mut command = vec![solver_bin(rel).display().to_string()];
-    command.extend(args.iter().map(|a| a.to_string()));
-    SolverSpec { name: rel.into(), family, command, version: None, restart_every: None }
-}
-
-/// cvc5 or bitwuzla through its Python package and scripts/drivers/smt2-driver.py.
-fn py_solver(name: &str, family: Family) -> SolverSpec {
-    SolverSpec {
-        name: name.into(),
-        family,
-        command: vec!["python3".into(), solver_bin(&format!("{name}/{name}-smt2")).display().to_string()],
-        version: None,
-        restart_every: None,
-    }
-}
-
 /// Every corpus seed through one persistent session per solver: answers match `:status`,
 /// and match a fresh process (one-shot mode) on the same file.
 #[test]
@@ -1061,99 +1044,89 @@ fn configuration_mutants_are_read_by_every_installed_solver() {
     eprintln!("{framed} incrementally framed mutants over 4 families: 0 errors from the framing, 0 contradictions");
 }
 
-/// Issue 23, item 2: Semantic Fusion preserves satisfiability. Shared seeds with a
-/// `:status` that z3 5.4.0 and cvc5 both confirm within a second are fused in pairs of
-/// the same status (deterministic choices); both solvers must agree with the status the
-/// fusion was built to have on 500 fused pairs, and no definite answer may contradict it
-/// (a contradiction would be a fusion that changes satisfiability, or a solver bug to
-/// look at by hand).
+/// Issue 23, item 2: Semantic Fusion preserves satisfiability. The seeds are chosen by
+/// content alone (issue 37: choosing those both solvers confirmed in time made the test
+/// pass on one machine and fail on another): the first shared seeds by content hash that
+/// fuse, that z3 and cvc5 both read, that are small (≤ 1500 bytes) and quantifier-free (so
+/// most fusions are decided in milliseconds), and whose own
+/// `(set-info :status …)` says `sat` or `unsat`. They are fused in pairs of the same
+/// status (deterministic choices), and no definite answer of either solver may contradict
+/// the status the fusion was built to have (a contradiction is a fusion that changes
+/// satisfiability, unless the solver contradicts one of the two seeds' own status too: then
+/// it is the seed's disagreement with that solver, printed). An `unknown`, a timeout or an
+/// error is counted as undecided and changes nothing else.
 #[test]
 fn fusion_preserves_satisfiability_on_the_shared_seeds() {
     use smtstorm::mutate::choice::{Choices, Rng};
     use smtstorm::mutate::fusion::{fuse, Part};
-    let files = shared_seed_files();
     let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
     let cvc5 = py_solver("cvc5", Family::Cvc5);
-    let limits = Limits { time: Duration::from_millis(1000), grace: Duration::from_millis(300), ..Limits::default() };
+    let solvers = [&z3, &cvc5];
+    let limits = Limits { time: Duration::from_millis(2000), grace: Duration::from_millis(300), ..Limits::default() };
     let work = tempdir("fusion");
-    // Both solvers at once, each on its own file: the test's cost is solver time.
-    let ask_both = |s: &smtlib::Script, limits: &Limits| {
-        std::thread::scope(|t| {
-            let runs = [(0, &z3), (1, &cvc5)].map(|(i, spec)| {
-                let file = work.join(format!("q{i}.smt2"));
-                t.spawn(move || {
-                    let text =
-                        spec.family.without_foreign_options(s).map_or_else(|| smtlib::print(s), |t| smtlib::print(&t));
-                    std::fs::write(&file, text).unwrap();
-                    run_file(spec, &file, 1, limits).outcomes.first().cloned()
-                })
-            });
-            runs.map(|r| r.join().unwrap())
-        })
-    };
-    // Seeds whose status both solvers confirm, drawn in a seeded random order across the
-    // whole suite until there are enough of each status.
+    const WANT: usize = 60;
+    let (mut sats, mut unsats) = (vec![], vec![]);
+    for (f, s, sat, len) in fusable_shared_seeds() {
+        let Some(sat) = sat else { continue };
+        let pool = if sat { &mut sats } else { &mut unsats };
+        let quantified = s.terms.iter().any(|t| matches!(t, smtstorm::smtlib::ast::Term::Quant(..)));
+        if len <= 1500 && !quantified && pool.len() < WANT && solvers.iter().all(|x| x.cannot_read(&s).is_none()) {
+            pool.push((f, s));
+        }
+    }
+    eprintln!("{} sat and {} unsat seeds by content hash", sats.len(), unsats.len());
+    assert!(sats.len() == WANT && unsats.len() == WANT, "{} sat, {} unsat", sats.len(), unsats.len());
     let mut rng = Rng::new(23);
-    let mut order: Vec<&std::path::PathBuf> = files.iter().collect();
-    for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i + 1).unwrap());
-    }
-    const WANT: usize = 150;
-    let mut seeds: Vec<(smtlib::Script, bool)> = vec![];
-    for f in order {
-        let Ok(mut s) = smtlib::parse(&std::fs::read_to_string(f).unwrap_or_default()) else { continue };
-        let sat = match s.status() {
-            Some("sat") => true,
-            Some("unsat") => false,
-            _ => continue,
-        };
-        if seeds.iter().filter(|x| x.1 == sat).count() >= WANT {
-            continue;
-        }
-        smtstorm::mutate::edit::strip_status(&mut s);
-        if Part::new(&s).is_none() || [&z3, &cvc5].iter().any(|x| x.family.cannot_read(&s).is_some()) {
-            continue;
-        }
-        let want = if sat { Outcome::Sat } else { Outcome::Unsat };
-        if ask_both(&s, &limits).iter().all(|a| a.as_ref() == Some(&want)) {
-            seeds.push((s, sat));
-        }
-    }
-    let by = |sat: bool| seeds.iter().filter(|x| x.1 == sat).map(|x| &x.0).collect::<Vec<_>>();
-    let (sats, unsats) = (by(true), by(false));
-    eprintln!("{} seeds confirmed: {} sat, {} unsat", seeds.len(), sats.len(), unsats.len());
-    assert!(sats.len() >= 20 && unsats.len() >= 20, "{} sat, {} unsat", sats.len(), unsats.len());
-    let limits = Limits { time: Duration::from_millis(2000), ..limits };
-    let (mut fused, mut agreed, mut undecided, mut violations) = (0, [0, 0], 0, vec![]);
-    while agreed[0] + agreed[1] < 500 && fused < 2000 {
+    let (mut fused, mut decided, mut violations, mut disagreements) = (0, [0, 0], vec![], vec![]);
+    let mut undecided: std::collections::BTreeMap<String, usize> = Default::default();
+    while fused < 150 {
         let sat = fused % 2 == 0;
         let pool = if sat { &sats } else { &unsats };
-        let (a, b) = (pool[rng.below(pool.len()).unwrap()], pool[rng.below(pool.len()).unwrap()]);
-        let (Some(pa), Some(pb)) = (Part::new(a), Part::new(b)) else { continue };
+        let (a, b) = (&pool[rng.below(pool.len()).unwrap()], &pool[rng.below(pool.len()).unwrap()]);
+        let (Some(pa), Some(pb)) = (Part::new(&a.1), Part::new(&b.1)) else { continue };
         let Some((_, m)) = fuse(&pa, &pb, sat, &mut rng) else { continue };
         fused += 1;
         let want = if sat { Outcome::Sat } else { Outcome::Unsat };
-        let answers = ask_both(&m, &limits);
-        for a in answers.iter().flatten() {
-            if a.is_definite() && *a != want {
-                violations.push(format!("{a:?} where {want:?} is built:\n{}", smtlib::print(&m)));
+        let answers = ask_all(&solvers, &m, &work, &limits);
+        for (spec, answer) in solvers.iter().zip(&answers) {
+            match answer {
+                Some(x) if *x == want => decided[!sat as usize] += 1,
+                Some(x) if x.is_definite() => {
+                    // The solver against a seed itself: its disagreement, not the fusion's.
+                    let seed_answer =
+                        |s| ask_all(&[spec], s, &work, &Limits { time: Duration::from_secs(10), ..limits });
+                    let blame = [a, b]
+                        .into_iter()
+                        .find(|(_, s)| seed_answer(s)[0].as_ref().is_some_and(|y| y.is_definite() && *y != want));
+                    match blame {
+                        Some((f, _)) => {
+                            disagreements.push(format!("{}: {x:?} on {} (status {want:?})", spec.name, f.display()))
+                        }
+                        None => violations.push(format!(
+                            "{}: {x:?} where {want:?} is built from {} and {}:\n{}",
+                            spec.name,
+                            a.0.display(),
+                            b.0.display(),
+                            smtlib::print(&m)
+                        )),
+                    }
+                }
+                _ => *undecided.entry(answer.as_ref().map_or("none", |x| x.name()).to_string()).or_insert(0) += 1,
             }
-        }
-        if answers.iter().all(|a| a.as_ref() == Some(&want)) {
-            agreed[!sat as usize] += 1;
-        } else {
-            undecided += 1;
         }
     }
     eprintln!(
-        "{fused} fusions: both solvers agree on {} sat and {} unsat, {undecided} not decided by both, {} violations",
-        agreed[0],
-        agreed[1],
-        violations.len()
+        "{fused} fusions: {} sat and {} unsat answers as built, {undecided:?} undecided, {} violations, {} seed disagreements{}",
+        decided[0],
+        decided[1],
+        violations.len(),
+        disagreements.len(),
+        disagreements.iter().map(|d| format!("\n  {d}")).collect::<String>()
     );
     assert!(violations.is_empty(), "{violations:#?}");
-    assert!(agreed[0] + agreed[1] >= 500, "{agreed:?} of {fused}");
-    assert!(agreed[0] >= 100 && agreed[1] >= 100, "both directions: {agreed:?}");
+    // Small seeds are decided in milliseconds; a floor far below what they give, so that
+    // only a broken fusion or solver set-up (every answer an error) fails it.
+    assert!(decided[0] >= 40 && decided[1] >= 40, "answers as built: {decided:?} of {fused} fusions");
     let _ = std::fs::remove_dir_all(&work);
 }
 

@@ -18,9 +18,14 @@
 //! Only plain seeds fuse: one `check-sat` after the assertions, no incremental commands,
 //! datatypes or recursive definitions, and fused names bound nowhere (a replacement under
 //! a binder of the same name would be captured).
+//!
+//! No name is captured either way: a seed's declarations that clash with the other seed's
+//! names, theory symbols or the fusion's own symbols are renamed apart first
+//! ([`renamed_apart`]; issue 37).
 
 use super::choice::Choices;
 use super::edit::EditError;
+use super::scope::Meaning;
 use crate::smtlib::ast::{self, symbol_text, CommandKind, Nullary, Script, Term, TermId};
 use crate::smtlib::{self, check, printer};
 use serde::{Deserialize, Serialize};
@@ -224,22 +229,64 @@ fn fresh(base: &str, used: &BTreeSet<String>) -> String {
     (0..).map(|i| if i == 0 { base.to_string() } else { format!("{base}_{i}") }).find(|n| !used.contains(n)).unwrap()
 }
 
-/// The second seed with every name it declares that the first also uses renamed apart.
-fn renamed_apart(a: &Part, b: &Script) -> Script {
-    let mut used: BTreeSet<String> = a.names.clone();
-    used.extend((0..b.strs.len() as u32).map(|i| b.sym(ast::Str(i)).to_string()));
-    let mut map: Vec<(String, String)> = vec![];
-    for n in declared(b) {
-        if a.names.contains(&n) && !map.iter().any(|(o, _)| *o == n) {
-            let new = fresh(&format!("{n}_2"), &used);
-            used.insert(new.clone());
-            map.push((n, new));
+/// Symbols the fusion's own terms apply ([`texts`] and the connectives that join the
+/// seeds): a seed that declares one of them has its declaration renamed, or the fusion
+/// function would be captured by it.
+const FUSION_SYMBOLS: &[&str] =
+    &["=", "and", "or", "+", "-", "*", "/", "div", "bvadd", "bvsub", "bvxor", "str.++", "str.substr", "str.len"];
+
+/// The names `s` uses without declaring them: theory symbols (and names the checker does
+/// not know), resolved as the sort checker resolves them, so a local of the same name or
+/// a declaration does not count.
+fn undeclared_uses(s: &Script) -> BTreeSet<String> {
+    let checked = check::check(s);
+    let scope = super::scope::Scope::new(s, &checked);
+    scope
+        .meanings(s)
+        .into_iter()
+        .filter(|(_, _, m)| matches!(m, Meaning::Theory | Meaning::Unknown))
+        .map(|(_, n, _)| n.to_string())
+        .collect()
+}
+
+/// Both seeds with their names renamed apart, so that no symbol of the fused script
+/// denotes something other than it did in its own seed (issue 37: a seed declaring
+/// `(declare-fun exp (Real) Real)` captured the other seed's built-in `exp`, and the
+/// fusion built as `unsat` was satisfiable):
+///
+/// - a name the second seed declares that the first uses at all (declared, as a theory
+///   symbol, or as a local) is renamed in the second;
+/// - a name the first seed declares that the second uses undeclared (a theory symbol) is
+///   renamed in the first, since the second's theory symbol cannot be;
+/// - a name either declares that the fusion's own terms apply is renamed in it.
+///
+/// Sorts are declared names like the others (`declare-sort`, `define-sort`); datatypes,
+/// whose constructors would need the same, are not fusable ([`Part::new`]). Fresh names
+/// avoid every symbol of both seeds. Deterministic from the two scripts.
+pub fn renamed_apart(a: &Script, b: &Script) -> (Script, Script) {
+    let names =
+        |s: &Script| -> BTreeSet<String> { (0..s.strs.len() as u32).map(|i| s.sym(ast::Str(i)).to_string()).collect() };
+    let (a_names, b_names) = (names(a), names(b));
+    let mut used: BTreeSet<String> = a_names.union(&b_names).cloned().collect();
+    let b_theory = undeclared_uses(b);
+    let reserved = |n: &str| FUSION_SYMBOLS.contains(&n);
+    let mut rename = |s: &Script, clash: &dyn Fn(&str) -> bool, suffix: &str| {
+        let mut map: Vec<(String, String)> = vec![];
+        for n in declared(s) {
+            if (clash(&n) || reserved(&n)) && !map.iter().any(|(o, _)| *o == n) {
+                let new = fresh(&format!("{n}{suffix}"), &used);
+                used.insert(new.clone());
+                map.push((n, new));
+            }
         }
-    }
-    let mut out = b.clone();
-    let m: HashMap<&str, &str> = map.iter().map(|(o, n)| (o.as_str(), n.as_str())).collect();
-    ast::rename_symbols(&mut out, &m);
-    out
+        let mut out = s.clone();
+        let m: HashMap<&str, &str> = map.iter().map(|(o, n)| (o.as_str(), n.as_str())).collect();
+        ast::rename_symbols(&mut out, &m);
+        out
+    };
+    let a2 = rename(a, &|n| b_theory.contains(n), "_1");
+    let b2 = rename(b, &|n| a_names.contains(n), "_2");
+    (a2, b2)
 }
 
 /// The free occurrences of constant `x` in the assertions of `s`, in walk order.
@@ -257,8 +304,8 @@ fn occurrences(s: &Script, x: &str) -> Vec<TermId> {
 /// Chooses a fusion of `a` and `b` (both satisfiable if `sat`, else both unsatisfiable)
 /// and builds it: `None` when they share no fusable sort or the choices run out.
 pub fn fuse(a: &Part, b: &Part, sat: bool, c: &mut impl Choices) -> Option<(Recipe, Script)> {
-    let b2 = renamed_apart(a, b.script);
-    let b2p = Part::new(&b2)?;
+    let (a2, b2) = renamed_apart(a.script, b.script);
+    let (a, b2p) = (&Part::new(&a2)?, Part::new(&b2)?);
     let free = |n: &str| !a.bound.contains(n) && !b2p.bound.contains(n);
     let mut pairs: Vec<Pair> = vec![];
     let mut used: BTreeSet<String> = a.names.union(&b2p.names).cloned().collect();
@@ -314,8 +361,9 @@ pub fn fuse(a: &Part, b: &Part, sat: bool, c: &mut impl Choices) -> Option<(Reci
 /// Rebuilds a fusion from its two seeds and its recipe (a finding's edit list replays
 /// through here).
 pub fn build(a: &Script, b: &Script, recipe: &Recipe) -> Result<Script, EditError> {
-    let pa = Part::new(a).ok_or(EditError::NotFusable)?;
-    build_renamed(a, &renamed_apart(&pa, b), recipe)
+    Part::new(a).ok_or(EditError::NotFusable)?;
+    let (a2, b2) = renamed_apart(a, b);
+    build_renamed(&a2, &b2, recipe)
 }
 
 fn build_renamed(a: &Script, b: &Script, r: &Recipe) -> Result<Script, EditError> {

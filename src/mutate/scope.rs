@@ -24,6 +24,22 @@ pub struct Local {
     pub sort: SortRef,
 }
 
+/// What a symbol occurrence denotes: resolved as the sort checker resolves names (SMT-LIB
+/// 2.6 §3.6: a local binding shadows a declaration, which shadows a theory symbol).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Meaning {
+    /// A local binding (`let`, quantifier, `match`, function parameter).
+    Local,
+    /// The script's own declaration or definition at this command index (for a `:named`
+    /// label, the command that names it).
+    Declared(u32),
+    /// A symbol of the theory signature table.
+    Theory,
+    /// Nothing the script declares and no theory symbol (a literal-like special name,
+    /// or an undeclared symbol the checker reports).
+    Unknown,
+}
+
 /// A term in context.
 #[derive(Clone, Debug)]
 pub struct Node {
@@ -118,6 +134,58 @@ impl Scope {
             }
         }
         sc
+    }
+
+    /// Every variable and applied symbol among the nodes, with what it denotes there:
+    /// (node index, name, meaning). Fusion uses it to tell a seed's theory symbols from
+    /// its declared ones; its property test to show that no occurrence changes meaning.
+    pub fn meanings<'s>(&self, s: &'s Script) -> Vec<(usize, &'s str, Meaning)> {
+        // Declarations by name, in command order; a `:named` label from its command on.
+        let mut decls: std::collections::HashMap<&str, Vec<u32>> = std::collections::HashMap::new();
+        for (i, c) in s.commands.iter().enumerate() {
+            if let Some(n) = s.term_declared_name(&c.kind) {
+                decls.entry(n).or_default().push(i as u32);
+            }
+        }
+        for n in &self.nodes {
+            if let Term::Annot(_, attrs) = *s.term(n.term) {
+                for a in s.attr_list(attrs) {
+                    if let (":named", AttrValue::Sexp(v)) = (s.str(a.key), a.value) {
+                        if let Sexp::Atom(_, v) = s.sexps[v.index()] {
+                            decls.entry(s.sym(v)).or_default().push(n.cmd);
+                        }
+                    }
+                }
+            }
+        }
+        for v in decls.values_mut() {
+            v.sort_unstable();
+        }
+        let theory = crate::smtlib::theory::table();
+        let mut out = vec![];
+        for (i, n) in self.nodes.iter().enumerate() {
+            let (q, applied) = match *s.term(n.term) {
+                Term::Var(q) => (q, false),
+                Term::App(q, _) => (q, true),
+                _ => continue,
+            };
+            let name = s.sym(q.ident.sym);
+            let local = if applied { self.lookup(s, n.env, name) } else { n.binding };
+            // A declaration is in force after its command (a definition's body cannot
+            // name itself: recursive definitions are `define-fun-rec`).
+            let declared = decls.get(name).and_then(|v| v.iter().rev().find(|&&c| c < n.cmd));
+            let meaning = if local != NONE && q.ident.indices.is_empty() {
+                Meaning::Local
+            } else if let Some(&c) = declared {
+                Meaning::Declared(c)
+            } else if !theory.lookup(name).is_empty() {
+                Meaning::Theory
+            } else {
+                Meaning::Unknown
+            };
+            out.push((i, name, meaning));
+        }
+        out
     }
 
     fn bind(&mut self, name: Str, parent: u32, sort: SortRef) -> u32 {

@@ -512,6 +512,15 @@ impl Script {
         }
     }
 
+    /// The name a command gives a term-level symbol (a function, constant or definition;
+    /// not a sort).
+    pub fn term_declared_name(&self, k: &CommandKind) -> Option<&str> {
+        match *k {
+            CommandKind::DeclareSort(..) | CommandKind::DefineSort(..) => None,
+            _ => self.declared_name(k),
+        }
+    }
+
     /// The logic named by the first `set-logic`, if any.
     pub fn logic(&self) -> Option<&str> {
         self.commands.iter().find_map(|c| match c.kind {

@@ -80,12 +80,44 @@ pub fn is_standard(l: &str) -> bool {
     ["", "IDL", "RDL", "LIA", "LRA", "LIRA", "NIA", "NRA", "NIRA"].contains(&rest) && !l.is_empty() && l != "QF_"
 }
 
+/// Whether `s` applies a theory symbol no catalogue logic has, whose sort would not show
+/// it (cvc5's transcendentals: `(exp x)` is a `Real`, yet `QF_NRA` does not cover it):
+/// a fusion of a seed that uses one with a seed of another logic must not be named a
+/// logic that drops it. A symbol the script declares itself is its own, not the theory's.
+fn uses_theory_outside_catalogue(s: &Script) -> bool {
+    use super::theory::{table, Theory};
+    let own: Vec<&str> = s.commands.iter().filter_map(|c| s.term_declared_name(&c.kind)).collect();
+    let outside = |name: &str| {
+        let sigs = table().lookup(name);
+        !sigs.is_empty()
+            && sigs.iter().all(|&i| {
+                !matches!(
+                    table().sig(i).theory,
+                    Theory::Core
+                        | Theory::Ints
+                        | Theory::Reals
+                        | Theory::RealsInts
+                        | Theory::BitVectors
+                        | Theory::FloatingPoint
+                        | Theory::Strings
+                        | Theory::ArraysEx
+                )
+            })
+            && !own.contains(&name)
+    };
+    s.terms.iter().any(|t| match *t {
+        Term::App(q, _) | Term::Var(q) => outside(s.sym(q.ident.sym)),
+        _ => false,
+    })
+}
+
 /// The smallest standard logic name covering what `s` uses, by the sorts of its terms
 /// (`checked` is its sort check): for the reducer's logic pass, and for solvers that
 /// need a standard logic where a script has none or a solver-specific one (`QF_ALL`).
 /// `None` when no standard name covers it: higher-order terms (a function as a value, a
 /// lambda), separation logic (`declare-heap`), or a theory sort outside the catalogue
-/// (sets, bags, sequences, finite fields, tuples).
+/// (sets, bags, sequences, finite fields, tuples), or a theory symbol outside it (cvc5's
+/// transcendentals).
 pub fn infer(s: &Script, checked: &Checked) -> Option<String> {
     let kinds: Vec<&SortKind> = checked.term_sorts.iter().map(|&r| checked.sorts.kind(r)).collect();
     let mut declared: Vec<&str> = vec!["Array"];
@@ -112,7 +144,8 @@ pub fn infer(s: &Script, checked: &Checked) -> Option<String> {
             _ => {}
         }
     }
-    let outside = kinds.iter().any(|k| matches!(k, SortKind::Con(n, _) if !declared.contains(&&**n)));
+    let outside = kinds.iter().any(|k| matches!(k, SortKind::Con(n, _) if !declared.contains(&&**n)))
+        || uses_theory_outside_catalogue(s);
     let lambda = s.terms.iter().any(|t| matches!(t, Term::Quant(Binder::Lambda, ..)));
     if outside || lambda {
         return None;

@@ -125,3 +125,68 @@ pub fn expected(s: &Script) -> Vec<String> {
     }
     out
 }
+
+/// A solver binary under `.solvers/` as a spec.
+pub fn real(rel: &str, family: smtstorm::solver::Family, args: &[&str]) -> smtstorm::solver::SolverSpec {
+    let mut command = vec![solver_bin(rel).display().to_string()];
+    command.extend(args.iter().map(|a| a.to_string()));
+    smtstorm::solver::SolverSpec { name: rel.into(), family, command, version: None, restart_every: None }
+}
+
+/// cvc5 or bitwuzla through its Python package and scripts/drivers/smt2-driver.py.
+pub fn py_solver(name: &str, family: smtstorm::solver::Family) -> smtstorm::solver::SolverSpec {
+    smtstorm::solver::SolverSpec {
+        name: name.into(),
+        family,
+        command: vec!["python3".into(), solver_bin(&format!("{name}/{name}-smt2")).display().to_string()],
+        version: None,
+        restart_every: None,
+    }
+}
+
+/// Each solver's first answer on `s` (without the options its family rejects), the
+/// solvers side by side, each on its own file in `work` (named by its index).
+pub fn ask_all(
+    specs: &[&smtstorm::solver::SolverSpec],
+    s: &Script,
+    work: &Path,
+    limits: &smtstorm::solver::Limits,
+) -> Vec<Option<smtstorm::solver::Outcome>> {
+    std::thread::scope(|t| {
+        let runs: Vec<_> = specs
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| {
+                let file = work.join(format!("q{i}.smt2"));
+                t.spawn(move || {
+                    std::fs::write(&file, smtstorm::smtlib::print(&spec.own_script(s))).unwrap();
+                    smtstorm::solver::run_file(spec, &file, 1, limits).outcomes.first().cloned()
+                })
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    })
+}
+
+/// The shared seeds Semantic Fusion accepts (`:status` stripped), each with the
+/// satisfiability its own `(set-info :status …)` states (`None` when it states none or
+/// `unknown`) and its text's length, sorted by the FNV-1a hash of the text: a sample taken
+/// from the front is chosen by content, the same on every machine.
+pub fn fusable_shared_seeds() -> Vec<(PathBuf, Script, Option<bool>, usize)> {
+    let mut out: Vec<(String, PathBuf, Script, Option<bool>, usize)> = vec![];
+    for f in shared_seed_files() {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        let Ok(mut s) = smtstorm::smtlib::parse(&text) else { continue };
+        let sat = match s.status() {
+            Some("sat") => Some(true),
+            Some("unsat") => Some(false),
+            _ => None,
+        };
+        smtstorm::mutate::edit::strip_status(&mut s);
+        if smtstorm::mutate::fusion::Part::new(&s).is_some() {
+            out.push((smtstorm::util::hash::short_hash(&text), f, s, sat, text.len()));
+        }
+    }
+    out.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    out.into_iter().map(|(_, f, s, sat, len)| (f, s, sat, len)).collect()
+}
