@@ -27,6 +27,10 @@ impl SolversCmd {
                 );
             }
         }
+        if !self.json {
+            // What keeps solvers from writing files on this machine (`solver::sandbox`).
+            outln!("sandbox: {}", smtstorm::solver::sandbox::confinement());
+        }
         Ok(())
     }
 }

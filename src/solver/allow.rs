@@ -87,9 +87,7 @@ pub fn register(specs: &[SolverSpec]) {
     }
     let read: Vec<(Family, std::io::Result<BTreeMap<String, ValueKind>>)> = std::thread::scope(|sc| {
         let hs: Vec<_> = ask.iter().map(|spec| (spec.family, sc.spawn(|| read_table(spec)))).collect();
-        hs.into_iter()
-            .map(|(f, h)| (f, h.join().unwrap_or_else(|_| Err(std::io::Error::other("panicked")))))
-            .collect()
+        hs.into_iter().map(|(f, h)| (f, h.join().unwrap_or_else(|_| Err(std::io::Error::other("panicked"))))).collect()
     });
     let mut tables = TABLES.write().unwrap_or_else(|e| e.into_inner());
     for (family, t) in read {

@@ -65,15 +65,24 @@ pub fn run(files: &[PathBuf], solvers: &[SolverSpec], limits: &Limits, oneshot: 
     let mut sessions: Vec<Option<Session>> =
         solvers.iter().map(|s| (!oneshot && s.has_session()).then(|| Session::new(s.clone(), *limits))).collect();
     let mut rows = vec![];
+    // A fresh process reads the file as this solver is sent it, not the file itself
+    // ([`SolverSpec::own_script`]: no option that names a file, no seed text printed).
+    let tmp =
+        tempfile::Builder::new().prefix("smtstorm-check-").tempdir().map_err(|e| Error::io(Path::new("TMPDIR"), e))?;
+    let own_file = tmp.path().join("query.smt2");
     for f in &files {
         let text = crate::util::files::read_input_text(f)?;
         let script = smtlib::parse(&text).map_err(|e| e.in_file(f))?;
-        let (query, checks) = solver::session_text(&script);
         let mut cells = vec![];
         for (spec, sess) in solvers.iter().zip(sessions.iter_mut()) {
+            let own = spec.own_script(&script);
+            let (query, checks) = solver::session_text(&own);
             let r = match sess {
                 Some(s) => s.query(&query, checks),
-                None => run_file(spec, f, checks, limits),
+                None => {
+                    std::fs::write(&own_file, &query).map_err(|e| Error::io(&own_file, e))?;
+                    run_file(spec, &own_file, checks, limits)
+                }
             };
             cells.push(Cell {
                 solver: spec.name.clone(),

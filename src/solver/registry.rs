@@ -201,7 +201,8 @@ impl Family {
         let foreign = |s: &crate::smtlib::Script, c: &crate::smtlib::ast::Command| {
             matches!(c.kind, CommandKind::SetOption(a) if self.rejects_option(s.str(a.key)))
                 || super::sandbox::never_sent(s, c)
-                || super::sandbox::set_option(s, c).is_some_and(|(k, v)| super::allow::allows(self, &k, &v) == Some(false))
+                || super::sandbox::set_option(s, c)
+                    .is_some_and(|(k, v)| super::allow::allows(self, &k, &v) == Some(false))
         };
         let lower = !self.reads_check_sat_using();
         let tactic = |s: &crate::smtlib::Script, c: &crate::smtlib::ast::Command| {
