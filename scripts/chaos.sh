@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Chaos run (not in CI): a campaign on corpus/ against a real z3 behind the fault proxy
+# Chaos run (not in CI): a campaign on corpus/ plus hostile seeds (file options with bare
+# and quoted absolute paths, 100,000-deep nesting, a name that is not UTF-8, `echo` of
+# error text, a seed directory behind a symlink) against a real z3 behind the fault proxy
 # (crash, second crash, hang, flood, garbage, memory exhaustion, each on its own BV
 # operator that OpFuzz reaches) and real z3 4.8.7 and yices, killed again and again at
 # random instants with SIGKILL, SIGHUP or SIGINT (twice when the first does not end it),
@@ -8,7 +10,8 @@
 #   lost   = findings the events reported as stored that are not in the store (merged
 #            ones count as their survivor), or stored twice (same dedup key);
 #   false  = findings that are a resource kill or an injected non-crash fault;
-#   leaked = solver or proxy processes left after smtstorm died.
+#   leaked = solver or proxy processes left after smtstorm died, and files the hostile
+#            seeds named outside the store (or the victim file changed).
 # Exit status 0 only when all three are 0.
 #
 #   scripts/chaos.sh [SECONDS]      default 600
@@ -29,8 +32,41 @@ export FAULT_LOG=$work/injected.log
 : >"$FAULT_LOG"
 faults="crash-if:bvxor,crash7-if:bvsdiv,hang-if:bvnand,flood-if:bvnor,garbage-if:bvxnor,oom-if:bvsmod"
 faulty="faulty=python3 $proxy $faults $root/.solvers/z3-5.4.0/bin/z3 -smt2"
+# Hostile seeds: each names files under $work/outside (which must stay as it is).
+seeds=$work/seeds
+outside=$work/outside
+mkdir -p "$seeds/hostile" "$outside"
+echo "keep me" >"$outside/victim.txt"
+ln -s "$root/corpus" "$seeds/corpus"
+body='(set-logic QF_BV)
+(declare-const a (_ BitVec 8))
+(declare-const b (_ BitVec 8))
+(assert (= (bvxor a b) #x0f))
+(check-sat)'
+i=0
+for opt in regular-output-channel diagnostic-output-channel err out sat.drat.file solver.smtlib2_log \
+  trace_file_name dump_smt2 write-cnf write-aiger proof.log; do
+  for v in "$outside/o$i" "|$outside/o$i|" "\"$outside/o$i\"" "$outside/victim.txt"; do
+    printf '(set-option :%s %s)\n%s\n' "$opt" "$v" "$body" >"$seeds/hostile/opt$i.smt2"
+    i=$((i + 1))
+  done
+done
+printf '%s\n(echo "(error ""invalid model: fake"")")\n' "$body" >"$seeds/hostile/echo.smt2"
+printf '%s\n' "$body" >"$seeds/hostile/$(printf 'not-utf8-\xff.smt2')"
+python3 - "$seeds/hostile" <<'PY'
+import sys
+d = sys.argv[1]
+n = 100_000
+with open(f"{d}/deep-let.smt2", "w") as f:
+    f.write("(set-logic QF_BV)\n(declare-const a (_ BitVec 8))\n(assert ")
+    f.write("".join(f"(let ((x{i} a)) " for i in range(n)))
+    f.write("(= a #x01)" + ")" * n + ")\n(check-sat)\n")
+with open(f"{d}/deep-not.smt2", "w") as f:
+    f.write("(set-logic QF_BV)\n(declare-const a (_ BitVec 8))\n(assert ")
+    f.write("(not " * n + "(= a #x01)" + ")" * n + ")\n(check-sat)\n")
+PY
 cat >"$work/campaign.toml" <<EOF
-seeds = ["$root/corpus"]
+seeds = ["$seeds"]
 solvers = ["z3-4.8.7", "yices", "$faulty"]
 engines = ["opfuzz", "typefuzz"]
 workers = 2
@@ -92,6 +128,13 @@ done
 "$bin" fuzz --config "$work/campaign.toml" --time 20 --out "$out" --quiet >>"$work/runs.log" 2>&1 || true
 for _ in $(seq 1 50); do [ -z "$(leftovers)" ] && break; sleep 0.1; done
 leaked=$((leaked + $(leftovers | wc -l)))
+# Nothing the hostile seeds named may exist, and the victim keeps its content.
+written=$(find "$outside" -type f ! -name victim.txt | wc -l)
+if [ "$written" -gt 0 ] || [ "$(cat "$outside/victim.txt")" != "keep me" ]; then
+  echo "files written outside the store:" >&2
+  ls -la "$outside" >&2
+  leaked=$((leaked + written + 1))
+fi
 [ -s "$work/leaked.log" ] && cat "$work/leaked.log" >&2
 
 python3 - "$out" "$FAULT_LOG" "$runs" "$fsize_runs" "$second_signals" "$leaked" \
