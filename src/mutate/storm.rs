@@ -95,7 +95,7 @@ pub fn fragments(s: &Script, dmax: usize) -> Vec<String> {
         if !matches!(s.commands[n.cmd as usize].kind, CommandKind::Assert(_)) {
             continue;
         }
-        if n.path.0.len() == 2 {
+        if n.parent == edit::ROOT {
             depth[i] = 0;
         }
         let d = depth[i];

@@ -121,7 +121,7 @@ pub(super) fn eliminate(ctx: &Ctx) -> Vec<Change> {
     while i < sc.nodes.len() {
         let n = &sc.nodes[i];
         let cmd = n.cmd as usize;
-        if matches!(s.commands[cmd].kind, CommandKind::Assert(_)) && n.path.0.len() == 2 {
+        if matches!(s.commands[cmd].kind, CommandKind::Assert(_)) && n.parent == crate::mutate::edit::ROOT {
             match app(ctx, i) {
                 Some(("=", args)) if args.len() == 2 => eqs.push((i, cmd, true)),
                 Some(("and", args)) => {
