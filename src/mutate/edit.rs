@@ -193,7 +193,7 @@ pub struct Walk {
 
 impl Walk {
     pub fn new(s: &Script) -> Walk {
-        let mut nodes = vec![];
+        let mut nodes = Vec::with_capacity(s.terms.len());
         let mut stack: Vec<Visit> = vec![];
         for c in 0..s.commands.len() {
             for (r, &root) in command_terms(s, c).iter().enumerate().rev() {
@@ -221,7 +221,9 @@ impl Walk {
     /// The number of child steps from node `i` up to its command's term (its path's
     /// length minus 2).
     pub fn depth(&self, i: usize) -> usize {
-        std::iter::successors(Some(i as u32), |&j| Some(self.nodes[j as usize].parent)).take_while(|&j| j != ROOT).count()
+        std::iter::successors(Some(i as u32), |&j| Some(self.nodes[j as usize].parent))
+            .take_while(|&j| j != ROOT)
+            .count()
             - 1
     }
 }

@@ -343,7 +343,10 @@ mod tests {
         assert!(class("str.to.int").contains(&"str.len"), "legacy names still mutate into 2.6 ones");
         assert!(class("sin").contains(&"cos"), "an extension may become one of its own dialect");
         let lia = parse("(set-logic QF_LIA)(declare-const x Int)(assert (> (+ x 1) 2))").unwrap();
-        assert!(!sites(&lia, &edit::walk(&lia)).iter().any(|s| s.candidates.contains(&"*")), "linear logics stay linear");
+        assert!(
+            !sites(&lia, &edit::walk(&lia)).iter().any(|s| s.candidates.contains(&"*")),
+            "linear logics stay linear"
+        );
         let nia = parse("(set-logic QF_NIA)(declare-const x Int)(assert (> (+ x 1) 2))").unwrap();
         assert!(sites(&nia, &edit::walk(&nia)).iter().any(|s| s.candidates.contains(&"*")));
     }

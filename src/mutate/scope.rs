@@ -65,7 +65,9 @@ enum Step {
 
 impl Scope {
     pub fn new(s: &Script, checked: &Checked) -> Scope {
-        let mut sc = Scope::default();
+        // A node per term at most: sized once, not doubled (a doubling copy is the peak on
+        // a large seed).
+        let mut sc = Scope { nodes: Vec::with_capacity(s.terms.len()), locals: vec![] };
         let mut named_seen = 0u32;
         for c in 0..s.commands.len() {
             // Function parameters are locals of the body they belong to.

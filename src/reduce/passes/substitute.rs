@@ -368,11 +368,8 @@ pub(super) fn share(ctx: &Ctx) -> Vec<Change> {
         }
     }
     // Only a repeated term is printed (once), for the order below.
-    let mut groups: Vec<(String, Vec<usize>)> = by_class
-        .into_values()
-        .filter(|v| v.len() >= 2)
-        .map(|v| (term_to_string(s, sc.nodes[v[0]].term), v))
-        .collect();
+    let mut groups: Vec<(String, Vec<usize>)> =
+        by_class.into_values().filter(|v| v.len() >= 2).map(|v| (term_to_string(s, sc.nodes[v[0]].term), v)).collect();
     groups.sort_by(|(a, _), (b, _)| a.cmp(b));
     // Biggest saving first: what all occurrences together weigh (ties in text order).
     groups.sort_by_key(|(t, v)| std::cmp::Reverse(t.len() * v.len()));
