@@ -221,10 +221,12 @@ impl Walk {
     /// The number of child steps from node `i` up to its command's term (its path's
     /// length minus 2).
     pub fn depth(&self, i: usize) -> usize {
-        std::iter::successors(Some(i as u32), |&j| Some(self.nodes[j as usize].parent))
-            .take_while(|&j| j != ROOT)
-            .count()
-            - 1
+        let (mut d, mut j) = (0, self.nodes[i].parent);
+        while j != ROOT {
+            d += 1;
+            j = self.nodes[j as usize].parent;
+        }
+        d
     }
 }
 
@@ -570,6 +572,11 @@ mod tests {
             .collect();
         assert_eq!(all[0], "[1, 0]=(let ((y (+ x 1))) (< y (* 2 x)))");
         assert!(all.contains(&"[1, 0, 1, 1]=(* 2 x)".to_string()), "{all:?}");
+        // Parent links give every term's path, and its depth.
+        for i in 0..w.nodes.len() {
+            assert_eq!(resolve(&s, &w.path(i)), Some(w.nodes[i].term), "{i}");
+            assert_eq!(w.depth(i), w.path(i).0.len() - 2, "{i}");
+        }
         let e = vec![Edit::SwapOperator { at: Path(vec![1, 0, 1, 1]), to: "+".into() }];
         let m = apply(&s, &e).unwrap();
         assert_eq!(print(&m).lines().nth(1).unwrap(), "(assert (let ((y (+ x 1))) (< y (+ 2 x))))");

@@ -44,8 +44,8 @@ fn declared_constants(s: &Script) -> HashMap<&str, usize> {
 #[derive(PartialEq, Eq, Hash)]
 enum ShareKey {
     Leaf(String),
-    App(Str, Vec<Index>, Option<String>, Vec<u32>),
-    Annot(Vec<(Str, String)>, Vec<u32>),
+    App(String, Vec<u32>),
+    Annot(Vec<(String, String)>, Vec<u32>),
 }
 
 /// The node indices of node `i`'s children, in order.
@@ -335,12 +335,20 @@ pub(super) fn share(ctx: &Ctx) -> Vec<Change> {
         let kids: Vec<u32> = kids.iter().map(|&c| class[c]).collect();
         let key = match *s.term(n.term) {
             Term::Lit(..) | Term::Var(_) => ShareKey::Leaf(term_to_string(s, n.term)),
-            Term::App(q, _) => ShareKey::App(
-                q.ident.sym,
-                s.index_list(q.ident.indices).to_vec(),
-                q.sort.map(|so| printer::sort_to_string(s, so)),
-                kids,
-            ),
+            Term::App(q, _) => {
+                // The head as written (strings are not interned: two `*` are two `Str`s).
+                let mut head = s.str(q.ident.sym).to_string();
+                for ix in s.index_list(q.ident.indices) {
+                    let (Index::Num(x) | Index::Sym(x) | Index::Hex(x)) = *ix;
+                    head.push(' ');
+                    head.push_str(s.str(x));
+                }
+                if let Some(so) = q.sort {
+                    head.push_str(" as ");
+                    head.push_str(&printer::sort_to_string(s, so));
+                }
+                ShareKey::App(head, kids)
+            }
             Term::Annot(_, attrs) => {
                 // Pattern terms are children (their classes are in `kids`); a value is
                 // printed, it is small.
@@ -353,7 +361,7 @@ pub(super) fn share(ctx: &Ctx) -> Vec<Change> {
                         p.out
                     }
                 };
-                let attrs = s.attr_list(attrs).iter().map(|a| (a.key, value(a.value))).collect();
+                let attrs = s.attr_list(attrs).iter().map(|a| (s.str(a.key).to_string(), value(a.value))).collect();
                 ShareKey::Annot(attrs, kids)
             }
             Term::Let(..) | Term::Quant(..) | Term::ExtBinder(..) | Term::Match(..) => continue,
