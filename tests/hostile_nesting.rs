@@ -75,6 +75,8 @@ fn run_measured(args: &[&str], out: &Path) -> (i32, u64, String) {
             Ok(())
         });
     }
+    // Reaped below by wait4 (which gives its rusage), not by `Child::wait`.
+    #[allow(clippy::zombie_processes)]
     let child = cmd.args(args).current_dir(common::repo()).stdin(Stdio::null()).stdout(so).stderr(se).spawn().unwrap();
     let mut status = 0;
     // SAFETY: plain system call on our own child's pid, with valid out-pointers; the
