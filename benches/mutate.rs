@@ -181,8 +181,8 @@ fn main() {
             plan.holes
                 .iter()
                 .map(|(k, _, _)| {
-                    let path = &p.scope.nodes[p.sites[*k].node].path;
-                    smtstorm::mutate::edit::resolve(m, path).map(|t| term_to_string(m, t)).unwrap_or_default()
+                    let path = p.scope.path(p.sites[*k].node);
+                    smtstorm::mutate::edit::resolve(m, &path).map(|t| term_to_string(m, t)).unwrap_or_default()
                 })
                 .collect()
         };

@@ -30,7 +30,8 @@ fn inserted_constructs_keep_sorts_and_depth() {
                 let c = check::check(&p);
                 assert!(c.is_clean(), "{op}: {:?}\n{m}", c.diagnostics.first());
                 // Depth stays within the grammar's: every node's path is at most depth + 2 long.
-                let deepest = edit::walk(&p).iter().map(|(path, _)| path.0.len() - 2).max().unwrap();
+                let w = edit::walk(&p);
+                let deepest = (0..w.nodes.len()).map(|i| w.depth(i)).max().unwrap();
                 assert!(deepest <= g.config.depth + 2, "{op}: {deepest}\n{m}"); // + binder lists
             }
         }

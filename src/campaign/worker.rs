@@ -187,6 +187,13 @@ fn gave_up(r: &QueryResult, limit: Duration) -> bool {
 /// slices: each gets at least one try).
 const SLICE_CALLS: usize = 8;
 
+/// The mutant text (over all solvers) after which a turn's batch stops: a batch of
+/// [`crate::store::campaign::Config::batch`] mutants is held at once, with their scripts
+/// and the solvers' input, so a seed of megabytes would cost many times its size per
+/// mutant (issue 37). Under half a megabyte of text a mutant (all solvers together), the
+/// default batch of 8 is whole.
+const BATCH_BYTES: usize = 4 << 20;
+
 pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, tmp: &Path, w: usize) {
     let seed = &sh.seeds[i];
     let (script, checks, results, readers, slowest, mut why) = loop {
@@ -433,7 +440,13 @@ pub(super) fn fuzz_batch<'s>(
         _ => vec![],
     };
     let mut mutants: Vec<Mutant> = vec![];
+    let mut batch_bytes = 0;
     for b in 0..sh.cfg.batch as u64 {
+        // A batch holds its mutants' texts and scripts and the solvers' input at once:
+        // on a seed of megabytes, fewer mutants a turn keep that within BATCH_BYTES.
+        if batch_bytes >= BATCH_BYTES {
+            break;
+        }
         let rng_seed = mix(&[sh.cfg.seed, sh.run as u64, i as u64, engine as u64, turn, b]);
         let made = match &pools {
             Some(p) => {
@@ -488,6 +501,7 @@ pub(super) fn fuzz_batch<'s>(
             }
         };
         if let Some((edits, m, texts, checks)) = made {
+            batch_bytes += texts.iter().map(String::len).sum::<usize>();
             if !mutants.iter().any(|x| x.3 == texts) {
                 mutants.push((rng_seed, edits, m, texts, checks));
             }

@@ -113,7 +113,7 @@ impl BecPlan {
             let old = p.text(site);
             let v = normalise_value(v, site.kind);
             if v != old {
-                edits.push(Edit::ReplaceConstant { at: p.scope.nodes[site.node].path.clone(), value: v });
+                edits.push(Edit::ReplaceConstant { at: p.scope.path(site.node), value: v });
             }
         }
         if edits.is_empty() {

@@ -167,23 +167,90 @@ pub fn resolve(s: &Script, path: &Path) -> Option<TermId> {
     Some(t)
 }
 
-/// Every term with its path, in pre-order (iterative, any depth).
-pub fn walk(s: &Script) -> Vec<(Path, TermId)> {
-    let mut out = vec![];
-    for c in 0..s.commands.len() {
-        for (r, &root) in command_terms(s, c).iter().enumerate() {
-            let mut stack = vec![(vec![c as u32, r as u32], root)];
-            while let Some((p, t)) = stack.pop() {
-                for (i, &ch) in children(s, t).iter().enumerate().rev() {
-                    let mut q = p.clone();
-                    q.push(i as u32);
-                    stack.push((q, ch));
+/// The parent link of a command's term: it has no parent term.
+pub const ROOT: u32 = u32::MAX;
+
+/// One term of a [`Walk`]: its parent's index in the walk ([`ROOT`] for a command's
+/// term) and its position among the parent's [`children`] (for a root: among the
+/// command's terms, [`command_terms`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Visit {
+    pub term: TermId,
+    pub cmd: u32,
+    pub parent: u32,
+    pub pos: u32,
+}
+
+/// Every term of a script in pre-order (iterative, any depth), addressed by parent links:
+/// 16 bytes a term whatever the depth. A [`Path`] per term would cost the depth per term,
+/// so memory would grow with the square of the nesting (476 MB for a 10,000-deep `let`,
+/// killed at 24 GB at 100,000: issue 37); engines pick an index and build only the chosen
+/// term's path ([`Walk::path`]).
+#[derive(Clone, Debug, Default)]
+pub struct Walk {
+    pub nodes: Vec<Visit>,
+}
+
+impl Walk {
+    pub fn new(s: &Script) -> Walk {
+        let mut nodes = Vec::with_capacity(s.terms.len());
+        let mut stack: Vec<Visit> = vec![];
+        for c in 0..s.commands.len() {
+            for (r, &root) in command_terms(s, c).iter().enumerate().rev() {
+                stack.push(Visit { term: root, cmd: c as u32, parent: ROOT, pos: r as u32 });
+            }
+            while let Some(v) = stack.pop() {
+                let i = nodes.len() as u32;
+                for (k, &ch) in children(s, v.term).iter().enumerate().rev() {
+                    stack.push(Visit { term: ch, cmd: v.cmd, parent: i, pos: k as u32 });
                 }
-                out.push((Path(p), t));
+                nodes.push(v);
             }
         }
+        Walk { nodes }
     }
-    out
+
+    /// The path of node `i` (its length is the depth: built only for a chosen term).
+    pub fn path(&self, i: usize) -> Path {
+        path_by_links(i, |j| {
+            let v = &self.nodes[j];
+            (v.cmd, v.parent, v.pos)
+        })
+    }
+
+    /// The number of child steps from node `i` up to its command's term (its path's
+    /// length minus 2).
+    pub fn depth(&self, i: usize) -> usize {
+        let (mut d, mut j) = (0, self.nodes[i].parent);
+        while j != ROOT {
+            d += 1;
+            j = self.nodes[j as usize].parent;
+        }
+        d
+    }
+}
+
+/// The path of node `i` of a pre-order walk from its parent links: `link(j)` is node `j`'s
+/// (command, parent index or [`ROOT`], position). One step per level of nesting.
+pub fn path_by_links(i: usize, link: impl Fn(usize) -> (u32, u32, u32)) -> Path {
+    let mut steps = vec![];
+    let mut j = i;
+    loop {
+        let (cmd, parent, pos) = link(j);
+        steps.push(pos);
+        if parent == ROOT {
+            steps.push(cmd);
+            break;
+        }
+        j = parent as usize;
+    }
+    steps.reverse();
+    Path(steps)
+}
+
+/// Every term of a script, in pre-order ([`Walk::new`]).
+pub fn walk(s: &Script) -> Walk {
+    Walk::new(s)
 }
 
 /// Applies `edits` without the sort re-check: only for an engine that has checked its
@@ -499,12 +566,17 @@ mod tests {
     #[test]
     fn paths_address_terms_stably_and_edits_replay() {
         let s = parse("(declare-const x Int)\n(assert (let ((y (+ x 1))) (< y (* 2 x))))\n(check-sat)").unwrap();
-        let all: Vec<String> = walk(&s)
-            .iter()
-            .map(|(p, t)| format!("{:?}={}", p.0, crate::smtlib::printer::term_to_string(&s, *t)))
+        let w = walk(&s);
+        let all: Vec<String> = (0..w.nodes.len())
+            .map(|i| format!("{:?}={}", w.path(i).0, crate::smtlib::printer::term_to_string(&s, w.nodes[i].term)))
             .collect();
         assert_eq!(all[0], "[1, 0]=(let ((y (+ x 1))) (< y (* 2 x)))");
         assert!(all.contains(&"[1, 0, 1, 1]=(* 2 x)".to_string()), "{all:?}");
+        // Parent links give every term's path, and its depth.
+        for i in 0..w.nodes.len() {
+            assert_eq!(resolve(&s, &w.path(i)), Some(w.nodes[i].term), "{i}");
+            assert_eq!(w.depth(i), w.path(i).0.len() - 2, "{i}");
+        }
         let e = vec![Edit::SwapOperator { at: Path(vec![1, 0, 1, 1]), to: "+".into() }];
         let m = apply(&s, &e).unwrap();
         assert_eq!(print(&m).lines().nth(1).unwrap(), "(assert (let ((y (+ x 1))) (< y (+ 2 x))))");

@@ -292,12 +292,13 @@ pub fn renamed_apart(a: &Script, b: &Script) -> (Script, Script) {
 /// The free occurrences of constant `x` in the assertions of `s`, in walk order.
 fn occurrences(s: &Script, x: &str) -> Vec<TermId> {
     super::edit::walk(s)
+        .nodes
         .into_iter()
-        .filter(|(p, t)| {
-            matches!(s.commands[p.0[0] as usize].kind, CommandKind::Assert(_))
-                && matches!(*s.term(*t), Term::Var(q) if q.sort.is_none() && s.index_list(q.ident.indices).is_empty() && s.sym(q.ident.sym) == x)
+        .filter(|v| {
+            matches!(s.commands[v.cmd as usize].kind, CommandKind::Assert(_))
+                && matches!(*s.term(v.term), Term::Var(q) if q.sort.is_none() && s.index_list(q.ident.indices).is_empty() && s.sym(q.ident.sym) == x)
         })
-        .map(|(_, t)| t)
+        .map(|v| v.term)
         .collect()
 }
 

@@ -9,7 +9,7 @@
 //! [`edit::apply`] refuses an ill-sorted mutant and the engine tries another candidate.
 
 use super::choice::Choices;
-use super::edit::{self, Edit, Path};
+use super::edit::{self, Edit, Walk};
 use crate::smtlib::ast::*;
 use crate::smtlib::check;
 use crate::smtlib::sort::{SortRef, Sorts};
@@ -46,10 +46,12 @@ pub fn classes() -> &'static BTreeMap<&'static str, Vec<&'static str>> {
 /// Operators that make linear arithmetic nonlinear.
 pub use crate::smtlib::logic::NONLINEAR;
 
-/// A place OpFuzz can mutate: the term's path and the operators it may become.
+/// A place OpFuzz can mutate: the term, its index in the seed's [`Walk`] (its path is
+/// built only when chosen) and the operators it may become.
 #[derive(Clone, Debug)]
 pub struct Site {
-    pub path: Path,
+    pub node: usize,
+    pub term: TermId,
     pub from: String,
     pub candidates: Vec<&'static str>,
 }
@@ -94,15 +96,16 @@ pub fn is_linear(s: &Script) -> bool {
         && !["NIA", "NRA", "NIRA"].iter().any(|l| logic.ends_with(l))
 }
 
-/// Every OpFuzz site of a script, in pre-order: inside assertions, `let` bindings,
-/// function bodies, quantifier bodies and named terms alike.
-pub fn sites(s: &Script) -> Vec<Site> {
+/// Every OpFuzz site of a script, in pre-order (`w` is its walk): inside assertions, `let`
+/// bindings, function bodies, quantifier bodies and named terms alike.
+pub fn sites(s: &Script, w: &Walk) -> Vec<Site> {
     let cls = classes();
     let decl = declared(s);
     let linear = is_linear(s);
     let allowed = |c: &&&'static str| !(linear && NONLINEAR.contains(*c));
     let mut out = vec![];
-    for (path, t) in edit::walk(s) {
+    for (node, v) in w.nodes.iter().enumerate() {
+        let t = v.term;
         match *s.term(t) {
             Term::App(q, _) if q.sort.is_none() => {
                 let name = s.sym(q.ident.sym);
@@ -112,13 +115,13 @@ pub fn sites(s: &Script) -> Vec<Site> {
                 if let Some(c) = cls.get(name) {
                     let candidates: Vec<&'static str> = c.iter().filter(allowed).copied().collect();
                     if !candidates.is_empty() {
-                        out.push(Site { path, from: name.to_string(), candidates });
+                        out.push(Site { node, term: t, from: name.to_string(), candidates });
                     }
                 }
             }
             Term::Quant(b @ (Binder::Forall | Binder::Exists), ..) => {
                 let to = if b == Binder::Forall { "exists" } else { "forall" };
-                out.push(Site { path, from: b.keyword().to_string(), candidates: vec![to] });
+                out.push(Site { node, term: t, from: b.keyword().to_string(), candidates: vec![to] });
             }
             _ => {}
         }
@@ -126,10 +129,11 @@ pub fn sites(s: &Script) -> Vec<Site> {
     out
 }
 
-/// A seed prepared once for many mutants: its sites, its sorts and its diagnostic
-/// baseline.
+/// A seed prepared once for many mutants: its walk, its sites, its sorts and its
+/// diagnostic baseline.
 pub struct Prepared<'a> {
     pub script: &'a Script,
+    pub walk: Walk,
     pub sites: Vec<Site>,
     baseline: usize,
     term_sorts: Vec<SortRef>,
@@ -139,9 +143,11 @@ pub struct Prepared<'a> {
 impl<'a> Prepared<'a> {
     pub fn new(script: &'a Script) -> Prepared<'a> {
         let checked = crate::smtlib::check::check(script);
+        let walk = edit::walk(script);
         Prepared {
             script,
-            sites: sites(script),
+            sites: sites(script, &walk),
+            walk,
             baseline: checked.diagnostics.len(),
             term_sorts: checked.term_sorts,
             sorts: std::cell::RefCell::new(checked.sorts),
@@ -237,11 +243,12 @@ pub fn choose(p: &Prepared, choices: &mut impl Choices) -> Option<Choice> {
     }
     for _ in 0..8 {
         let site = &sites[choices.below(sites.len())?];
-        let t = edit::resolve(seed, &site.path)?;
+        let t = site.term;
+        let at = p.walk.path(site.node);
         let mut cands = site.candidates.clone();
         while !cands.is_empty() {
             let to = cands.remove(choices.below(cands.len())?);
-            let edits = vec![Edit::SwapOperator { at: site.path.clone(), to: to.to_string() }];
+            let edits = vec![Edit::SwapOperator { at: at.clone(), to: to.to_string() }];
             // Fast path: an application whose new operator gives the same sort to the same
             // arguments is applied without re-checking the whole script.
             match p.swap_keeps_sort(t, to) {
@@ -336,20 +343,23 @@ mod tests {
         assert!(class("str.to.int").contains(&"str.len"), "legacy names still mutate into 2.6 ones");
         assert!(class("sin").contains(&"cos"), "an extension may become one of its own dialect");
         let lia = parse("(set-logic QF_LIA)(declare-const x Int)(assert (> (+ x 1) 2))").unwrap();
-        assert!(!sites(&lia).iter().any(|s| s.candidates.contains(&"*")), "linear logics stay linear");
+        assert!(
+            !sites(&lia, &edit::walk(&lia)).iter().any(|s| s.candidates.contains(&"*")),
+            "linear logics stay linear"
+        );
         let nia = parse("(set-logic QF_NIA)(declare-const x Int)(assert (> (+ x 1) 2))").unwrap();
-        assert!(sites(&nia).iter().any(|s| s.candidates.contains(&"*")));
+        assert!(sites(&nia, &edit::walk(&nia)).iter().any(|s| s.candidates.contains(&"*")));
     }
 
     #[test]
     fn every_position_is_a_site_and_mutants_are_well_sorted_and_deterministic() {
         let src = "(declare-fun f (Int) Int)\n(define-fun g ((a Int)) Bool (< a 3))\n(assert (forall ((x Int)) (! (=> (> x 0) (> (f x) x)) :named q)))\n(assert (let ((y (+ 1 2))) (and (g y) (= y 3))))\n(check-sat)";
         let s = parse(src).unwrap();
-        let froms: Vec<String> = sites(&s).iter().map(|x| x.from.clone()).collect();
+        let froms: Vec<String> = sites(&s, &edit::walk(&s)).iter().map(|x| x.from.clone()).collect();
         // Pre-order; a `let` visits its binding values before its body.
         assert_eq!(froms, vec!["<", "forall", "=>", ">", ">", "+", "and", "="]);
         // forall ↔ exists really changes the output (a no-op in yinyang).
-        let m = edit::apply(&s, &[Edit::SwapOperator { at: Path(vec![2, 0]), to: "exists".into() }]).unwrap();
+        let m = edit::apply(&s, &[Edit::SwapOperator { at: edit::Path(vec![2, 0]), to: "exists".into() }]).unwrap();
         assert!(print(&m).contains("(assert (exists ((x Int))"));
         for seed in 0..200 {
             let (edits, m) = mutate(&s, &mut Rng::new(seed)).unwrap();
@@ -371,14 +381,16 @@ mod tests {
             let s = parse(&std::fs::read_to_string(f.unwrap().path()).unwrap()).unwrap();
             let p = Prepared::new(&s);
             for site in &p.sites {
-                let t = edit::resolve(&s, &site.path).unwrap();
+                let at = p.walk.path(site.node);
+                let t = edit::resolve(&s, &at).unwrap();
+                assert_eq!(t, site.term);
                 for to in &site.candidates {
                     let Some(keeps) = p.swap_keeps_sort(t, to) else { continue };
                     fast += 1;
-                    let edits = [Edit::SwapOperator { at: site.path.clone(), to: to.to_string() }];
+                    let edits = [Edit::SwapOperator { at: at.clone(), to: to.to_string() }];
                     let full = edit::apply_with_baseline(&s, &edits, p.baseline).is_ok();
                     // The fast path may only accept what the full check accepts.
-                    assert!(!keeps || full, "{to} at {:?} in\n{}", site.path, print(&s));
+                    assert!(!keeps || full, "{to} at {:?} in\n{}", at, print(&s));
                     agree += (keeps == full) as usize;
                 }
             }

@@ -1,12 +1,13 @@
-//! Every term of a script with what is in scope there: its path, sort, command, the
+//! Every term of a script with what is in scope there: its parent link, sort, command, the
 //! local names bound around it (`let`, quantifiers, `match`, function parameters), and
 //! its subtree's extent. TypeFuzz uses it to find replacement terms that are in scope at
 //! a position; ValFuzz to find closed Boolean sub-terms and constants.
 //!
 //! One iterative pre-order walk in the order of [`edit::walk`]: node `i`'s subtree is
-//! `nodes[i..i + size]`.
+//! `nodes[i..i + size]`. Nodes hold parent links, not paths, so a scope is linear in the
+//! script's size at any depth; [`Scope::path`] builds a chosen node's path.
 
-use super::edit::{self, Path};
+use super::edit::{self, Path, ROOT};
 use crate::smtlib::ast::*;
 use crate::smtlib::check::Checked;
 use crate::smtlib::sort::SortRef;
@@ -43,8 +44,13 @@ pub enum Meaning {
 /// A term in context.
 #[derive(Clone, Debug)]
 pub struct Node {
-    pub path: Path,
     pub term: TermId,
+    /// Index of the parent node ([`ROOT`] for a command's term) and this node's position
+    /// among its children ([`edit::Visit`]).
+    pub parent: u32,
+    pub pos: u32,
+    /// Child steps from the command's term (its path's length minus 2).
+    pub depth: u32,
     pub sort: SortRef,
     pub cmd: u32,
     /// Innermost local in scope ([`NONE`] if none).
@@ -68,13 +74,16 @@ pub struct Scope {
 }
 
 enum Step {
-    Enter(Path, TermId, u32),
+    /// (parent node, position, term, environment)
+    Enter(u32, u32, TermId, u32),
     Exit(usize, u32),
 }
 
 impl Scope {
     pub fn new(s: &Script, checked: &Checked) -> Scope {
-        let mut sc = Scope::default();
+        // A node per term at most: sized once, not doubled (a doubling copy is the peak on
+        // a large seed).
+        let mut sc = Scope { nodes: Vec::with_capacity(s.terms.len()), locals: vec![] };
         let mut named_seen = 0u32;
         for c in 0..s.commands.len() {
             // Function parameters are locals of the body they belong to.
@@ -85,14 +94,14 @@ impl Scope {
             };
             for (r, &root) in edit::command_terms(s, c).iter().enumerate() {
                 let env = params.get(r).map_or(NONE, |&ps| sc.bind_sorted(s, NONE, ps));
-                let mut stack = vec![Step::Enter(Path(vec![c as u32, r as u32]), root, env)];
+                let mut stack = vec![Step::Enter(ROOT, r as u32, root, env)];
                 while let Some(step) = stack.pop() {
                     match step {
                         Step::Exit(i, named_at) => {
                             sc.nodes[i].size = (sc.nodes.len() - i) as u32;
                             sc.nodes[i].named = named_seen > named_at;
                         }
-                        Step::Enter(path, t, env) => {
+                        Step::Enter(parent, pos, t, env) => {
                             let i = sc.nodes.len();
                             let sort = checked.term_sorts.get(t.index()).copied().unwrap_or(SortRef::UNKNOWN);
                             let mut binding = NONE;
@@ -113,13 +122,13 @@ impl Scope {
                             stack.push(Step::Exit(i, named_seen));
                             let envs = sc.child_envs(s, t, env, checked);
                             for (k, (&ch, &e)) in edit::children(s, t).iter().zip(&envs).enumerate().rev() {
-                                let mut p = path.0.clone();
-                                p.push(k as u32);
-                                stack.push(Step::Enter(Path(p), ch, e));
+                                stack.push(Step::Enter(i as u32, k as u32, ch, e));
                             }
                             sc.nodes.push(Node {
-                                path,
                                 term: t,
+                                parent,
+                                pos,
+                                depth: sc.nodes.get(parent as usize).map_or(0, |p| p.depth + 1),
                                 sort,
                                 cmd: c as u32,
                                 env,
@@ -186,6 +195,14 @@ impl Scope {
             out.push((i, name, meaning));
         }
         out
+    }
+
+    /// The path of node `i` (built only for a chosen node: its length is the depth).
+    pub fn path(&self, i: usize) -> Path {
+        edit::path_by_links(i, |j| {
+            let n = &self.nodes[j];
+            (n.cmd, n.parent, n.pos)
+        })
     }
 
     fn bind(&mut self, name: Str, parent: u32, sort: SortRef) -> u32 {

@@ -82,8 +82,12 @@ pub const TACTICS: &[&str] = &[
 /// solvers, and our parser drops them before anything is sent).
 pub const WITNESS_PREFIX: &str = "; smtstorm-witness: ";
 
-/// The fragments of a seed, as text, in pre-order.
-pub fn fragments(s: &Script, dmax: usize) -> Vec<String> {
+/// The fragments of a seed, as text, in pre-order: none longer than `max_bytes` (the
+/// bound constructed formulas obey, [`Bounds::max_formula_bytes`]; a longer formula's own
+/// fragments still count). Without it a deep formula gives `dmax` fragments of nearly its
+/// whole size, and an instance up to `amax` copies of them: 2.3 GB for one turn on a
+/// 3 MB, 100,000-deep `let` (issue 37).
+pub fn fragments(s: &Script, dmax: usize, max_bytes: usize) -> Vec<String> {
     let checked = check::check(s);
     let scope = Scope::new(s, &checked);
     let mut out: Vec<String> = vec![];
@@ -95,16 +99,18 @@ pub fn fragments(s: &Script, dmax: usize) -> Vec<String> {
         if !matches!(s.commands[n.cmd as usize].kind, CommandKind::Assert(_)) {
             continue;
         }
-        if n.path.0.len() == 2 {
+        if n.parent == edit::ROOT {
             depth[i] = 0;
         }
         let d = depth[i];
         if d == usize::MAX || d > dmax {
             continue;
         }
-        if n.sort == SortRef::BOOL && !n.named && scope.free_locals(s, i).is_empty() {
+        // Every node prints as a byte at least: a larger subtree is not even printed.
+        let small = n.size as usize <= max_bytes;
+        if small && n.sort == SortRef::BOOL && !n.named && scope.free_locals(s, i).is_empty() {
             let text = term_to_string(s, n.term);
-            if !out.contains(&text) {
+            if text.len() <= max_bytes && !out.contains(&text) {
                 out.push(text);
             }
         }
@@ -462,7 +468,7 @@ mod tests {
              (assert (let ((z (+ x 1))) (and (> z 2) p)))\n(check-sat)",
         )
         .unwrap();
-        let f = fragments(&s, 64);
+        let f = fragments(&s, 64, usize::MAX);
         assert_eq!(
             f,
             vec![
@@ -476,14 +482,16 @@ mod tests {
                 "(let ((z (+ x 1))) (and (> z 2) p))",
             ]
         );
-        assert_eq!(fragments(&s, 1).len(), 5, "depth bound");
+        assert_eq!(fragments(&s, 1, usize::MAX).len(), 5, "depth bound");
+        let small = fragments(&s, 64, "(not (= x 3))".len());
+        assert_eq!(small, vec!["(> x 0)", "p", "(not (= x 3))", "(= x 3)"], "size bound");
     }
 
     #[test]
     fn instances_assert_true_formulas_and_replay() {
         let s =
             parse("(set-logic QF_LIA)(declare-const x Int)\n(assert (> x 0))\n(assert (< x 5))\n(check-sat)").unwrap();
-        let frags = fragments(&s, 64);
+        let frags = fragments(&s, 64, usize::MAX);
         let (q, consts) = model_query(&s, &frags, false);
         assert!(q.contains("(get-value (x (> x 0) (< x 5)))"), "{q}");
         let values =

@@ -90,7 +90,7 @@ pub fn mutate_prepared(p: &Prepared, choices: &mut impl Choices) -> Option<(Vec<
         }
         let text = if choices.below(4)? == 0 { fresh_application(p, at, choices)? } else { donor(p, at, choices)? };
         let Some(text) = text else { continue };
-        let edits = vec![Edit::ReplaceSubterm { at: nodes[at].path.clone(), with: text }];
+        let edits = vec![Edit::ReplaceSubterm { at: p.scope.path(at), with: text }];
         if let Ok(m) = edit::apply_with_baseline(p.script, &edits, p.baseline) {
             return Some((edits, m));
         }
@@ -249,7 +249,7 @@ mod tests {
         let s = parse(src).unwrap();
         let p = Prepared::new(&s);
         // Node of `y` in the first assertion may not receive `x` or `w` (unbound there).
-        let y0 = p.scope.nodes.iter().position(|n| n.path.0 == vec![1, 0, 0]).unwrap();
+        let y0 = (0..p.scope.nodes.len()).position(|i| p.scope.path(i).0 == vec![1, 0, 0]).unwrap();
         for (d, n) in p.scope.nodes.iter().enumerate() {
             let t = term_to_string(&s, n.term);
             if t.contains('x') || t.contains('w') {
@@ -257,7 +257,7 @@ mod tests {
             }
         }
         // Inside the quantifier, `x` and terms over it are usable.
-        let inner = p.scope.nodes.iter().position(|n| n.path.0 == vec![2, 0, 0, 1]).unwrap();
+        let inner = (0..p.scope.nodes.len()).position(|i| p.scope.path(i).0 == vec![2, 0, 0, 1]).unwrap();
         let xx = p.scope.nodes.iter().position(|n| term_to_string(&s, n.term) == "(* x x)").unwrap();
         assert!(usable(&p, xx, inner));
         for (_, text) in mutants(src, 300) {

@@ -266,14 +266,14 @@ pub fn mutate_prepared(p: &Prepared, choices: &mut impl Choices) -> Option<(Vec<
         let mut edits: Vec<Edit> = vec![];
         for _ in 0..k {
             let site = &p.sites[choices.below(p.sites.len())?];
-            let at = &p.scope.nodes[site.node].path;
-            if edits.iter().any(|e| e.at() == Some(at)) {
+            let at = p.scope.path(site.node);
+            if edits.iter().any(|e| e.at() == Some(&at)) {
                 continue;
             }
             let old = p.text(site);
             let v = new_value(site, &old, linear_ok, choices)?;
             if v != old {
-                edits.push(Edit::ReplaceConstant { at: at.clone(), value: v });
+                edits.push(Edit::ReplaceConstant { at, value: v });
             }
         }
         if edits.is_empty() {

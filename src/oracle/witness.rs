@@ -61,7 +61,7 @@ pub fn pools_for(
     if let Some(why) = reference.spec().cannot_read(&script) {
         return Err(NoPools::Unreadable(why));
     }
-    let frags = storm::fragments(&script, bounds.dmax);
+    let frags = storm::fragments(&script, bounds.dmax, bounds.max_formula_bytes);
     if frags.is_empty() {
         return Err(NoPools::NoFragment);
     }

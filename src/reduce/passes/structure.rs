@@ -77,7 +77,7 @@ pub(super) fn arity(ctx: &Ctx) -> Vec<Change> {
     for n in &ctx.scope.nodes {
         if let Term::App(q, args) = *s.term(n.term) {
             if args.len >= 3 && q.ident.indices.is_empty() && NARY.contains(&s.str(q.ident.sym)) {
-                levels.entry(n.path.0.len()).or_default().extend(s.term_list(args).iter().skip(1));
+                levels.entry(n.depth as usize).or_default().extend(s.term_list(args).iter().skip(1));
             }
         }
     }

@@ -39,6 +39,15 @@ fn declared_constants(s: &Script) -> HashMap<&str, usize> {
     out.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect()
 }
 
+/// What makes two closed terms equal for [`share`]: a leaf's text, or a head and the
+/// classes of the children.
+#[derive(PartialEq, Eq, Hash)]
+enum ShareKey {
+    Leaf(String),
+    App(String, Vec<u32>),
+    Annot(Vec<(String, String)>, Vec<u32>),
+}
+
 /// The node indices of node `i`'s children, in order.
 fn child_nodes(sc: &Scope, i: usize) -> Vec<usize> {
     let end = i + sc.nodes[i].size as usize;
@@ -121,7 +130,7 @@ pub(super) fn eliminate(ctx: &Ctx) -> Vec<Change> {
     while i < sc.nodes.len() {
         let n = &sc.nodes[i];
         let cmd = n.cmd as usize;
-        if matches!(s.commands[cmd].kind, CommandKind::Assert(_)) && n.path.0.len() == 2 {
+        if matches!(s.commands[cmd].kind, CommandKind::Assert(_)) && n.parent == crate::mutate::edit::ROOT {
             match app(ctx, i) {
                 Some(("=", args)) if args.len() == 2 => eqs.push((i, cmd, true)),
                 Some(("and", args)) => {
@@ -310,22 +319,67 @@ pub(super) fn share(ctx: &Ctx) -> Vec<Change> {
     let sc = ctx.scope;
     let skip = in_patterns(ctx);
     let globals = global_constants(ctx);
-    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    'nodes: for (i, n) in sc.nodes.iter().enumerate() {
-        if skip[i] || n.sort == SortRef::UNKNOWN || n.size < 2 || n.named {
+    // Equal terms get one class, bottom-up (children follow their parent in pre-order, so
+    // in reverse order they come first): a node's key is its head and its children's
+    // classes, so nothing is printed per node (printing every sub-term is quadratic in
+    // the depth: 23 GB on a 100,000-deep `not` chain, issue 37). Only closed terms get a
+    // class: no local name, no binder below.
+    let mut class: Vec<u32> = vec![NONE; sc.nodes.len()];
+    let mut classes: HashMap<ShareKey, u32> = HashMap::new();
+    for i in (0..sc.nodes.len()).rev() {
+        let n = &sc.nodes[i];
+        let kids = child_nodes(sc, i);
+        if n.binding != NONE || kids.iter().any(|&c| class[c] == NONE) {
             continue;
         }
-        for m in &sc.nodes[i..i + n.size as usize] {
-            if m.binding != NONE
-                || matches!(s.term(m.term), Term::Let(..) | Term::Quant(..) | Term::ExtBinder(..) | Term::Match(..))
-            {
-                continue 'nodes;
+        let kids: Vec<u32> = kids.iter().map(|&c| class[c]).collect();
+        let key = match *s.term(n.term) {
+            Term::Lit(..) | Term::Var(_) => ShareKey::Leaf(term_to_string(s, n.term)),
+            Term::App(q, _) => {
+                // The head as written (strings are not interned: two `*` are two `Str`s).
+                let mut head = s.str(q.ident.sym).to_string();
+                for ix in s.index_list(q.ident.indices) {
+                    let (Index::Num(x) | Index::Sym(x) | Index::Hex(x)) = *ix;
+                    head.push(' ');
+                    head.push_str(s.str(x));
+                }
+                if let Some(so) = q.sort {
+                    head.push_str(" as ");
+                    head.push_str(&printer::sort_to_string(s, so));
+                }
+                ShareKey::App(head, kids)
             }
-        }
-        groups.entry(term_to_string(s, n.term)).or_default().push(i);
+            Term::Annot(_, attrs) => {
+                // Pattern terms are children (their classes are in `kids`); a value is
+                // printed, it is small.
+                let value = |v: AttrValue| match v {
+                    AttrValue::None => String::new(),
+                    AttrValue::Terms(ts) => format!("{} terms", ts.len),
+                    AttrValue::Sexp(x) => {
+                        let mut p = printer::Printer::new(s);
+                        p.sexp(x);
+                        p.out
+                    }
+                };
+                let attrs = s.attr_list(attrs).iter().map(|a| (s.str(a.key).to_string(), value(a.value))).collect();
+                ShareKey::Annot(attrs, kids)
+            }
+            Term::Let(..) | Term::Quant(..) | Term::ExtBinder(..) | Term::Match(..) => continue,
+        };
+        let next = classes.len() as u32;
+        class[i] = *classes.entry(key).or_insert(next);
     }
-    // Biggest saving first: what all occurrences together weigh.
-    let mut groups: Vec<(String, Vec<usize>)> = groups.into_iter().filter(|(_, v)| v.len() >= 2).collect();
+    let mut by_class: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (i, n) in sc.nodes.iter().enumerate() {
+        if class[i] != NONE && !skip[i] && n.sort != SortRef::UNKNOWN && n.size >= 2 && !n.named {
+            by_class.entry(class[i]).or_default().push(i);
+        }
+    }
+    // Only a repeated term is printed (once), for the order below.
+    let mut groups: Vec<(String, Vec<usize>)> =
+        by_class.into_values().filter(|v| v.len() >= 2).map(|v| (term_to_string(s, sc.nodes[v[0]].term), v)).collect();
+    groups.sort_by(|(a, _), (b, _)| a.cmp(b));
+    // Biggest saving first: what all occurrences together weigh (ties in text order).
     groups.sort_by_key(|(t, v)| std::cmp::Reverse(t.len() * v.len()));
     let mut out = vec![];
     for (_, occ) in groups {
