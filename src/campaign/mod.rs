@@ -437,7 +437,7 @@ pub fn run_locked(
     let skipped = std::mem::take(&mut *shared.skipped.lock().unwrap_or_else(|e| e.into_inner()));
     if n > 0 && skipped.values().sum::<usize>() == n && !shared.cfg.triage {
         let mut why: Vec<(usize, String)> = skipped.into_iter().map(|(w, k)| (k, w)).collect();
-        why.sort_by(|a, b| b.0.cmp(&a.0));
+        why.sort_by_key(|w| std::cmp::Reverse(w.0));
         return Err(Error::NothingToFuzz {
             seeds: n,
             why: why.iter().take(3).map(|(k, w)| format!("{k}: {w}")).collect::<Vec<_>>().join("; "),
