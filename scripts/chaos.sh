@@ -14,11 +14,14 @@
 #            seeds named outside the store (or the victim file changed).
 # Exit status 0 only when all three are 0.
 #
-#   scripts/chaos.sh [SECONDS]      default 600
+#   scripts/chaos.sh [SECONDS] [--hostile-only]   default 600; --hostile-only: no corpus/,
+#                                                 so every hostile seed is screened and fuzzed
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 seconds=${1:-600}
+hostile_only=0
+[ "${2:-}" = --hostile-only ] && hostile_only=1
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/smtstorm/target}
 cargo build --release --quiet
 bin=$CARGO_TARGET_DIR/release/smtstorm
@@ -37,7 +40,7 @@ seeds=$work/seeds
 outside=$work/outside
 mkdir -p "$seeds/hostile" "$outside"
 echo "keep me" >"$outside/victim.txt"
-ln -s "$root/corpus" "$seeds/corpus"
+[ $hostile_only = 1 ] || ln -s "$root/corpus" "$seeds/corpus"
 body='(set-logic QF_BV)
 (declare-const a (_ BitVec 8))
 (declare-const b (_ BitVec 8))
