@@ -289,13 +289,13 @@ fn symbolic_links_inside_a_store_are_refused_not_followed() {
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
 
     // A campaign appends to events.jsonl: a link there is refused before any append.
-    common::solver_bin("z3-4.13.4/bin/z3");
+    common::solver_bin("z3-5.4.0/bin/z3");
     std::fs::create_dir_all(dir.join("seeds")).unwrap();
     std::fs::write(dir.join("seeds/a.smt2"), INPUT).unwrap();
     let out = dir.join("c");
     std::fs::create_dir_all(&out).unwrap();
     std::os::unix::fs::symlink(&victim, out.join("events.jsonl")).unwrap();
-    let args = ["fuzz", "seeds", "--solver", "z3-4.13.4", "--mutants", "5", "--workers", "1", "--out", "c", "--quiet"];
+    let args = ["fuzz", "seeds", "--solver", "z3-5.4.0", "--mutants", "5", "--workers", "1", "--out", "c", "--quiet"];
     let (code, _, err, _) = run(&dir, &args, Duration::from_secs(60));
     assert_ne!(code, 0, "{err}");
     assert!(err.contains("events.jsonl") && err.contains("symbolic link"), "{err}");
