@@ -8,15 +8,11 @@
 
 mod common;
 
-use common::{solver_bin, tempdir};
+use common::{bin, solver_bin, tempdir};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn bin() -> PathBuf {
-    std::env::var_os("SMTSTORM_TEST_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_smtstorm")), PathBuf::from)
-}
 
 /// `smtstorm ARGS` in `dir` with extra environment: (exit status, stdout, stderr, wall).
 fn run_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String, Duration) {

@@ -7,15 +7,11 @@
 
 mod common;
 
-use common::tempdir;
+use common::{bin, tempdir};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn bin() -> PathBuf {
-    std::env::var_os("SMTSTORM_TEST_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_smtstorm")), PathBuf::from)
-}
 
 /// `smtstorm ARGS` in `dir` with `TMPDIR=dir/tmp`, output to `dir/{out,err}.txt`.
 fn start(dir: &Path, args: &[&str]) -> Child {

@@ -198,11 +198,14 @@ impl Family {
         use crate::smtlib::ast::{CommandKind, Nullary};
         // Options that write files go for every family ([`super::sandbox`]).
         // And what this family's own option table does not allow ([`super::allow`]).
+        // A `set-option` is printed once (this runs for every mutant and family).
         let foreign = |s: &crate::smtlib::Script, c: &crate::smtlib::ast::Command| {
-            matches!(c.kind, CommandKind::SetOption(a) if self.rejects_option(s.str(a.key)))
-                || super::sandbox::never_sent(s, c)
-                || super::sandbox::set_option(s, c)
-                    .is_some_and(|(k, v)| super::allow::allows(self, &k, &v) == Some(false))
+            super::sandbox::prints_seed_text(s, c)
+                || super::sandbox::set_option(s, c).is_some_and(|(k, v)| {
+                    self.rejects_option(&k)
+                        || super::sandbox::writes_files(&k, &v)
+                        || super::allow::allows(self, &k, &v) == Some(false)
+                })
         };
         let lower = !self.reads_check_sat_using();
         let tactic = |s: &crate::smtlib::Script, c: &crate::smtlib::ast::Command| {

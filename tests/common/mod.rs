@@ -19,6 +19,12 @@ pub fn smtstorm(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// The binary under test: `SMTSTORM_TEST_BIN`, else this build's (the hostile tests run
+/// against another build so, e.g. to show they fail on an older one).
+pub fn bin() -> PathBuf {
+    std::env::var_os("SMTSTORM_TEST_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_smtstorm")), PathBuf::from)
+}
+
 /// A fresh temporary directory for one test (by name and process id).
 pub fn tempdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("smtstorm-test-{name}-{}", std::process::id()));
