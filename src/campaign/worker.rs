@@ -467,15 +467,21 @@ pub(super) fn fuzz_batch<'s>(
                                 format!("{}{}", p.prefixes[k], body.as_ref().map_or("", |b| b.0.as_str()))
                             })
                             .collect();
-                        Some((vec![e], None, texts, checks))
+                        Some((vec![e], None, texts, checks, None))
                     })
             }
             None => {
+                // Fusion's and BEC's edits do not replay from the seed alone: their
+                // scripts are always kept.
+                let replays = !matches!(engine, Engine::Fusion | Engine::Bec);
                 let script_mutant = |edits, mut m: Script| {
                     strip_status(&mut m);
                     let texts: Vec<String> = per_solver_texts(sh, &m);
                     let checks = smtlib::checks(&m);
-                    (edits, Some(m), texts, checks)
+                    let framing = Some(crate::smtlib::framing::framing(&m));
+                    let big = texts.iter().map(String::len).max().unwrap_or(0) > KEEP_SCRIPT_BYTES;
+                    let m = (!(big && replays)).then_some(m);
+                    (edits, m, texts, checks, framing)
                 };
                 match (prepared, seed_text) {
                     _ if engine == Engine::Fusion => parts.as_ref().zip(partner.as_ref()).and_then(|((a, b), p)| {
@@ -492,7 +498,7 @@ pub(super) fn fuzz_batch<'s>(
                     (Prepared::OpFuzz(op), Some(st)) => match opfuzz::choose(op, &mut Rng::new(rng_seed)) {
                         Some(opfuzz::Choice::Swap { edits, term, to }) => st
                             .swapped(seed.script(), term, to)
-                            .map(|t| (edits, None, vec![t; sh.solvers.len()], st.checks)),
+                            .map(|t| (edits, None, vec![t; sh.solvers.len()], st.checks, None)),
                         Some(opfuzz::Choice::Checked(edits, m)) => Some(script_mutant(edits, *m)),
                         None => None,
                     },
@@ -500,10 +506,10 @@ pub(super) fn fuzz_batch<'s>(
                 }
             }
         };
-        if let Some((edits, m, texts, checks)) = made {
+        if let Some((edits, script, texts, checks, framing)) = made {
             batch_bytes += texts.iter().map(String::len).sum::<usize>();
-            if !mutants.iter().any(|x| x.3 == texts) {
-                mutants.push((rng_seed, edits, m, texts, checks));
+            if !mutants.iter().any(|x| x.texts == texts) {
+                mutants.push(Mutant { rng_seed, edits, script, texts, checks, framing });
             }
         }
     }
@@ -536,7 +542,7 @@ pub(super) fn fuzz_batch<'s>(
     // The solvers are separate processes: each gets its batch at the same time (one poll
     // over all of them), so a batch costs the slowest solver, not their sum.
     let texts: Vec<Vec<(&str, usize)>> =
-        (0..sessions.len()).map(|k| mutants.iter().map(|m| (m.3[k].as_str(), m.4)).collect()).collect();
+        (0..sessions.len()).map(|k| mutants.iter().map(|m| (m.texts[k].as_str(), m.checks)).collect()).collect();
     let (ks, mut jobs): (Vec<usize>, Vec<crate::solver::BatchJob>) = sessions
         .iter_mut()
         .zip(&texts)
@@ -578,7 +584,7 @@ pub(super) fn fuzz_batch<'s>(
     // OpFuzz swaps sent as text keep the seed's commands, so its framing; STORM's
     // instances have one question per instance and none.
     let seed_framing = pools.is_none().then(|| crate::smtlib::framing::framing(seed.script()));
-    for (j, (rng_seed, edits, m, _, checks)) in mutants.iter().enumerate() {
+    for (j, Mutant { rng_seed, edits, script: m, checks, framing: own_framing, .. }) in mutants.iter().enumerate() {
         sh.counters.mutants.fetch_add(1, Relaxed);
         batch_yield.mutants += 1;
         let rs: Vec<Option<&QueryResult>> = results[j].iter().map(|r| r.as_ref()).collect();
@@ -614,7 +620,6 @@ pub(super) fn fuzz_batch<'s>(
         };
         let constructed = vec![built_answer; (*checks).max(1)];
         let truth = (pools.is_some() || partner.is_some()).then_some(&constructed[..]);
-        let own_framing = m.as_ref().map(crate::smtlib::framing::framing);
         let framing = own_framing.as_ref().or(seed_framing.as_ref());
         let verdicts = match truth {
             Some(t) if partner.is_some() => oracle::judge_constructed(&rs, &sh.families, t, framing),
@@ -656,7 +661,8 @@ pub(super) fn fuzz_batch<'s>(
                     }
                 }
                 (None, None) => match crate::mutate::edit::apply_unchecked(seed.script(), edits) {
-                    // An OpFuzz swap sent as text (see `SeedText`).
+                    // An OpFuzz swap sent as text (see `SeedText`), or a large mutant's
+                    // script dropped once printed (see `KEEP_SCRIPT_BYTES`).
                     Ok(mut s) => {
                         strip_status(&mut s);
                         built = s;
@@ -894,11 +900,19 @@ pub(super) struct PreparedCache<'s> {
     /// A prepared seed, and for OpFuzz its session text with operator offsets when every
     /// solver reads the same text (no foreign options to remove).
     pub(super) map: std::collections::HashMap<(usize, Engine), (Prepared<'s>, Option<crate::mutate::opfuzz::SeedText>)>,
-    pub(super) order: VecDeque<(usize, Engine)>,
+    /// The entries in the order they were made, with their seed's bytes.
+    order: VecDeque<((usize, Engine), usize)>,
+    /// The seed bytes behind the entries held.
+    bytes: usize,
 }
 
 impl<'s> PreparedCache<'s> {
     const CAPACITY: usize = 512;
+    /// The seed bytes whose preparations are held at once. A preparation takes about nine
+    /// times its seed's text: on a suite of kilobyte seeds all 512 fit, while a seed of
+    /// megabytes is held alone, so a turn over its engines keeps one preparation at a
+    /// time instead of one per engine (issue 37: memory linear in the input).
+    const BYTES: usize = 1 << 20;
     pub(super) fn get(
         &mut self,
         sh: &'s Shared,
@@ -907,12 +921,15 @@ impl<'s> PreparedCache<'s> {
     ) -> &(Prepared<'s>, Option<crate::mutate::opfuzz::SeedText>) {
         let key = (seed, engine);
         if !self.map.contains_key(&key) {
-            if self.order.len() >= Self::CAPACITY {
-                if let Some(old) = self.order.pop_front() {
+            let script = sh.seeds[seed].script();
+            let weight = script.text.len();
+            while !self.order.is_empty() && (self.order.len() >= Self::CAPACITY || self.bytes + weight > Self::BYTES) {
+                if let Some((old, bytes)) = self.order.pop_front() {
                     self.map.remove(&old);
+                    self.bytes -= bytes;
                 }
             }
-            let script = sh.seeds[seed].script();
+            self.bytes += weight;
             let text = (engine == Engine::OpFuzz
                 && sh.solvers.iter().all(|spec| spec.family.without_foreign_options(script).is_none()))
             .then(|| {
@@ -921,13 +938,29 @@ impl<'s> PreparedCache<'s> {
                 crate::mutate::opfuzz::SeedText::new(&plain)
             });
             self.map.insert(key, (Prepared::with_options(engine, script, &sh.options), text));
-            self.order.push_back(key);
+            self.order.push_back((key, weight));
         }
         &self.map[&key]
     }
 }
 
-/// A mutant in a batch: (RNG seed, edits, script, text per solver, check-sats).
-/// A mutant: RNG seed, edits, the script (STORM's instances: built only for a candidate),
-/// per-solver session texts, check count.
-pub(super) type Mutant = (u64, Vec<crate::mutate::edit::Edit>, Option<Script>, Vec<String>, usize);
+/// A mutant in a batch.
+pub(super) struct Mutant {
+    rng_seed: u64,
+    edits: Vec<crate::mutate::edit::Edit>,
+    /// The mutant's script, when it is kept: STORM's instances, OpFuzz's swaps sent as
+    /// text and mutants of over [`KEEP_SCRIPT_BYTES`] are rebuilt from the seed and
+    /// their edits for a candidate only.
+    script: Option<Script>,
+    /// Its session text per solver.
+    texts: Vec<String>,
+    checks: usize,
+    /// Its framing, when it differs from the seed's (a kept or dropped script's).
+    framing: Option<crate::smtlib::framing::Framing>,
+}
+
+/// A mutant script larger than this (in printed bytes) is not held beside its texts while
+/// the batch is asked: a parsed script takes about eight times its text, and on a seed of
+/// megabytes the batch's scripts were most of a turn's memory (issue 37). Its edits rebuild
+/// it for a candidate, which is rare.
+const KEEP_SCRIPT_BYTES: usize = 64 << 10;

@@ -256,7 +256,10 @@ pub fn walk(s: &Script) -> Walk {
 /// Applies `edits` without the sort re-check: only for an engine that has checked its
 /// edit itself (OpFuzz's same-sort swaps, [`crate::smtlib::check::theory_app_sort`]).
 pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditError> {
-    let mut s = seed.clone();
+    // The seed is copied only when an edit changes it in place: a replacement prints the
+    // seed itself, so a megabyte seed is not held twice while its mutant is parsed
+    // (issue 37: memory on a 100,000-deep seed).
+    let mut s: std::borrow::Cow<Script> = std::borrow::Cow::Borrowed(seed);
     // Text edits are applied by printing with the replaced terms overridden and parsing
     // back. Consecutive text edits at unrelated paths go in one print (a replacement
     // changes nothing outside its own subtree, so their paths stay valid).
@@ -267,24 +270,24 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
         let flush =
             !matches!(e, Edit::ReplaceSubterm { .. } | Edit::ReplaceConstant { .. } | Edit::InsertConstruct { .. });
         if !pending.is_empty() && (flush || pending_paths.iter().any(related)) {
-            s = reprint(&s, &pending)?;
+            s = std::borrow::Cow::Owned(reprint(s, &pending)?);
             pending.clear();
             pending_paths.clear();
         }
         if let Edit::Recombine { assertions, blocks, tactic } = e {
-            s = recombine(&s, assertions, blocks, tactic.as_deref())?;
+            s = std::borrow::Cow::Owned(recombine(&s, assertions, blocks, tactic.as_deref())?);
             continue;
         }
         if let Edit::AskAgain { after, tactic } = e {
-            s = ask_again(&s, *after, tactic)?;
+            s = std::borrow::Cow::Owned(ask_again(&s, *after, tactic)?);
             continue;
         }
         if let Edit::PushSplit { check, from } = e {
-            s = push_split(&s, *check, *from)?;
+            s = std::borrow::Cow::Owned(push_split(&s, *check, *from)?);
             continue;
         }
         if let Edit::SetOptions { options } = e {
-            s = set_options(&s, options)?;
+            s = std::borrow::Cow::Owned(set_options(&s, options)?);
             continue;
         }
         if let Edit::Fuse { .. } = e {
@@ -295,6 +298,7 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
         match e {
             Edit::SwapOperator { to, .. } => match *s.term(t) {
                 Term::App(q, args) => {
+                    let s = s.to_mut();
                     let sym = s.intern(to);
                     let q = QualIdent { ident: Ident { sym, indices: q.ident.indices }, sort: q.sort };
                     s.terms[t.index()] = Term::App(q, args);
@@ -305,7 +309,7 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
                         "exists" => Binder::Exists,
                         _ => return Err(EditError::NotAnOperator(at.0.clone())),
                     };
-                    s.terms[t.index()] = Term::Quant(nb, vars, body);
+                    s.to_mut().terms[t.index()] = Term::Quant(nb, vars, body);
                 }
                 _ => return Err(EditError::NotAnOperator(at.0.clone())),
             },
@@ -325,9 +329,9 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
         }
     }
     if !pending.is_empty() {
-        s = reprint(&s, &pending)?;
+        return reprint(s, &pending);
     }
-    Ok(s)
+    Ok(s.into_owned())
 }
 
 /// One tactic expression for `check-sat-using`: a symbol or one balanced list, nothing
@@ -541,14 +545,16 @@ pub fn recombine_body(assertions: &[String], blocks: &[Block], tactic: Option<&s
 
 /// Prints `s` with the overrides and parses the result back. Each replacement must be
 /// exactly one term: text that closes the command early and opens another is refused.
-fn reprint(s: &Script, overrides: &[(TermId, &str)]) -> Result<Script, EditError> {
+fn reprint(s: std::borrow::Cow<Script>, overrides: &[(TermId, &str)]) -> Result<Script, EditError> {
     for (_, text) in overrides {
         let one = crate::smtlib::parse(&format!("(assert {text})")).map_err(|e| EditError::BadText(e.to_string()))?;
         if one.commands.len() != 1 {
             return Err(EditError::BadText(text.to_string()));
         }
     }
-    let text = crate::smtlib::printer::print_with(s, overrides);
+    let text = crate::smtlib::printer::print_with(&s, overrides);
+    // The old script goes before the new one is built: only one is held at a time.
+    drop(s);
     crate::smtlib::parse(&text).map_err(|e| EditError::BadText(e.to_string()))
 }
 

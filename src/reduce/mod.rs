@@ -311,7 +311,7 @@ pub fn reduce_external(input: &Path, output: &Path, cmd: ExternalCheck, opts: &O
     }
     let opts = Options { time: opts.time.map(|t| t.saturating_sub(t0.elapsed())), ..opts.clone() };
     match parsed {
-        Ok(script) => Ok(reduce_known(&script, &judge, &opts, Some(output), "", Some(&original))?.1),
+        Ok(script) => Ok(reduce_known(script, &judge, &opts, Some(output), "", Some(&original))?.1),
         Err(e) => reduce_lines(&text, &e.to_string(), &judge, &opts, output),
     }
 }
@@ -400,13 +400,15 @@ pub fn reduce(
     best_out: Option<&Path>,
     header: &str,
 ) -> Result<(String, Report), ReduceError> {
-    reduce_known(input, judge, opts, best_out, header, None)
+    reduce_known(input.clone(), judge, opts, best_out, header, None)
 }
 
 /// [`reduce`], where `known` is a text a worker already found interesting (not checked
 /// again if the reduction starts from it).
+// The input is taken, not borrowed: once a smaller script is found the input is dropped,
+// not held beside it for the whole run (a 3 MB input is 24 MB parsed; issue 37).
 fn reduce_known(
-    input: &Script,
+    input: Script,
     judge: &dyn Judge,
     opts: &Options,
     best_out: Option<&Path>,
@@ -414,12 +416,12 @@ fn reduce_known(
     known: Option<&str>,
 ) -> Result<(String, Report), ReduceError> {
     let t0 = Instant::now();
-    let text = smtlib::print(input);
+    let text = smtlib::print(&input);
     let jobs = opts.jobs.max(1);
     let mut st = State {
-        baseline: check::check(input).diagnostics.len(),
-        size: measure(input, &text),
-        best: input.clone(),
+        baseline: check::check(&input).diagnostics.len(),
+        size: measure(&input, &text),
+        best: input,
         report: Report { original_bytes: text.len(), ..Report::default() },
         text,
         seen: HashSet::new(),
@@ -436,6 +438,8 @@ fn reduce_known(
     // interrupted or time-limited reduction resumes; a rerun cannot overwrite it with the
     // unreduced input). One that does not show the bug belongs to another input and is
     // overwritten.
+    // The input and its text while an earlier result stands in for them.
+    let mut displaced: Option<(Script, String)> = None;
     if let Some(earlier) = best_out.and_then(|p| std::fs::read(p).ok()).and_then(|b| smtlib::parse_bytes(&b).ok()) {
         let text = smtlib::print(&earlier);
         if measure(&earlier, &text) < st.size && check::check(&earlier).diagnostics.len() <= st.baseline {
@@ -443,20 +447,19 @@ fn reduce_known(
             if judge.confirm(&text) {
                 st.report.resumed_from = Some(text.len());
                 st.size = measure(&earlier, &text);
-                st.best = earlier;
-                st.text = text;
+                displaced = Some((std::mem::replace(&mut st.best, earlier), std::mem::replace(&mut st.text, text)));
             }
         }
     }
     // (`known` was already checked by the caller.)
     if known != Some(st.text.as_str()) && !st.workers[0].interesting(&st.text) {
-        if st.report.resumed_from.is_some() && known == Some(smtlib::print(input).as_str()) {
+        if let Some((input, text)) = displaced.take().filter(|(_, text)| known == Some(text.as_str())) {
             // An earlier output that the check the input passed rejects belongs to
             // another input (the judge confirms everything): start from the input.
             st.report.resumed_from = None;
-            st.text = smtlib::print(input);
-            st.size = measure(input, &st.text);
-            st.best = input.clone();
+            st.size = measure(&input, &text);
+            st.text = text;
+            st.best = input;
             st.report.checks += 1;
         } else if !judge.check_like_confirm() {
             return Err(ReduceError::NotInteresting);
@@ -474,6 +477,7 @@ fn reduce_known(
         }
         Ok(())
     };
+    drop(displaced);
     write(&st.text)?;
     let cleanup = opts.passes.is_empty() || opts.passes.iter().any(|p| p == "unused");
     // Bookkeeping of a success of pass `name` (the text was `bytes` long before it).

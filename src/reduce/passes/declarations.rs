@@ -1,7 +1,7 @@
 //! Passes over what a script declares: declarations nothing uses, sorts that can be
 //! simpler, and terms that can become a fresh constant.
 
-use super::{drop_chunks, Change, Ctx, Repl};
+use super::{drop_chunks, Change, Ctx, Renames, Repl};
 use crate::mutate::scope::NONE;
 use crate::smtlib::ast::*;
 use crate::smtlib::printer::{print_command_with, sort_to_string, term_to_string};
@@ -147,7 +147,7 @@ pub(super) fn retype(ctx: &Ctx) -> Vec<Change> {
             _ => continue,
         };
         for new in ["Int", "Bool"] {
-            out.push(Change::Rename(vec![(s.sym(sort).to_string(), new.to_string())], vec![i]));
+            out.push(Change::Rename(Renames::new(vec![(s.sym(sort).to_string(), new.to_string())]), vec![i]));
         }
     }
     for n in &ctx.scope.nodes {

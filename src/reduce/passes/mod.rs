@@ -56,10 +56,14 @@ pub enum Change {
     /// Remove commands (sorted indices), replace commands by text, replace terms. An
     /// argument replaced by empty text disappears from its application.
     Edit { drop: Vec<usize>, commands: Vec<(usize, String)>, terms: Vec<(TermId, Repl)> },
+    /// One term replaced: an [`Change::Edit`] of one term without its lists. Passes
+    /// propose several per node, and on a 100,000-deep script the lists were what held a
+    /// reduction's memory (issue 37).
+    Term(TermId, Repl),
     /// Rename symbols everywhere (old → new; the new names are fresh in the script, or
     /// declared by another command when the old one's declarations go: `drop`, sorted
     /// command indices).
-    Rename(Vec<(String, String)>, Vec<usize>),
+    Rename(Renames, Vec<usize>),
     /// Free occurrences of global symbols replaced everywhere by the text of a term of the
     /// script (itself with the substitution applied), commands dropped (sorted indices),
     /// conjuncts removed from their `and`. Texts are built when the candidate is tried
@@ -67,12 +71,49 @@ pub enum Change {
     Subst { vars: Vec<(String, TermId)>, drop: Vec<usize>, removed: Vec<TermId> },
 }
 
+/// Old → new symbol pairs, each with the pair its name's tester needs (`is-C` for a
+/// constructor `C`): a slice of one shared list, so that a renaming's ddmin ladder (all,
+/// halves, quarters, ..., one by one) holds the names once instead of once per rung. On a
+/// script binding 100,000 names the copies were 110 MB of a reduction's peak (issue 37).
+#[derive(Clone, Debug)]
+pub struct Renames {
+    all: std::sync::Arc<[((String, String), Option<(String, String)>)]>,
+    range: std::ops::Range<usize>,
+}
+
+impl Renames {
+    /// All of `pairs`, with no testers.
+    pub fn new(pairs: Vec<(String, String)>) -> Renames {
+        Renames::with_testers(pairs.into_iter().map(|p| (p, None)).collect())
+    }
+    fn with_testers(all: Vec<((String, String), Option<(String, String)>)>) -> Renames {
+        let range = 0..all.len();
+        Renames { all: all.into(), range }
+    }
+    /// The pairs `range` of the same list.
+    fn slice(&self, range: std::ops::Range<usize>) -> Renames {
+        Renames { all: self.all.clone(), range }
+    }
+    fn len(&self) -> usize {
+        self.range.len()
+    }
+    /// The pairs, testers after their names.
+    pub fn pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        let chosen = &self.all[self.range.clone()];
+        chosen
+            .iter()
+            .map(|(p, _)| p)
+            .chain(chosen.iter().filter_map(|(_, t)| t.as_ref()))
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+    }
+}
+
 impl Change {
     fn terms(terms: Vec<(TermId, Repl)>) -> Change {
         Change::Edit { drop: vec![], commands: vec![], terms }
     }
     fn term(t: TermId, r: Repl) -> Change {
-        Change::terms(vec![(t, r)])
+        Change::Term(t, r)
     }
     fn commands(commands: Vec<(usize, String)>) -> Change {
         Change::Edit { drop: vec![], commands, terms: vec![] }
@@ -136,33 +177,12 @@ fn drop_chunks(r: &[usize], first: usize) -> Vec<Change> {
 /// The text of a change applied to the context's script.
 pub fn materialize(ctx: &Ctx, c: &Change) -> String {
     match c {
-        Change::Edit { drop, commands, terms } => {
-            let texts: Vec<String> = terms
-                .iter()
-                .map(|(at, r)| match r {
-                    Repl::Text(t) => t.clone(),
-                    Repl::Term(t) => term_to_string(ctx.s, *t),
-                    Repl::LetElim(elim) => binders::let_elim_text(ctx, *at, elim),
-                })
-                .collect();
-            let ov: Vec<(TermId, &str)> = terms.iter().zip(&texts).map(|((t, _), x)| (*t, x.as_str())).collect();
-            let mut out = String::with_capacity(ctx.s.text.len());
-            for (i, cmd) in ctx.s.commands.iter().enumerate() {
-                if drop.binary_search(&i).is_ok() {
-                    continue;
-                }
-                match commands.iter().find(|(j, _)| *j == i) {
-                    Some((_, t)) => out.push_str(t),
-                    None => out.push_str(&print_command_with(ctx.s, &cmd.kind, &ov)),
-                }
-                out.push('\n');
-            }
-            out
-        }
+        Change::Term(t, r) => edit_text(ctx, &[], &[], &[(*t, r.clone())]),
+        Change::Edit { drop, commands, terms } => edit_text(ctx, drop, commands, terms),
         Change::Subst { vars, drop, removed } => substitute::subst_text(ctx, vars, drop, removed),
         Change::Rename(map, drop) => {
             let mut s = ctx.s.clone();
-            let map: HashMap<&str, &str> = map.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+            let map: HashMap<&str, &str> = map.pairs().collect();
             crate::smtlib::ast::rename_symbols(&mut s, &map);
             if !drop.is_empty() {
                 let mut i = 0;
@@ -174,6 +194,32 @@ pub fn materialize(ctx: &Ctx, c: &Change) -> String {
             printer::print(&s)
         }
     }
+}
+
+/// The text of the context's script with commands dropped (sorted indices), commands
+/// replaced by text and terms replaced.
+fn edit_text(ctx: &Ctx, drop: &[usize], commands: &[(usize, String)], terms: &[(TermId, Repl)]) -> String {
+    let texts: Vec<String> = terms
+        .iter()
+        .map(|(at, r)| match r {
+            Repl::Text(t) => t.clone(),
+            Repl::Term(t) => term_to_string(ctx.s, *t),
+            Repl::LetElim(elim) => binders::let_elim_text(ctx, *at, elim),
+        })
+        .collect();
+    let ov: Vec<(TermId, &str)> = terms.iter().zip(&texts).map(|((t, _), x)| (*t, x.as_str())).collect();
+    let mut out = String::with_capacity(ctx.s.text.len());
+    for (i, cmd) in ctx.s.commands.iter().enumerate() {
+        if drop.binary_search(&i).is_ok() {
+            continue;
+        }
+        match commands.iter().find(|(j, _)| *j == i) {
+            Some((_, t)) => out.push_str(t),
+            None => out.push_str(&print_command_with(ctx.s, &cmd.kind, &ov)),
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// How much is left of a script; a candidate must be strictly smaller. Lexicographic:

@@ -107,30 +107,33 @@ pub(super) fn rename(ctx: &Ctx) -> Vec<Change> {
     if map.is_empty() {
         return vec![];
     }
+    // Halves, quarters, ... before single names (ddmin): z3 orders and hashes by name,
+    // so a crash may need a few names kept, and renaming the hundreds of others one
+    // check each is what took the time on a 31 KB trigger (BENCHMARKS.md, issue 26).
+    map.sort_by_key(|(old, _)| std::cmp::Reverse(old.len()));
     // A renamed constructor takes its `is-C` tester along (z3's and cvc5's spelling of
     // `(_ is C)`, whose index the renaming reaches by itself).
     let ctors = constructors(s);
-    let with_testers = |pairs: Vec<(String, String)>| -> Change {
-        let testers: Vec<(String, String)> = pairs
-            .iter()
-            .filter(|(old, _)| ctors.contains(old.as_str()))
-            .map(|(old, new)| (format!("is-{old}"), format!("is-{new}")))
-            .filter(|(old, _)| used.contains(old.as_str()))
-            .collect();
-        Change::Rename(pairs.into_iter().chain(testers).collect(), vec![])
-    };
-    let mut out = vec![with_testers(map.clone())];
-    if map.len() > 1 {
-        // Halves, quarters, ... before single names (ddmin): z3 orders and hashes by name,
-        // so a crash may need a few names kept, and renaming the hundreds of others one
-        // check each is what took the time on a 31 KB trigger (BENCHMARKS.md, issue 26).
-        map.sort_by_key(|(old, _)| std::cmp::Reverse(old.len()));
-        let mut size = map.len().div_ceil(2);
-        while size >= 2 && size < map.len() {
-            out.extend(map.chunks(size).map(|c| with_testers(c.to_vec())));
+    let all = Renames::with_testers(
+        map.into_iter()
+            .map(|(old, new)| {
+                let tester = ctors
+                    .contains(old.as_str())
+                    .then(|| (format!("is-{old}"), format!("is-{new}")))
+                    .filter(|(t, _)| used.contains(t.as_str()));
+                ((old, new), tester)
+            })
+            .collect(),
+    );
+    let n = all.len();
+    let mut out = vec![Change::Rename(all.clone(), vec![])];
+    if n > 1 {
+        let mut size = n.div_ceil(2);
+        while size >= 2 && size < n {
+            out.extend((0..n).step_by(size).map(|a| Change::Rename(all.slice(a..(a + size).min(n)), vec![])));
             size = size.div_ceil(2).min(size - 1);
         }
-        out.extend(map.into_iter().map(|p| with_testers(vec![p])));
+        out.extend((0..n).map(|a| Change::Rename(all.slice(a..a + 1), vec![])));
     }
     out
 }

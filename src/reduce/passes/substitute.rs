@@ -298,11 +298,14 @@ pub(super) fn merge(ctx: &Ctx) -> Vec<Change> {
         if rest.len() > 1 {
             let mut drop: Vec<usize> = rest.iter().map(|(_, i)| *i).collect();
             drop.sort_unstable();
-            out.push(Change::Rename(rest.iter().map(|(n, _)| (n.to_string(), into.to_string())).collect(), drop));
+            out.push(Change::Rename(
+                Renames::new(rest.iter().map(|(n, _)| (n.to_string(), into.to_string())).collect()),
+                drop,
+            ));
         }
         for (n, i) in fs.iter().rev() {
             for (m, _) in targets.iter().filter(|(m, _)| m != n).take(2) {
-                out.push(Change::Rename(vec![(n.to_string(), m.to_string())], vec![*i]));
+                out.push(Change::Rename(Renames::new(vec![(n.to_string(), m.to_string())]), vec![*i]));
             }
         }
     }

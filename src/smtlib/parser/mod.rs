@@ -283,22 +283,25 @@ struct Parser<'a> {
 impl<'a> Parser<'a> {
     /// A parser of `src` in `scratch`'s buffers (given back by [`Parser::finish`]).
     fn new(src: &'a str, scratch: &mut Scratch, legacy: bool) -> Self {
-        // Pre-size the arenas from the source length (measured on cvc5's regressions:
-        // about one string per 5 bytes and one term per 7), so parsing rarely regrows.
-        let n = src.len();
-        let s = Script {
-            text: src.to_owned(),
-            strs: Vec::with_capacity(n / 5 + 8),
-            terms: Vec::with_capacity(n / 7 + 8),
-            term_lists: Vec::with_capacity(n / 8 + 8),
-            commands: Vec::with_capacity(n / 40 + 4),
-            command_offsets: Vec::with_capacity(n / 40 + 4),
-            ..Script::default()
-        };
         let mut lex = Lexer::new_in(src.as_bytes(), &mut scratch.lex, legacy);
         let toks = lex.tape_into(std::mem::take(&mut scratch.lex.toks));
         let lex_error = lex.error();
         lex.into_buffers(&mut scratch.lex);
+        // Pre-size the arenas from the source length (measured on cvc5's regressions:
+        // about one string per 5 bytes and one term per 7), so parsing rarely regrows, and
+        // at least from the tokens (a term or a string takes a token or more): a
+        // script of short names (a reducer's candidate) has more terms per byte, and a
+        // doubled arena of a 3 MB script was 22 MB of a reduction's peak (issue 37).
+        let (n, k) = (src.len(), toks.len());
+        let s = Script {
+            text: src.to_owned(),
+            strs: Vec::with_capacity((n / 5).max(k / 3) + 8),
+            terms: Vec::with_capacity((n / 7).max(k / 3) + 8),
+            term_lists: Vec::with_capacity((n / 8).max(k / 6) + 8),
+            commands: Vec::with_capacity(n / 40 + 4),
+            command_offsets: Vec::with_capacity(n / 40 + 4),
+            ..Script::default()
+        };
         Parser { src, toks, i: 0, lex_error, legacy_escapes: legacy, lenient: false, s, st: scratch.stacks.take() }
     }
 
