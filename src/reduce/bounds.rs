@@ -112,7 +112,7 @@ pub fn storm_minimize_finding(
     let t0 = Instant::now();
     let scratch = super::tempdir_in(dir)?;
     let dir = FindingDir::new(dir);
-    let (judge, meta) = FindingJudge::for_finding(&dir, solvers, max_time, scratch.path())?;
+    let (judge, meta) = FindingJudge::for_finding(dir.path(), solvers, max_time, scratch.path())?;
     if judge.witness.is_none() {
         return Err(ReduceError::Finding(super::judge::FindingError::Unusable {
             id: meta.id.clone(),

@@ -44,7 +44,7 @@ pub fn reduce_finding(
     let t0 = Instant::now();
     let scratch = tempdir_in(dir)?;
     let dir = FindingDir::new(dir);
-    let (mut judge, mut meta) = judge::FindingJudge::for_finding(&dir, solvers, max_time, scratch.path())?;
+    let (mut judge, mut meta) = judge::FindingJudge::for_finding(dir.path(), solvers, max_time, scratch.path())?;
     let trigger_path = dir.trigger_path();
     let text = crate::util::files::read_input_text(&trigger_path)?;
     let mut script = smtlib::parse(&text).map_err(|e| e.in_file(&trigger_path))?;

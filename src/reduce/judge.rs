@@ -235,11 +235,12 @@ impl FindingJudge {
     /// The judge for the finding in `dir` (its description and trigger). Solvers are
     /// resolved by name in `solvers` (the campaign's own definitions).
     pub fn for_finding(
-        dir: &FindingDir,
+        dir: &Path,
         solvers: &[SolverSpec],
         max_time: Duration,
         scratch: &Path,
     ) -> Result<(Self, Meta), FindingError> {
+        let dir = FindingDir::new(dir);
         let meta: Meta = dir.read_meta()?;
         let trigger = dir.read_trigger().map_err(|source| StoreFileError::Io { path: dir.trigger_path(), source })?;
         if trigger.contains("(set-option") {
