@@ -10,12 +10,11 @@
 //! winner is confirmed ([`Judge::confirm`], fresh processes for bug findings) before it
 //! becomes the new best, and the best-so-far file is rewritten atomically after every
 //! success: an interrupted reduction keeps its progress.
-
 //!
-//! One idea per file: the driver ([`driver`]), a stored finding with its built-in judge
+//! One idea per file: the driver (`driver.rs`), a stored finding with its built-in judge
 //! ([`finding`]), STORM's bound minimisation ([`bounds`]), the user's command as the
 //! judge ([`external`]) and the untyped line fallback it uses on input that does not
-//! parse ([`lines`]).
+//! parse (`lines.rs`).
 
 pub mod bounds;
 mod driver;

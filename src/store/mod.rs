@@ -1,16 +1,22 @@
-//! The bug store under a campaign's `--out` directory: its on-disk format and every
-//! read and write of it. Campaigns, triage, the reducer and BanditFuzz all store here.
+//! The bug store under a campaign's `--out` directory: its on-disk format and the code
+//! that reads and writes its files. Campaigns, triage, the reducer, the report and
+//! BanditFuzz all store here, and ask here for every path: the names below are spelled
+//! in [`layout`] only, a finding's files are read and written through [`FindingDir`],
+//! `campaign.json` through [`CampaignFile::read`], and a finding finds its store with
+//! [`store_root_of`].
 //!
 //! ```text
 //! OUT/lock                              held by the one process using the store
-//! OUT/scratch/                           the solvers' working directory
-//! OUT/campaign.json                      the campaign definition and run count
-//! OUT/bugs/<kind>/<id>/trigger.smt2      one directory per distinct fuzzing finding
-//! OUT/bugs/<kind>/<id>/meta.json
-//! OUT/seed-findings/<kind>/<id>/...      seeds that already fail, kept apart
-//! OUT/quarantine/                        findings whose meta.json did not read on open
-//! OUT/stats.jsonl                        append-only progress log
-//! OUT/events.jsonl                       append-only event stream (JSON lines)
+//! OUT/scratch/                          the solvers' working directory
+//! OUT/campaign.json                     the campaign definition and run count
+//! OUT/bugs/<kind>/<id>/trigger.smt2     one directory per distinct fuzzing finding
+//! OUT/bugs/<kind>/<id>/meta.json        its description ([`Meta`])
+//! OUT/bugs/<kind>/<id>/reduced.smt2     its reduction, report.md/.html, repro/<solver>.smt2
+//! OUT/seed-findings/<kind>/<id>/...     seeds that already fail, kept apart
+//! OUT/quarantine/                       findings whose meta.json did not read on open
+//! OUT/stats.jsonl                       append-only progress log
+//! OUT/events.jsonl                      append-only event stream (JSON lines)
+//! OUT/perf/<id>/                        BanditFuzz's benchmarks ([`perf`])
 //! ```
 //!
 //! Every file is written to a temporary name and renamed into place, so a `kill -9` at
