@@ -154,9 +154,11 @@ fn a_target_crash_is_a_finding_with_the_script_that_crashed() {
     assert_eq!(findings.len(), 1, "one crash bug however often it crashed: {stdout}");
     let (meta_path, meta) = &findings[0];
     assert_eq!((meta.kind.as_str(), meta.blamed.as_str()), ("crash", "faulty"));
-    assert!(meta.engine.starts_with("bandit"));
+    assert!(matches!(meta.origin, smtstorm::store::Origin::Bandit(_)), "{}", meta.origin);
     let trigger = std::fs::read_to_string(meta_path.parent().unwrap().join("trigger.smt2")).unwrap();
     assert!(needles.iter().any(|n| trigger.contains(n)), "the stored trigger is the script that crashed:\n{trigger}");
+    // The generated script is the seed: hashed as campaigns hash theirs (issue 38).
+    assert_eq!(meta.seed_hash, smtstorm::store::seed_hash(&trigger));
     let s: Summary = summary(&out);
     assert_eq!(s.findings, 1);
 }

@@ -33,8 +33,9 @@ use crate::oracle;
 use crate::solver::outcome::{Outcome, QueryResult};
 use crate::solver::registry::SolverSpec;
 use crate::solver::{run_file, Limits};
+use crate::store::layout::{self, BanditFile};
 pub use crate::store::perf::{perf_in, PerfMeta, Strategy, Timing};
-use crate::store::{Meta, Recorded, SolverAnswer, Store};
+use crate::store::{Meta, Origin, Recorded, SolverAnswer, Store};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, VecDeque};
@@ -99,9 +100,9 @@ pub struct Live {
 
 impl Live {
     pub fn new(out: &Path, memory: Option<u64>) -> std::io::Result<Live> {
-        let scratch = out.join("tmp");
+        let scratch = layout::tmp(out);
         std::fs::create_dir_all(&scratch)?;
-        let path = out.join("timings.jsonl");
+        let path = layout::bandit_file(out, BanditFile::Timings);
         let log = crate::util::fs::open_store_file(&path, true)
             .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         Ok(Live { scratch, memory, log })
@@ -251,10 +252,10 @@ impl<'a> Bandit<'a> {
         }
         let grammar = Grammar::new(cfg.grammar.clone())?;
         let lock = crate::store::lock::lock(out)?;
-        crate::solver::sandbox::use_scratch_dir(&out.join("scratch"))?;
-        std::fs::create_dir_all(out.join("perf"))?;
-        crate::util::fs::write_atomic(&out.join("bandit.json"), &serde_json::to_vec_pretty(&cfg).unwrap_or_default())?;
-        let decisions = std::fs::File::create(out.join("decisions.jsonl"))?;
+        crate::solver::sandbox::use_scratch_dir(&layout::scratch(out))?;
+        std::fs::create_dir_all(out.join(layout::PERF))?;
+        crate::util::fs::write_atomic(&layout::bandit(out), &serde_json::to_vec_pretty(&cfg).unwrap_or_default())?;
+        let decisions = std::fs::File::create(layout::bandit_file(out, BanditFile::Decisions))?;
         let constructs = Agent::new(grammar.ops.clone(), cfg.decay);
         let actions = Agent::new(vec!["mutate".into(), "sample".into()], cfg.decay);
         Ok(Bandit {
@@ -411,7 +412,7 @@ impl<'a> Bandit<'a> {
 
     fn keep(&mut self, it: u64, text: &str, margin: f64, score: Score, made_by: String) -> std::io::Result<()> {
         let id = sha(text)[..12].to_string();
-        let dir = self.out.join("perf").join(&id);
+        let dir = layout::perf_dir(&self.out, &id);
         let meta = PerfMeta {
             id,
             iteration: it,
@@ -427,8 +428,8 @@ impl<'a> Bandit<'a> {
             timeout: self.cfg.timeout,
             made_by,
         };
-        crate::util::fs::write_atomic(&dir.join("bench.smt2"), text.as_bytes())?;
-        crate::util::fs::write_atomic(&dir.join("meta.json"), &serde_json::to_vec_pretty(&meta).unwrap_or_default())?;
+        crate::util::fs::write_atomic(&dir.join(layout::BENCH), text.as_bytes())?;
+        crate::util::fs::write_atomic(&dir.join(layout::META), &serde_json::to_vec_pretty(&meta).unwrap_or_default())?;
         self.kept.push(meta);
         Ok(())
     }
@@ -465,16 +466,16 @@ impl<'a> Bandit<'a> {
                     .map(|(r, s)| SolverAnswer {
                         solver: s.name.clone(),
                         version: s.version.clone(),
-                        outcomes: r.outcomes.iter().map(|o| o.to_string()).collect(),
+                        outcomes: r.outcomes.clone(),
                         stdout_excerpt: r.stdout_excerpt.clone(),
                         stderr_excerpt: r.stderr_excerpt.clone(),
                         seconds: r.wall.as_secs_f64(),
                     })
                     .collect(),
                 seed: format!("generated (bandit seed {})", self.cfg.seed),
-                seed_hash: sha(text),
-                engine: format!("bandit-{}", self.cfg.strategy.name()),
-                edits: serde_json::Value::Null,
+                seed_hash: crate::store::seed_hash(text),
+                origin: Origin::Bandit(self.cfg.strategy),
+                edits: vec![],
                 seed_slice: None,
                 rng_seed: self.cfg.seed,
                 found_at: self.t0.elapsed().as_secs_f64(),
@@ -514,7 +515,7 @@ impl<'a> Bandit<'a> {
             .chain(self.cfg.references.iter().map(|s| (s.clone(), false)))
             .collect();
         'bench: for &k in &order {
-            let text = std::fs::read_to_string(self.out.join("perf").join(&self.kept[k].id).join("bench.smt2"))?;
+            let text = std::fs::read_to_string(layout::perf_dir(&self.out, &self.kept[k].id).join(layout::BENCH))?;
             let mut cpu = vec![];
             let mut par2 = vec![];
             for (spec, _) in &solvers {
@@ -534,8 +535,11 @@ impl<'a> Bandit<'a> {
             m.final_cpu = cpu;
             m.final_par2 = par2;
             m.final_margin = Some(tmin - rmax);
-            let dir = self.out.join("perf").join(&m.id);
-            crate::util::fs::write_atomic(&dir.join("meta.json"), &serde_json::to_vec_pretty(&*m).unwrap_or_default())?;
+            let dir = layout::perf_dir(&self.out, &m.id);
+            crate::util::fs::write_atomic(
+                &dir.join(layout::META),
+                &serde_json::to_vec_pretty(&*m).unwrap_or_default(),
+            )?;
         }
         let finals: Vec<f64> = self.kept.iter().filter_map(|m| m.final_margin).collect();
         self.summary.best_margin =
@@ -544,7 +548,7 @@ impl<'a> Bandit<'a> {
         self.summary.kept = self.kept.len();
         self.summary.seconds = self.t0.elapsed().as_secs_f64();
         crate::util::fs::write_atomic(
-            &self.out.join("agents.json"),
+            &layout::bandit_file(&self.out, BanditFile::Agents),
             &serde_json::to_vec_pretty(&serde_json::json!({
                 "constructs": agent_json(&self.constructs),
                 "actions": agent_json(&self.actions),
@@ -552,12 +556,12 @@ impl<'a> Bandit<'a> {
             .unwrap_or_default(),
         )?;
         crate::util::fs::write_atomic(
-            &self.out.join("summary.json"),
+            &layout::bandit_file(&self.out, BanditFile::Summary),
             &serde_json::to_vec_pretty(&self.summary).unwrap_or_default(),
         )?;
         let svg = plot::cactus(&plot::series_from_perf(&self.out), t);
-        crate::util::fs::write_atomic(&self.out.join("cactus.svg"), svg.as_bytes())?;
-        let _ = std::fs::remove_dir_all(self.out.join("tmp"));
+        crate::util::fs::write_atomic(&layout::bandit_file(&self.out, BanditFile::Cactus), svg.as_bytes())?;
+        let _ = std::fs::remove_dir_all(layout::tmp(&self.out));
         Ok(self.summary.clone())
     }
 }

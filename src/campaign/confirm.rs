@@ -7,8 +7,8 @@ use super::*;
 pub(super) struct Candidate<'a> {
     pub(super) seed: usize,
     pub(super) trigger: &'a Script,
-    pub(super) engine: &'a str,
-    pub(super) edits: serde_json::Value,
+    pub(super) engine: Origin,
+    pub(super) edits: &'a [crate::mutate::edit::Edit],
     pub(super) rng_seed: u64,
     /// Expected answers when known (a seed's `:status`, STORM's witness).
     pub(super) truth: Option<&'a [Outcome]>,
@@ -29,7 +29,7 @@ pub(super) fn confirm_and_store(
     tmp: &Path,
     w: usize,
 ) -> Option<(oracle::Verdict, bool)> {
-    let Candidate { seed: i, trigger, engine, ref edits, rng_seed, truth, seed_finding, witness } = *cand;
+    let Candidate { seed: i, trigger, ref engine, edits, rng_seed, truth, seed_finding, witness } = *cand;
     let seed = &sh.seeds[i];
     let text = smtlib::print(trigger);
     let checks = smtlib::checks(trigger);
@@ -37,7 +37,7 @@ pub(super) fn confirm_and_store(
     let readers: Vec<usize> = (0..sh.solvers.len())
         .filter(|&k| {
             sh.solvers[k].cannot_read(seed.script()).is_none()
-                && (engine != Engine::Fusion.name() || sh.solvers[k].cannot_read(trigger).is_none())
+                && (*engine != Engine::Fusion || sh.solvers[k].cannot_read(trigger).is_none())
         })
         .collect();
     // One file per distinct text the solvers get (foreign options removed per family).
@@ -60,7 +60,7 @@ pub(super) fn confirm_and_store(
     }
     let framing = crate::smtlib::framing::framing(trigger);
     let again = match truth {
-        Some(t) if engine == Engine::Fusion.name() => oracle::judge_constructed(&all, &sh.families, t, Some(&framing)),
+        Some(t) if *engine == Engine::Fusion => oracle::judge_constructed(&all, &sh.families, t, Some(&framing)),
         _ => oracle::judge(&all, &sh.families, truth, Some(&framing)),
     };
     let mut verdict = match again.iter().find(|x| x.kind == v.kind && x.blamed == v.blamed) {
@@ -209,7 +209,7 @@ pub(super) fn confirm_and_store(
         .map(|(&k, r)| SolverAnswer {
             solver: sh.solvers[k].name.clone(),
             version: sh.solvers[k].version.clone(),
-            outcomes: r.outcomes.iter().map(|o| o.to_string()).chain(r.crash.iter().map(|c| c.to_string())).collect(),
+            outcomes: r.outcomes.iter().chain(&r.crash).cloned().collect(),
             stdout_excerpt: r.stdout_excerpt.clone(),
             stderr_excerpt: r.stderr_excerpt.clone(),
             seconds: r.wall.as_secs_f64(),
@@ -229,8 +229,8 @@ pub(super) fn confirm_and_store(
         answers,
         seed: seed.path.display().to_string(),
         seed_hash: seed.hash.clone(),
-        engine: engine.to_string(),
-        edits: edits.clone(),
+        origin: engine.clone(),
+        edits: edits.to_vec(),
         seed_slice: seed.kept().map(<[usize]>::to_vec),
         rng_seed,
         found_at: sh.elapsed_before + sh.t0.elapsed().as_secs_f64(),

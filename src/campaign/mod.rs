@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use store::{Meta, Recorded, SolverAnswer, Store};
+use store::{Meta, Origin, Recorded, SolverAnswer, Store};
 
 /// What a campaign run ended with.
 #[derive(Debug)]
@@ -151,12 +151,12 @@ pub fn run_locked(
     cfg.validate()?;
     let io = |e: std::io::Error| Error::io(out, e);
     crate::util::fs::create_dirs(out).map_err(io)?;
-    crate::solver::sandbox::use_scratch_dir(&out.join("scratch")).map_err(io)?;
+    crate::solver::sandbox::use_scratch_dir(&store::layout::scratch(out)).map_err(io)?;
     let mut solvers = crate::solver::check::resolve_campaign(registry, &cfg.solvers)?;
     if solvers.is_empty() {
         return Err(Error::NoSolvers { registry: crate::solver::registry::default_toml() });
     }
-    crate::solver::check::refuse_non_solvers(&solvers, &out.join("scratch"))?;
+    crate::solver::check::refuse_non_solvers(&solvers, &store::layout::scratch(out))?;
     // Configured variants of solvers whose options are command-line ones (yices), asked
     // besides them ([`crate::mutate::config::command_line_variants`]); drawn from the
     // campaign's seed, so a resumed campaign asks the same ones and another seed or
@@ -186,16 +186,14 @@ pub fn run_locked(
             }
         }
     }
-    let cfile_path = out.join("campaign.json");
     // A campaign.json that exists but does not read is an error, never run 1 again (which
     // would restart the run count and the campaign's clock over stored findings).
-    let prev: Option<CampaignFile> = match std::fs::read(&cfile_path) {
-        Ok(b) => Some(serde_json::from_slice(&b).map_err(|e| {
-            Error::config(&cfile_path, format!("unreadable ({e}); fix or remove it to start the campaign anew"))
-        })?),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(Error::io(&cfile_path, e)),
-    };
+    let prev: Option<CampaignFile> = CampaignFile::read(out).map_err(|e| match e {
+        store::StoreFileError::Json { path, source } => {
+            Error::config(&path, format!("unreadable ({source}); fix or remove it to start the campaign anew"))
+        }
+        store::StoreFileError::Io { path, source } => Error::io(&path, source),
+    })?;
     let now_unix = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let cfile = CampaignFile {
         config: cfg.clone(),
@@ -204,15 +202,15 @@ pub fn run_locked(
         first_start_unix: prev.as_ref().map_or(now_unix, |p| p.first_start_unix),
         elapsed_before: prev.as_ref().map_or(0.0, |p| p.elapsed_before),
     };
-    crate::util::fs::write_atomic(&cfile_path, &serde_json::to_vec_pretty(&cfile).unwrap_or_default()).map_err(io)?;
+    cfile.write(out).map_err(io)?;
     let store = Store::open(out).map_err(io)?;
     let events = Events::new(out, json);
     for (from, to) in store.quarantined() {
         events.emit(
-            serde_json::json!({"event": "quarantined", "from": from, "to": to, "why": "meta.json does not read"}),
+            serde_json::json!({"event": "quarantined", "from": from, "to": to, "why": store::layout::META_UNREADABLE}),
         );
         if !quiet {
-            eprintln!("smtstorm: {}: meta.json does not read; moved to {}", from.display(), to.display());
+            eprintln!("smtstorm: {}: {}; moved to {}", from.display(), store::layout::META_UNREADABLE, to.display());
         }
     }
     events.emit(serde_json::json!({"event": "start", "run": cfile.runs, "solvers": solvers.iter().map(|s| &s.name).collect::<Vec<_>>()}));
@@ -263,7 +261,7 @@ pub fn run_locked(
                 let text = String::from_utf8_lossy(&bytes);
                 let witness = crate::mutate::storm::read_witness(&text);
                 seeds.push(Seed {
-                    hash: crate::util::hash::short_hash(&text),
+                    hash: store::seed_hash(&text),
                     path: f,
                     loaded: script,
                     witness,
@@ -340,7 +338,7 @@ pub fn run_locked(
         cfg,
     });
     shared.counters.seeds_rejected.store(rejected, Relaxed);
-    let tmp = out.join("tmp");
+    let tmp = store::layout::tmp(out);
     std::fs::create_dir_all(&tmp).map_err(io)?;
 
     let workers: Vec<_> = (0..shared.cfg.workers())
@@ -351,7 +349,7 @@ pub fn run_locked(
         .collect();
 
     // Progress, stats log and stop conditions.
-    let stats_path = out.join("stats.jsonl");
+    let stats_path = store::layout::stats(out);
     let mut last_stats = Instant::now();
     let tty = !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
     loop {
@@ -425,7 +423,7 @@ pub fn run_locked(
     let stats = shared.counters.snapshot(shared.run, el, shared.elapsed_before);
     let _ = crate::util::fs::append_line(&stats_path, &serde_json::to_string(&stats).unwrap_or_default());
     let cfile = CampaignFile { elapsed_before: shared.elapsed_before + el, ..cfile };
-    crate::util::fs::write_atomic(&cfile_path, &serde_json::to_vec_pretty(&cfile).unwrap_or_default()).map_err(io)?;
+    cfile.write(out).map_err(io)?;
     let _ = std::fs::remove_dir_all(&tmp);
     let (bugs, seed_findings) = shared.store.lock().unwrap_or_else(|e| e.into_inner()).counts();
     shared

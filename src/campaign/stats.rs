@@ -199,7 +199,7 @@ pub struct Events {
 impl Events {
     /// Events of the store at `out`, also printed to stdout as JSON lines if `stdout`.
     pub fn new(out: &Path, stdout: bool) -> Events {
-        Events { path: out.join("events.jsonl"), stdout, lock: Mutex::new(()) }
+        Events { path: crate::store::layout::events(out), stdout, lock: Mutex::new(()) }
     }
 
     pub fn emit(&self, v: serde_json::Value) {

@@ -10,8 +10,9 @@
 //! against our own harness: if smtstorm's code panics on it, it is a harness bug (ours),
 //! otherwise "not reproduced".
 
-use crate::campaign::{self, store::Store, Config};
+use crate::campaign::{self, Config};
 use crate::solver::Registry;
+use crate::store::{layout, Origin, Store};
 use crate::util::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -131,7 +132,7 @@ pub fn triage(
     }
     // Which artifacts reproduced: the store's events name the seed of every finding and
     // of every duplicate of one.
-    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap_or_default();
+    let events = std::fs::read_to_string(layout::events(out)).unwrap_or_default();
     let mut shown = std::collections::BTreeSet::new();
     for l in events.lines() {
         if let Ok(v) = serde_json::from_str::<serde_json::Value>(l) {
@@ -153,10 +154,9 @@ pub fn triage(
             rep.reproduced += 1;
         }
     }
-    rep.findings = stored.iter().filter(|(_, m)| m.engine == "triage").count();
+    rep.findings = stored.iter().filter(|(_, m)| m.origin == Origin::Triage).count();
     rep.seconds = t0.elapsed().as_secs_f64();
-    let _ =
-        crate::util::fs::write_atomic(&out.join("triage.json"), &serde_json::to_vec_pretty(&rep).unwrap_or_default());
+    let _ = crate::util::fs::write_atomic(&layout::triage(out), &serde_json::to_vec_pretty(&rep).unwrap_or_default());
     Ok(rep)
 }
 

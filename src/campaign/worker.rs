@@ -41,7 +41,7 @@ pub(super) fn worker(sh: &Shared, w: usize) {
             sess
         })
         .collect();
-    let tmp = sh.out.join("tmp");
+    let tmp = crate::store::layout::tmp(&sh.out);
     let mut prepared = PreparedCache::default();
     while !sh.stop.load(Relaxed) {
         let job = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).next();
@@ -293,8 +293,8 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
             let cand = Candidate {
                 seed: i,
                 trigger: &script,
-                engine: if sh.cfg.triage { "triage" } else { "seed" },
-                edits: serde_json::json!([]),
+                engine: if sh.cfg.triage { Origin::Triage } else { Origin::Seed },
+                edits: &[],
                 rng_seed: 0,
                 truth: t.as_deref(),
                 seed_finding: !sh.cfg.triage,
@@ -610,7 +610,6 @@ pub(super) fn fuzz_batch<'s>(
         if engine == Engine::Config {
             learn(sh, &baseline, logic, edits, &rs);
         }
-        let edits_json = serde_json::to_value(edits).unwrap_or_default();
         // A STORM instance is satisfied by its witness: any `unsat` is a candidate. A
         // fusion has its seeds' answer by construction.
         let built_answer = match &partner {
@@ -674,8 +673,8 @@ pub(super) fn fuzz_batch<'s>(
             let cand = Candidate {
                 seed: i,
                 trigger,
-                engine: engine.name(),
-                edits: edits_json.clone(),
+                engine: Origin::Engine(engine),
+                edits,
                 rng_seed: *rng_seed,
                 truth,
                 seed_finding: false,

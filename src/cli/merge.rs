@@ -1,6 +1,7 @@
 //! `smtstorm merge`.
 
 use anyhow::Result;
+use smtstorm::store::layout;
 use std::path::PathBuf;
 
 /// Merge the bug stores of several campaigns (the shards of `smtstorm fuzz --shard K/N`,
@@ -32,7 +33,7 @@ impl MergeCmd {
         let mut store =
             smtstorm::store::Store::open(&self.out).map_err(|e| anyhow::anyhow!("{}: {e}", self.out.display()))?;
         for (from, to) in store.quarantined() {
-            eprintln!("smtstorm: {}: meta.json does not read; moved to {}", from.display(), to.display());
+            eprintln!("smtstorm: {}: {}; moved to {}", from.display(), layout::META_UNREADABLE, to.display());
         }
         for src in &self.stores {
             let r = store.merge_from(src).map_err(|e| anyhow::anyhow!("{}: {e}", src.display()))?;
@@ -43,9 +44,9 @@ impl MergeCmd {
                 if r.quarantined.is_empty() { String::new() } else { format!(", {} quarantined", r.quarantined.len()) };
             outln!("{}: {} new, {} duplicates, {} merged before{q}", src.display(), r.new, r.duplicates, r.already);
             // The report needs a campaign description: the first store's, if OUT has none.
-            let cfile = self.out.join("campaign.json");
+            let cfile = layout::campaign(&self.out);
             if !cfile.exists() {
-                if let Ok(b) = std::fs::read(src.join("campaign.json")) {
+                if let Ok(b) = std::fs::read(layout::campaign(src)) {
                     smtstorm::util::fs::write_atomic(&cfile, &b)?;
                 }
             }
@@ -55,7 +56,7 @@ impl MergeCmd {
         let q = if q == 0 {
             String::new()
         } else {
-            format!("; {q} findings quarantined: see {}", self.out.join("quarantine").display())
+            format!("; {q} findings quarantined: see {}", layout::quarantine(&self.out).display())
         };
         outln!("{}: {fuzz} distinct bugs, {seed} seed findings{q}", self.out.display());
         Ok(())

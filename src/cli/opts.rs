@@ -160,7 +160,7 @@ pub(crate) fn run_campaign(
             sum.stats.mutants as f64 / sum.stats.elapsed.max(1e-9),
             sum.bugs,
             sum.seed_findings,
-            out.join("bugs").display(),
+            smtstorm::store::layout::bugs(out).display(),
             md.display()
         );
     }
@@ -168,7 +168,7 @@ pub(crate) fn run_campaign(
         eprintln!(
             "smtstorm: {} confirmed findings could NOT be stored (disk full or unwritable?); each is in {} as a store-failed event",
             sum.stats.store_errors,
-            out.join("events.jsonl").display()
+            smtstorm::store::layout::events(out).display()
         );
     }
     Ok(findings_status(sum.stats.store_errors, sum.bugs + sum.seed_findings))

@@ -64,7 +64,7 @@ pub(crate) struct ReduceCmd {
 
 impl ReduceCmd {
     pub(crate) fn run(&self) -> Result<()> {
-        use smtstorm::reduce;
+        use smtstorm::{reduce, store};
         let known: Vec<&str> = reduce::passes::PASSES.iter().map(|p| p.0).collect();
         if let Some(p) = self.passes.iter().find(|p| !known.contains(&p.as_str())) {
             anyhow::bail!("--passes: unknown pass {p:?}; known: {}", known.join(", "));
@@ -105,12 +105,13 @@ impl ReduceCmd {
         // Ctrl-C ends the reduction cleanly: the best result so far is already on disk.
         smtstorm::util::stop::install_signal_handlers();
         let timeout = self.timeout.map(super::opts::timeout_seconds).transpose()?;
-        let (report, out) = if self.input.join("meta.json").is_file() {
+        let finding = store::FindingDir::new(&self.input);
+        let (report, out) = if finding.has_meta() {
             // The store the finding belongs to (OUT/bugs/KIND/ID), else the directory itself:
             // no campaign, triage or other reduction may write it meanwhile.
-            let root = self.input.ancestors().nth(3).filter(|r| r.join("campaign.json").is_file());
-            let _lock = smtstorm::store::lock::lock(root.unwrap_or(&self.input))?;
-            smtstorm::solver::sandbox::use_scratch_dir(&root.unwrap_or(&self.input).join("scratch"))?;
+            let root = finding.store_root().filter(|r| store::layout::campaign(r).is_file());
+            let _lock = store::lock::lock(root.unwrap_or(&self.input))?;
+            smtstorm::solver::sandbox::use_scratch_dir(&store::layout::scratch(root.unwrap_or(&self.input)))?;
             let mut solvers = reduce::finding_solvers(&self.input);
             if !self.solvers.is_empty() {
                 let reg = smtstorm::solver::check::default_registry()?;
@@ -121,14 +122,17 @@ impl ReduceCmd {
             }
             let max = timeout.unwrap_or(smtstorm::util::time::seconds(smtstorm::solver::DEFAULT_TIMEOUT_S));
             let r = reduce::reduce_finding(&self.input, &solvers, &opts, max)?;
-            let out = self.input.join("reduced.smt2");
+            let out = finding.reduced_path();
             if let Some(o) = self.output.as_ref().filter(|o| !same_file(&out, o)) {
                 smtstorm::util::fs::write_atomic(o, &std::fs::read(&out)?)?;
             }
             (r, self.output.clone().unwrap_or(out))
         } else {
             let (Some(output), false) = (&self.output, self.command.is_empty()) else {
-                anyhow::bail!("a file needs OUTPUT and `-- CMD ARGS...` (or give a finding directory with meta.json)");
+                anyhow::bail!(
+                    "a file needs OUTPUT and `-- CMD ARGS...` (or give a finding directory with {})",
+                    store::layout::META
+                );
             };
             let memory = self.memory_mb.map(super::opts::memory_bytes).transpose()?;
             let cmd = reduce::ExternalCheck {

@@ -14,13 +14,14 @@ impl ReportCmd {
         // Unreadable findings go to quarantine/ (said on stderr, counted in the report),
         // unless a campaign holds the store: then the report lists them where they are.
         let dir = &self.dir;
-        if dir.join("campaign.json").is_file() || dir.join("bandit.json").is_file() {
+        if smtstorm::store::layout::is_store(dir) {
             match smtstorm::store::lock::lock(dir) {
                 Ok(_lock) => {
                     let moved = smtstorm::store::Store::quarantine_unreadable(dir)
                         .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
                     for (from, to) in moved {
-                        eprintln!("smtstorm: {}: meta.json does not read; moved to {}", from.display(), to.display());
+                        let why = smtstorm::store::layout::META_UNREADABLE;
+                        eprintln!("smtstorm: {}: {why}; moved to {}", from.display(), to.display());
                     }
                 }
                 Err(smtstorm::Error::Locked { .. }) => {}

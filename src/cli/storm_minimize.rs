@@ -37,7 +37,7 @@ impl StormMinimizeCmd {
                 b.dmax,
                 b.nc,
                 b.instances,
-                self.dir.join("minimized.smt2").display()
+                smtstorm::store::FindingDir::new(&self.dir).minimized_path().display()
             ),
             None => outln!("no smaller instance reproduces the bug"),
         }

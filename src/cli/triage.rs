@@ -54,7 +54,7 @@ impl TriageCmd {
             r.seconds,
             r.reproduced,
             r.findings,
-            self.out.join("bugs").display(),
+            smtstorm::store::layout::bugs(&self.out).display(),
             r.timeouts,
             r.ooms,
             r.harness_bugs.len(),

@@ -6,12 +6,15 @@
 //! construction, so the witness stays the ground truth; the typed passes then take over.
 
 use super::judge::FindingJudge;
-use super::Judge;
+use super::{BoundsReport, Judge, ReduceError};
 use crate::mutate::choice::Rng;
 use crate::mutate::edit::{self, Edit};
 use crate::mutate::storm::Bounds;
 use crate::smtlib::{self, Script};
 use crate::solver::{Limits, Session, SolverSpec};
+use crate::store::FindingDir;
+use std::path::Path;
+use std::time::Duration;
 use std::time::Instant;
 
 /// Instances tried per bound setting.
@@ -95,4 +98,60 @@ pub fn minimise(
         }
     }
     None
+}
+
+/// `smtstorm storm-minimize`: STORM's bound minimisation alone on the finding in `dir`.
+/// Writes `dir/minimized.smt2` (witness line first) and returns what it found, or `None`
+/// when no smaller instance reproduces the bug within `time`.
+pub fn storm_minimize_finding(
+    dir: &Path,
+    solvers: &[SolverSpec],
+    max_time: Duration,
+    time: Option<Duration>,
+) -> Result<Option<BoundsReport>, ReduceError> {
+    let t0 = Instant::now();
+    let scratch = super::tempdir_in(dir)?;
+    let dir = FindingDir::new(dir);
+    let (judge, meta) = FindingJudge::for_finding(dir.path(), solvers, max_time, scratch.path())?;
+    if judge.witness.is_none() {
+        return Err(ReduceError::Finding(super::judge::FindingError::Unusable {
+            id: meta.id.clone(),
+            why: "not a STORM soundness finding (no witness line)".into(),
+        }));
+    }
+    let trigger_path = dir.trigger_path();
+    let text = crate::util::files::read_input_text(&trigger_path)?;
+    let script = smtlib::parse(&text).map_err(|e| e.in_file(&trigger_path))?;
+    let from = smtlib::print(&script).len();
+    let Some(m) = storm_bounds(&dir, &judge, &meta, from, time.map(|t| t0 + t)) else { return Ok(None) };
+    let out = dir.minimized_path();
+    let body = format!("{}\n{}", crate::mutate::storm::witness_line(&m.witness), m.text);
+    crate::util::fs::write_atomic(&out, body.as_bytes())
+        .map_err(|e| ReduceError::Write { path: out.display().to_string(), source: e })?;
+    Ok(Some(BoundsReport {
+        amax: m.bounds.amax,
+        dmax: m.bounds.dmax,
+        nc: m.bounds.nc,
+        from_bytes: from,
+        to_bytes: m.text.len(),
+        instances: m.tried,
+    }))
+}
+
+/// Bound minimisation for a STORM finding: the seed (as the campaign recorded its path,
+/// loaded and sliced as the campaign fuzzed it),
+/// the campaign's bounds, and the campaign's STORM reference as the model's source.
+pub(super) fn storm_bounds(
+    dir: &FindingDir,
+    judge: &FindingJudge,
+    meta: &crate::store::Meta,
+    current: usize,
+    deadline: Option<Instant>,
+) -> Option<Minimised> {
+    let cf = super::finding::campaign_of(dir)?;
+    let seed = crate::solver::seed::as_fuzzed(&std::fs::read(&meta.seed).ok()?, meta.seed_slice.as_deref()).ok()?;
+    let r = crate::solver::registry::reference_index(&cf.solvers, cf.config.reference.as_deref())?;
+    let reference = cf.solvers.get(r)?.clone();
+    let original = cf.config.storm;
+    minimise(judge, &seed, &reference, &original, meta.storm_tactic(), current, judge.limits, deadline)
 }

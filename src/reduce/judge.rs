@@ -12,10 +12,11 @@
 //!   blamed solver first: most candidates fail there) and confirmed in fresh processes.
 
 use super::{Check, Judge};
+use crate::mutate::Engine;
 use crate::oracle::{BlameBy, BugKind};
 use crate::smtlib::{self, Script};
 use crate::solver::{run_file, Limits, Outcome, QueryResult, RawRun, Session, SolverSpec};
-use crate::store::Meta;
+use crate::store::{FindingDir, Meta, StoreFileError};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -219,22 +220,19 @@ pub struct FindingJudge {
 /// Why a finding cannot be reduced with the built-in judge.
 #[derive(Debug, thiserror::Error)]
 pub enum FindingError {
-    #[error("{0}: {1}")]
-    Read(String, String),
+    #[error(transparent)]
+    Read(#[from] StoreFileError),
     #[error("finding {id}: {why}")]
     Unusable { id: String, why: String },
 }
 
-fn parse_outcome(s: &str) -> Option<Outcome> {
-    match s {
-        "sat" => Some(Outcome::Sat),
-        "unsat" => Some(Outcome::Unsat),
-        _ => None,
-    }
+/// Solver `a`'s answer at check-sat `k`, if it is definite.
+fn definite(a: &crate::store::SolverAnswer, k: usize) -> Option<Outcome> {
+    a.outcomes.get(k).filter(|o| o.is_definite()).cloned()
 }
 
 impl FindingJudge {
-    /// The judge for the finding in `dir` (`meta.json` + `trigger.smt2`). Solvers are
+    /// The judge for the finding in `dir` (its description and trigger). Solvers are
     /// resolved by name in `solvers` (the campaign's own definitions).
     pub fn for_finding(
         dir: &Path,
@@ -242,12 +240,9 @@ impl FindingJudge {
         max_time: Duration,
         scratch: &Path,
     ) -> Result<(Self, Meta), FindingError> {
-        let read = |p: PathBuf| {
-            std::fs::read_to_string(&p).map_err(|e| FindingError::Read(p.display().to_string(), e.to_string()))
-        };
-        let meta: Meta = serde_json::from_str(&read(dir.join("meta.json"))?)
-            .map_err(|e| FindingError::Read(dir.join("meta.json").display().to_string(), e.to_string()))?;
-        let trigger = read(dir.join("trigger.smt2"))?;
+        let dir = FindingDir::new(dir);
+        let meta: Meta = dir.read_meta()?;
+        let trigger = dir.read_trigger().map_err(|source| StoreFileError::Io { path: dir.trigger_path(), source })?;
         if trigger.contains("(set-option") {
             // A trigger that sets cvc5's or bitwuzla's own options reaches that family
             // with them only once their tables are known in this process.
@@ -277,19 +272,17 @@ impl FindingJudge {
                 let checks = answers.iter().map(|a| a.outcomes.len()).max().unwrap_or(0);
                 let k0 = (0..checks)
                     .find(|&k| {
-                        let def: Vec<Outcome> =
-                            answers.iter().filter_map(|a| a.outcomes.get(k).and_then(|o| parse_outcome(o))).collect();
+                        let def: Vec<Outcome> = answers.iter().filter_map(|a| definite(a, k)).collect();
                         def.contains(&Outcome::Sat) && def.contains(&Outcome::Unsat)
                     })
                     .ok_or_else(|| unusable("no check-sat with conflicting answers".into()))?;
-                let mut order: Vec<usize> = (0..answers.len())
-                    .filter(|&i| answers[i].outcomes.get(k0).and_then(|o| parse_outcome(o)).is_some())
-                    .collect();
+                let mut order: Vec<usize> =
+                    (0..answers.len()).filter(|&i| definite(&answers[i], k0).is_some()).collect();
                 // The blamed solver first: most candidates lose the bug there.
                 if let Some(b) = blamed_at {
                     order.sort_by_key(|&i| i != b);
                 }
-                let want = order.iter().map(|&i| answers[i].outcomes.get(k0).and_then(|o| parse_outcome(o))).collect();
+                let want = order.iter().map(|&i| definite(&answers[i], k0)).collect();
                 (order, Symptom::Answers { want })
             }
         };
@@ -305,7 +298,7 @@ impl FindingJudge {
         let time = crate::util::time::seconds((slowest * 5.0).max(1.0)).min(max_time.max(Duration::from_millis(100)));
         let limits = Limits { time, grace: Duration::from_millis(500), ..Limits::default() };
         // A STORM soundness finding is judged against its witness too.
-        let storm = meta.engine == "storm" || meta.blame_by == BlameBy::Witness;
+        let storm = meta.origin == Engine::Storm || meta.blame_by == BlameBy::Witness;
         let witness = match symptom {
             Symptom::Answers { .. } if storm => crate::mutate::storm::read_witness(&trigger),
             _ => None,

@@ -6,8 +6,10 @@ use super::*;
 use crate::mutate::choice::Rng;
 use crate::mutate::{Engine, Prepared};
 use crate::smtlib::ast::Term;
+use crate::smtlib::{self, check, Script};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
+use std::time::Duration;
 
 /// A judge that is a predicate on the parsed candidate, and records what it was shown.
 struct Pred<F: Fn(&Script) -> bool + Sync> {

@@ -205,3 +205,21 @@ pub struct CampaignFile {
     /// Seconds of campaign time before the current run.
     pub elapsed_before: f64,
 }
+
+impl CampaignFile {
+    /// The store's `campaign.json`: `None` when there is none, an error naming the file
+    /// when it is there but does not read (never taken for a missing one: a campaign that
+    /// did would start over at run 1 on stored findings).
+    pub fn read(out: &Path) -> std::result::Result<Option<CampaignFile>, super::StoreFileError> {
+        match super::layout::read_json(&super::layout::campaign(out)) {
+            Ok(c) => Ok(Some(c)),
+            Err(e) if e.is_missing() => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+    /// Writes the store's `campaign.json` (atomically).
+    pub fn write(&self, out: &Path) -> std::io::Result<()> {
+        let data = serde_json::to_vec_pretty(self).unwrap_or_default();
+        crate::util::fs::write_atomic(&super::layout::campaign(out), &data)
+    }
+}

@@ -1,16 +1,22 @@
-//! The bug store under a campaign's `--out` directory: its on-disk format and every
-//! read and write of it. Campaigns, triage, the reducer and BanditFuzz all store here.
+//! The bug store under a campaign's `--out` directory: its on-disk format and the code
+//! that reads and writes its files. Campaigns, triage, the reducer, the report and
+//! BanditFuzz all store here, and ask here for every path: the names below are spelled
+//! in [`layout`] only, a finding's files are read and written through [`FindingDir`],
+//! `campaign.json` through [`CampaignFile::read`], and a finding finds its store with
+//! [`store_root_of`].
 //!
 //! ```text
 //! OUT/lock                              held by the one process using the store
-//! OUT/scratch/                           the solvers' working directory
-//! OUT/campaign.json                      the campaign definition and run count
-//! OUT/bugs/<kind>/<id>/trigger.smt2      one directory per distinct fuzzing finding
-//! OUT/bugs/<kind>/<id>/meta.json
-//! OUT/seed-findings/<kind>/<id>/...      seeds that already fail, kept apart
-//! OUT/quarantine/                        findings whose meta.json did not read on open
-//! OUT/stats.jsonl                        append-only progress log
-//! OUT/events.jsonl                       append-only event stream (JSON lines)
+//! OUT/scratch/                          the solvers' working directory
+//! OUT/campaign.json                     the campaign definition and run count
+//! OUT/bugs/<kind>/<id>/trigger.smt2     one directory per distinct fuzzing finding
+//! OUT/bugs/<kind>/<id>/meta.json        its description ([`Meta`])
+//! OUT/bugs/<kind>/<id>/reduced.smt2     its reduction, report.md/.html, repro/<solver>.smt2
+//! OUT/seed-findings/<kind>/<id>/...     seeds that already fail, kept apart
+//! OUT/quarantine/                       findings whose meta.json did not read on open
+//! OUT/stats.jsonl                       append-only progress log
+//! OUT/events.jsonl                      append-only event stream (JSON lines)
+//! OUT/perf/<id>/                        BanditFuzz's benchmarks ([`perf`])
 //! ```
 //!
 //! Every file is written to a temporary name and renamed into place, so a `kill -9` at
@@ -19,81 +25,24 @@
 //! twice and never loses one.
 
 pub mod campaign;
+pub mod finding;
+pub mod layout;
 pub mod lock;
+mod merge;
+pub mod meta;
 pub mod perf;
 pub mod reduction;
 
-use crate::oracle::{BlameBy, BugKind};
-use crate::util::fs::write_atomic;
+pub use campaign::CampaignFile;
+pub use finding::FindingDir;
+pub use layout::{store_root_of, StoreFileError};
+pub use merge::MergeReport;
+pub use meta::{seed_hash, Meta, Origin, SolverAnswer};
+
+use crate::oracle::BugKind;
 use crate::util::hash::short_hash;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// One solver's answer to a trigger, as stored.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct SolverAnswer {
-    pub solver: String,
-    pub version: Option<String>,
-    /// One outcome per check-sat (`sat`, `unsat`, `unknown`, `timeout`, `crash(...)`, `error(...)`).
-    pub outcomes: Vec<String>,
-    pub stdout_excerpt: String,
-    pub stderr_excerpt: String,
-    pub seconds: f64,
-}
-
-/// `meta.json` of a finding.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Meta {
-    pub id: String,
-    pub kind: BugKind,
-    pub blamed: String,
-    pub blamed_version: Option<String>,
-    /// How the blame was decided.
-    pub blame_by: BlameBy,
-    pub logic: String,
-    /// The normalised crash message, or the answers pattern for soundness bugs.
-    pub signature: String,
-    /// First release of the blamed solver's ladder that answers correctly, if found.
-    pub fixed_in: Option<String>,
-    /// Releases checked during bisection, with what they answered.
-    pub bisection: Vec<(String, String)>,
-    pub answers: Vec<SolverAnswer>,
-    pub seed: String,
-    pub seed_hash: String,
-    pub engine: String,
-    pub edits: serde_json::Value,
-    /// For a seed every solver timed out on: the seed's commands (indices as the campaign
-    /// loads it) in the slice the edits apply to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seed_slice: Option<Vec<usize>>,
-    pub rng_seed: u64,
-    /// Seconds since the campaign's first start when first found.
-    pub found_at: f64,
-    pub found_unix: u64,
-    pub run: u32,
-    pub trigger_bytes: usize,
-    /// How many more times the same bug was found.
-    pub duplicates: u64,
-    /// Whether this is a seed finding (the unmutated seed already fails).
-    pub seed_finding: bool,
-    /// What `smtstorm reduce` made of the trigger (`reduced.smt2` beside it), if run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reduction: Option<reduction::Report>,
-    /// For a crash on a signal: the crash state, the top frames in the solver's own code
-    /// as gdb shows them (`solver::backtrace`); the crash's identity when present.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub frames: Vec<String>,
-    /// Findings of other stores counted into this one by `smtstorm merge`, as
-    /// `CAMPAIGN/ID` (the source campaign's identity, see [`Store::merge_from`]): a merge
-    /// run again, or finished after an interruption, counts none of them twice.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub merged_from: Vec<String>,
-    /// Dedup keys of findings merged into this one because their reductions came out
-    /// identical ([`Store::merge_same_reductions`]); they stay in the index.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub merged_keys: Vec<String>,
-}
 
 /// What [`Store::record`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,8 +67,9 @@ impl Store {
     /// moved whole to `OUT/quarantine/` rather than skipped, where its directory would be
     /// overwritten when the bug is found again; [`Store::quarantined`] lists the moves.
     pub fn open(out: &Path) -> std::io::Result<Store> {
-        crate::util::fs::create_dirs(&out.join("bugs"))?;
-        crate::util::fs::create_dirs(&out.join("seed-findings"))?;
+        for top in layout::TOPS {
+            crate::util::fs::create_dirs(&out.join(top))?;
+        }
         let quarantined = Store::quarantine_unreadable(out)?;
         let mut index = BTreeMap::new();
         for meta in Store::list_in(out) {
@@ -150,17 +100,12 @@ impl Store {
     /// does not read, with their top directory's name (`bugs`, `seed-findings`).
     /// [`Store::list_in`] leaves them out; whoever shows the findings says these.
     pub fn unreadable_in(out: &Path) -> Vec<(&'static str, PathBuf)> {
-        finding_dirs(out)
-            .into_iter()
-            .filter(|(_, dir)| {
-                std::fs::read(dir.join("meta.json")).is_ok_and(|b| serde_json::from_slice::<Meta>(&b).is_err())
-            })
-            .collect()
+        finding_dirs(out).into_iter().filter(|(_, dir)| FindingDir::new(dir).meta_unreadable()).collect()
     }
 
     /// How many findings `OUT/quarantine/` holds.
     pub fn quarantine_count(out: &Path) -> usize {
-        std::fs::read_dir(out.join("quarantine")).map_or(0, |d| d.flatten().filter(|e| e.path().is_dir()).count())
+        std::fs::read_dir(layout::quarantine(out)).map_or(0, |d| d.flatten().filter(|e| e.path().is_dir()).count())
     }
 
     /// Findings moved to `OUT/quarantine/` when the store was opened (unreadable
@@ -173,9 +118,9 @@ impl Store {
     pub fn list_in(out: &Path) -> Vec<(PathBuf, Meta)> {
         let mut v = vec![];
         for (_, dir) in finding_dirs(out) {
-            let p = dir.join("meta.json");
-            if let Some(m) = std::fs::read(&p).ok().and_then(|b| serde_json::from_slice::<Meta>(&b).ok()) {
-                v.push((p, m));
+            let f = FindingDir::new(dir);
+            if let Ok(m) = f.read_meta() {
+                v.push((f.meta_path(), m));
             }
         }
         v.sort_by(|a, b| a.1.found_at.total_cmp(&b.1.found_at).then(a.1.id.cmp(&b.1.id)));
@@ -186,7 +131,7 @@ impl Store {
     pub fn counts(&self) -> (usize, usize) {
         // Distinct directories: merged findings leave their keys pointing at the survivor.
         let dirs: std::collections::BTreeSet<&PathBuf> = self.index.values().collect();
-        let seeds = dirs.iter().filter(|p| p.starts_with(self.out.join("seed-findings"))).count();
+        let seeds = dirs.iter().filter(|p| p.starts_with(self.out.join(layout::SEED_FINDINGS))).count();
         (dirs.len() - seeds, seeds)
     }
 
@@ -194,24 +139,19 @@ impl Store {
     pub fn record(&mut self, mut meta: Meta, trigger: &str) -> std::io::Result<Recorded> {
         let key = dedup_key(&meta);
         if let Some(dir) = self.index.get(&key).cloned() {
-            let path = dir.join("meta.json");
-            let mut old: Meta =
-                std::fs::read(&path).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_else(|| meta.clone());
+            let f = FindingDir::new(&dir);
+            let mut old: Meta = f.read_meta().unwrap_or_else(|_| meta.clone());
             old.duplicates += 1;
             if trigger.len() < old.trigger_bytes {
                 // Keep the smallest trigger, with the description that goes with it. Its
                 // old reduction goes first (meta.json, then reduced.smt2), so that no
                 // moment after a `kill -9` pairs the new trigger with a stale reduction;
                 // the reducer derives a new one.
-                if old.reduction.is_some() || dir.join("reduced.smt2").exists() {
-                    let unreduced = Meta { reduction: None, ..old.clone() };
-                    write_atomic(&path, &serde_json::to_vec_pretty(&unreduced).unwrap_or_default())?;
-                    match std::fs::remove_file(dir.join("reduced.smt2")) {
-                        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
-                        _ => {}
-                    }
+                if old.reduction.is_some() || f.has_reduced() {
+                    f.write_meta(&Meta { reduction: None, ..old.clone() })?;
+                    f.remove_reduced()?;
                 }
-                write_atomic(&dir.join("trigger.smt2"), trigger.as_bytes())?;
+                f.write_trigger(trigger)?;
                 let dups = old.duplicates;
                 let (id, found_at, found_unix, run) = (old.id.clone(), old.found_at, old.found_unix, old.run);
                 let merged_keys = std::mem::take(&mut old.merged_keys);
@@ -226,19 +166,33 @@ impl Store {
                     ..meta
                 };
             }
-            write_atomic(&path, &serde_json::to_vec_pretty(&old).unwrap_or_default())?;
+            f.write_meta(&old)?;
             return Ok(Recorded::Duplicate(dir));
         }
         meta.id = short_hash(&key)[..12].to_string();
         meta.trigger_bytes = trigger.len();
-        let top = if meta.seed_finding { "seed-findings" } else { "bugs" };
-        let dir = self.out.join(top).join(meta.kind.as_str()).join(&meta.id);
+        let f = self.slot(&meta);
         // Trigger first, meta last: a directory without meta.json is not a finding yet
         // and is overwritten when the bug is found again.
-        write_atomic(&dir.join("trigger.smt2"), trigger.as_bytes())?;
-        write_atomic(&dir.join("meta.json"), &serde_json::to_vec_pretty(&meta).unwrap_or_default())?;
+        f.write_trigger(trigger)?;
+        f.write_meta(&meta)?;
+        let dir = f.path().to_path_buf();
         self.index.insert(key, dir.clone());
         Ok(Recorded::New(dir))
+    }
+
+    /// Where this store keeps the finding `meta` describes (by its top, kind and id).
+    fn slot(&self, meta: &Meta) -> FindingDir {
+        FindingDir::new(self.out.join(top_of(meta)).join(meta.kind.as_str()).join(&meta.id))
+    }
+}
+
+/// The directory a finding goes under: seed findings apart.
+fn top_of(meta: &Meta) -> &'static str {
+    if meta.seed_finding {
+        layout::SEED_FINDINGS
+    } else {
+        layout::BUGS
     }
 }
 
@@ -254,8 +208,9 @@ impl Store {
         let mut kept: Vec<(PathBuf, Meta, String)> = vec![];
         let mut merged = vec![];
         for (path, meta) in Store::list_in(&self.out) {
-            let Some(dir) = path.parent().map(Path::to_path_buf) else { continue };
-            let Ok(text) = std::fs::read_to_string(dir.join("reduced.smt2")) else { continue };
+            let Some(f) = FindingDir::of_meta(&path) else { continue };
+            let Ok(text) = f.read_reduced() else { continue };
+            let dir = f.path().to_path_buf();
             let body: String = text
                 .lines()
                 .filter(|l| !l.starts_with(crate::mutate::storm::WITNESS_PREFIX))
@@ -278,8 +233,7 @@ impl Store {
                 kmeta.duplicates += 1 + meta.duplicates;
                 kmeta.merged_keys.push(key.clone());
                 kmeta.merged_keys.extend(meta.merged_keys.iter().cloned());
-                let data = serde_json::to_vec_pretty(&*kmeta).unwrap_or_default();
-                if write_atomic(&kdir.join("meta.json"), &data).is_err() {
+                if FindingDir::new(&*kdir).write_meta(kmeta).is_err() {
                     continue;
                 }
             }
@@ -292,165 +246,6 @@ impl Store {
             merged.push((kdir.clone(), dir));
         }
         merged
-    }
-}
-
-/// What [`Store::merge_from`] did with one source store.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MergeReport {
-    /// Findings the target did not have, copied.
-    pub new: usize,
-    /// Findings of bugs the target had: counted as duplicates (the earliest kept).
-    pub duplicates: usize,
-    /// Findings merged before (a second run of the same merge): nothing done.
-    pub already: usize,
-    /// Source findings that do not read (`meta.json` or `trigger.smt2`), copied whole to
-    /// this store's `quarantine/` instead of being left out: (source directory, copy, why).
-    pub quarantined: Vec<(PathBuf, PathBuf, &'static str)>,
-}
-
-impl Store {
-    /// Merges the findings of the store at `src` into this one (`smtstorm merge`): a bug
-    /// this store lacks is copied whole (trigger, reduction, report, `meta.json` last);
-    /// one it has raises the duplicate count, and the earlier finding of the two is kept
-    /// (its trigger and description), as is a reduction where the kept one has none.
-    /// Each source finding is remembered by its campaign's identity (first start, RNG
-    /// seed, shard), so a merge run twice, or run again after a `kill -9`, counts
-    /// nothing twice.
-    pub fn merge_from(&mut self, src: &Path) -> std::io::Result<MergeReport> {
-        let cfile: Option<campaign::CampaignFile> =
-            std::fs::read(src.join("campaign.json")).ok().and_then(|b| serde_json::from_slice(&b).ok());
-        let campaign = match &cfile {
-            Some(c) => format!(
-                "{}-{}-{}",
-                c.first_start_unix,
-                c.config.seed,
-                c.config.shard.map_or("all".to_string(), |s| s.to_string().replace('/', "of"))
-            ),
-            None => std::fs::canonicalize(src).unwrap_or_else(|_| src.to_path_buf()).display().to_string(),
-        };
-        let mut report = MergeReport::default();
-        let from = crate::util::fs::safe_name(&format!("from-{campaign}"));
-        let mut quarantine = |top: &'static str, dir: &Path, why: &'static str| -> std::io::Result<()> {
-            let name = quarantine_name(&from, top, dir);
-            // Merged before: the copy is there already (same meta.json bytes).
-            let there = self.out.join("quarantine").join(&name);
-            let copied = std::fs::read(there.join("meta.json")).ok();
-            let to = if copied.is_some() && copied == std::fs::read(dir.join("meta.json")).ok() {
-                there
-            } else {
-                let to = quarantine_slot(&self.out, &name)?;
-                copy_tree(dir, &to)?;
-                to
-            };
-            report.quarantined.push((dir.to_path_buf(), to, why));
-            Ok(())
-        };
-        for (top, dir) in Store::unreadable_in(src) {
-            quarantine(top, &dir, "meta.json does not read")?;
-        }
-        let mut readable = vec![];
-        for (path, meta) in Store::list_in(src) {
-            let Some(dir) = path.parent() else { continue };
-            match std::fs::read_to_string(dir.join("trigger.smt2")) {
-                Ok(t) => readable.push((dir.to_path_buf(), meta, t)),
-                Err(_) => {
-                    let top = if meta.seed_finding { "seed-findings" } else { "bugs" };
-                    quarantine(top, dir, "trigger.smt2 does not read")?;
-                }
-            }
-        }
-        for (dir, meta, trigger) in readable {
-            let dir = dir.as_path();
-            let me = format!("{campaign}/{}", meta.id);
-            let key = dedup_key(&meta);
-            let Some(kdir) = self.index.get(&key).cloned() else {
-                let top = if meta.seed_finding { "seed-findings" } else { "bugs" };
-                let to = self.out.join(top).join(meta.kind.as_str()).join(&meta.id);
-                for f in ["trigger.smt2", "reduced.smt2", "report.md"] {
-                    if let Ok(b) = std::fs::read(dir.join(f)) {
-                        write_atomic(&to.join(f), &b)?;
-                    }
-                }
-                let mut m = meta;
-                m.merged_from = vec![me];
-                write_atomic(&to.join("meta.json"), &serde_json::to_vec_pretty(&m).unwrap_or_default())?;
-                self.index.insert(key, to);
-                report.new += 1;
-                continue;
-            };
-            let kpath = kdir.join("meta.json");
-            let Some(mut old) = std::fs::read(&kpath).ok().and_then(|b| serde_json::from_slice::<Meta>(&b).ok()) else {
-                continue;
-            };
-            if old.merged_from.contains(&me) {
-                report.already += 1;
-                continue;
-            }
-            let (dups, mut from, keys) =
-                (old.duplicates + 1 + meta.duplicates, std::mem::take(&mut old.merged_from), old.merged_keys.clone());
-            from.push(me);
-            from.extend(meta.merged_from.iter().cloned());
-            let reduced = dir.join("reduced.smt2");
-            let kept_reduced = kdir.join("reduced.smt2");
-            if meta.found_unix < old.found_unix {
-                // The source's finding is earlier: its trigger and description are kept
-                // (the old reduction goes first, so no moment pairs it with the new
-                // trigger), and its reduction if it has one.
-                let bare = Meta { reduction: None, ..old.clone() };
-                write_atomic(&kpath, &serde_json::to_vec_pretty(&bare).unwrap_or_default())?;
-                if let Ok(r) = std::fs::read(&reduced) {
-                    write_atomic(&kept_reduced, &r)?;
-                } else if old.reduction.is_some() {
-                    let _ = std::fs::remove_file(&kept_reduced);
-                }
-                write_atomic(&kdir.join("trigger.smt2"), trigger.as_bytes())?;
-                let keep_reduction = old.reduction.clone().filter(|_| !reduced.exists());
-                old = Meta { id: old.id.clone(), reduction: meta.reduction.clone().or(keep_reduction), ..meta.clone() };
-            } else if old.reduction.is_none() && meta.reduction.is_some() {
-                if let Ok(r) = std::fs::read(&reduced) {
-                    write_atomic(&kept_reduced, &r)?;
-                    old.reduction = meta.reduction.clone();
-                }
-            }
-            old.duplicates = dups;
-            old.merged_from = from;
-            old.merged_keys = keys;
-            write_atomic(&kpath, &serde_json::to_vec_pretty(&old).unwrap_or_default())?;
-            report.duplicates += 1;
-        }
-        Ok(report)
-    }
-}
-
-impl Store {
-    /// Why `src` is not a store `merge` can read, if it is not: not a directory, neither
-    /// `bugs/` nor `seed-findings/`, a `campaign.json` that does not read, or something
-    /// other than a bug kind's directory under `bugs/` or `seed-findings/`.
-    pub fn check_source(src: &Path) -> Result<(), String> {
-        if !src.is_dir() {
-            return Err("not a directory".into());
-        }
-        if !src.join("bugs").is_dir() && !src.join("seed-findings").is_dir() {
-            return Err("not a campaign output (no bugs/ or seed-findings/)".into());
-        }
-        if let Ok(b) = std::fs::read(src.join("campaign.json")) {
-            if let Err(e) = serde_json::from_slice::<campaign::CampaignFile>(&b) {
-                return Err(format!("campaign.json does not read: {e}"));
-            }
-        }
-        for top in ["bugs", "seed-findings"] {
-            let Ok(entries) = std::fs::read_dir(src.join(top)) else { continue };
-            for e in entries.flatten() {
-                let name = e.file_name().to_string_lossy().into_owned();
-                let kind = BugKind::ALL.iter().any(|k| k.as_str() == name);
-                if !kind || !e.file_type().is_ok_and(|t| t.is_dir()) {
-                    let kinds: Vec<&str> = BugKind::ALL.iter().map(|k| k.as_str()).collect();
-                    return Err(format!("{top}/{name}: not a bug kind's directory (expected {})", kinds.join(", ")));
-                }
-            }
-        }
-        Ok(())
     }
 }
 
@@ -467,7 +262,7 @@ fn quarantine_name(prefix: &str, top: &str, dir: &Path) -> String {
 
 /// A free path `OUT/quarantine/NAME[-n]` (its parent created).
 fn quarantine_slot(out: &Path, name: &str) -> std::io::Result<PathBuf> {
-    let q = out.join("quarantine");
+    let q = layout::quarantine(out);
     crate::util::fs::create_dirs(&q)?;
     let mut to = q.join(name);
     let mut n = 1;
@@ -497,7 +292,7 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
 /// `seed-findings/<kind>/<id>`), with its top directory's name.
 fn finding_dirs(out: &Path) -> Vec<(&'static str, PathBuf)> {
     let mut v = vec![];
-    for top in ["bugs", "seed-findings"] {
+    for top in layout::TOPS {
         let Ok(kinds) = std::fs::read_dir(out.join(top)) else { continue };
         for k in kinds.flatten() {
             let Ok(ids) = std::fs::read_dir(k.path()) else { continue };
@@ -528,6 +323,8 @@ pub fn dedup_key(m: &Meta) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::BlameBy;
+    use crate::util::fs::write_atomic;
 
     fn meta(logic: &str, fixed_in: &str, found_at: f64) -> Meta {
         Meta {
@@ -543,8 +340,8 @@ mod tests {
             answers: vec![],
             seed: String::new(),
             seed_hash: String::new(),
-            engine: "triage".into(),
-            edits: serde_json::Value::Null,
+            origin: Origin::Triage,
+            edits: vec![],
             seed_slice: None,
             rng_seed: 0,
             found_at,
@@ -623,7 +420,8 @@ mod tests {
 
     /// A store written by 0957fee, when bug kinds and blame reasons were strings,
     /// opens with the same index, and each `meta.json` reads and writes back to the
-    /// same bytes; one written now reads back too.
+    /// same bytes but its edits (migrated: `null` is no edits, the old spelling of a
+    /// STORM instance a `recombine`); one written now reads back too.
     #[test]
     fn stores_written_before_kinds_were_enums_still_read_byte_for_byte() {
         let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/store-0957fee");
@@ -640,7 +438,16 @@ mod tests {
             let text = std::fs::read_to_string(from.join("meta.json")).unwrap();
             let m: Meta = serde_json::from_str(&text).unwrap();
             assert_eq!(m.kind.as_str(), kind);
-            assert_eq!(serde_json::to_string_pretty(&m).unwrap(), text.trim_end(), "{top}/{kind}/{id}");
+            let written = serde_json::to_string_pretty(&m).unwrap();
+            let without_edits = |t: &str| {
+                let mut v: serde_json::Value = serde_json::from_str(t).unwrap();
+                v.as_object_mut().unwrap().insert("edits".into(), serde_json::Value::Null);
+                serde_json::to_string_pretty(&v).unwrap()
+            };
+            assert_eq!(without_edits(&written), without_edits(&text), "{top}/{kind}/{id}");
+            // Everything but the edits keeps its bytes (the key order is the struct's).
+            let (w, t) = (written.split("\"edits\"").next(), text.split("\"edits\"").next());
+            assert_eq!(w, t, "{top}/{kind}/{id}");
             metas += 1;
         }
         assert_eq!(metas, 2);

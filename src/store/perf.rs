@@ -84,10 +84,10 @@ pub struct PerfMeta {
 
 /// Every `perf/<id>/meta.json` under `out`.
 pub fn perf_in(out: &Path) -> Vec<PerfMeta> {
-    let Ok(rd) = std::fs::read_dir(out.join("perf")) else { return vec![] };
+    let Ok(rd) = std::fs::read_dir(out.join(super::layout::PERF)) else { return vec![] };
     let mut v: Vec<PerfMeta> = rd
         .flatten()
-        .filter_map(|e| std::fs::read(e.path().join("meta.json")).ok())
+        .filter_map(|e| std::fs::read(e.path().join(super::layout::META)).ok())
         .filter_map(|b| serde_json::from_slice(&b).ok())
         .collect();
     v.sort_by_key(|m| m.iteration);

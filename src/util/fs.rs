@@ -176,7 +176,7 @@ mod tests {
     #[test]
     fn a_failed_atomic_write_leaves_no_temporary_file() {
         let d = tempfile::tempdir().unwrap();
-        let f = d.path().join("meta.json");
+        let f = d.path().join("data.json");
         write_atomic(&f, b"old").unwrap();
         // Renaming onto a non-empty directory fails after the data was written.
         let blocked = d.path().join("blocked");

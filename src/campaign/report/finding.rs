@@ -2,7 +2,7 @@
 //! person reads first (the reduced trigger, how each solver reproduces it, every answer,
 //! the bisection and the crash state).
 
-use crate::store::Meta;
+use crate::store::{layout, FindingDir, Meta};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -30,14 +30,6 @@ fn title(m: &Meta, spec: Option<&crate::solver::SolverSpec>) -> (String, String)
     (who, what)
 }
 
-/// The input a finding is best shown by: its reduction, else its trigger.
-fn input(dir: &Path) -> (&'static str, String) {
-    match std::fs::read_to_string(dir.join("reduced.smt2")) {
-        Ok(t) => ("reduced.smt2", t),
-        Err(_) => ("trigger.smt2", std::fs::read_to_string(dir.join("trigger.smt2")).unwrap_or_default()),
-    }
-}
-
 /// The largest input a finding's report shows inline (a larger one is linked).
 const INLINE_INPUT: usize = 6000;
 
@@ -50,7 +42,7 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
     use crate::oracle::{BlameBy, BugKind};
     let spec = solvers.iter().find(|s| s.name == m.blamed);
     let (who, what) = title(m, spec);
-    let (input_name, input) = input(dir);
+    let (input_name, input) = FindingDir::new(dir).best_input();
     // As the blamed solver was asked: its own dialect of the text, its model check first.
     let own = crate::smtlib::parse(&input)
         .ok()
@@ -60,14 +52,14 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
     let file = format!("{validation}{own}");
     let mut r = String::new();
     let _ = writeln!(r, "# {who}: {what}\n");
-    let _ = writeln!(r, "Found by smtstorm ({} engine, logic {}). Finding `{}`.\n", m.engine, m.logic, m.id);
+    let _ = writeln!(r, "Found by smtstorm ({} engine, logic {}). Finding `{}`.\n", m.origin, m.logic, m.id);
     let _ = writeln!(r, "## Versions\n");
     let _ = writeln!(r, "- Affected: {who}{}", if m.seed_finding { " (the unmutated seed already fails)" } else { "" });
     match &m.fixed_in {
         Some(f) => {
             // The bisection ran when the finding was stored, on the campaign's trigger: the
             // reduced input can have been fixed in an earlier release.
-            let on = if m.reduction.is_some() { ", on `trigger.smt2`" } else { "" };
+            let on = if m.reduction.is_some() { format!(", on `{}`", layout::TRIGGER) } else { String::new() };
             let _ = writeln!(r, "- Not reproduced from release {f} on (bisected over the installed releases{on})");
         }
         None if !m.bisection.is_empty() => {
@@ -100,9 +92,9 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
     }
     let _ = writeln!(r, "## Expected and actual\n");
     let blamed = m.answers.iter().find(|a| a.solver == m.blamed);
-    let actual = blamed.map_or(String::new(), |a| a.outcomes.join(", "));
+    let actual = blamed.map_or(String::new(), |a| a.outcomes_text());
     if m.reduction.is_some() {
-        let _ = writeln!(r, "Answers below are to the campaign's trigger (`trigger.smt2`); the input above is its reduction, which keeps the same symptom.\n");
+        let _ = writeln!(r, "Answers below are to the campaign's trigger (`{}`); the input above is its reduction, which keeps the same symptom.\n", layout::TRIGGER);
     }
     match m.kind {
         BugKind::Crash => {
@@ -145,7 +137,7 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
         .answers
         .iter()
         .filter(|a| a.solver != m.blamed)
-        .map(|a| format!("{} {}: {}", a.solver, a.version.as_deref().unwrap_or(""), a.outcomes.join(", ")))
+        .map(|a| format!("{} {}: {}", a.solver, a.version.as_deref().unwrap_or(""), a.outcomes_text()))
         .collect();
     if !others.is_empty() {
         let _ = writeln!(r, "- Other solvers on the same input: {}.", others.join("; "));
@@ -176,7 +168,7 @@ fn sh_word(w: &str) -> String {
 /// `out` is the campaign directory (for the way back), `timeout` the campaign's limit.
 pub(super) fn write_page(
     out: &Path,
-    dir: &Path,
+    f: &FindingDir,
     m: &Meta,
     solvers: &[crate::solver::SolverSpec],
     timeout: f64,
@@ -184,11 +176,11 @@ pub(super) fn write_page(
     use super::html_escape as esc;
     let spec = solvers.iter().find(|s| s.name == m.blamed);
     let (who, what) = title(m, spec);
-    let (input_name, input) = input(dir);
-    let depth = dir.strip_prefix(out).map_or(3, |r| r.components().count());
+    let (input_name, input) = f.best_input();
+    let depth = f.path().strip_prefix(out).map_or(3, |r| r.components().count());
     let back = "../".repeat(depth);
     let mut b = String::new();
-    let _ = writeln!(b, "<p><a href=\"{back}report.html\">← campaign report</a></p>");
+    let _ = writeln!(b, "<p><a href=\"{back}{}\">← campaign report</a></p>", layout::REPORT_HTML);
     let _ = writeln!(b, "<h1>{}: {}</h1>", esc(&who), esc(&what.replace('`', "")));
     let mut facts: Vec<(&str, String)> = vec![
         ("finding", m.id.clone()),
@@ -197,7 +189,7 @@ pub(super) fn write_page(
         ("what", crate::oracle::signature_words(&m.signature)),
         ("decided by", m.blame_by.to_string()),
         ("logic", m.logic.clone()),
-        ("engine", m.engine.clone()),
+        ("engine", m.origin.to_string()),
         ("fixed in", m.fixed_in.clone().unwrap_or_else(|| "not fixed in the installed releases".into())),
         ("found", format!("{:.0} s into the campaign (run {})", m.found_at, m.run)),
         ("duplicates", m.duplicates.to_string()),
@@ -224,7 +216,9 @@ pub(super) fn write_page(
     };
     let _ = writeln!(
         b,
-        "<h2>Input</h2>\n<p><a href=\"{input_name}\">{input_name}</a> ({size}); the campaign's trigger: <a href=\"trigger.smt2\">trigger.smt2</a>; everything recorded: <a href=\"meta.json\">meta.json</a>.</p>"
+        "<h2>Input</h2>\n<p><a href=\"{input_name}\">{input_name}</a> ({size}); the campaign's trigger: <a href=\"{t}\">{t}</a>; everything recorded: <a href=\"{meta}\">{meta}</a>.</p>",
+        t = layout::TRIGGER,
+        meta = layout::META,
     );
     if input.len() <= INLINE_INPUT {
         let _ = writeln!(b, "<pre>{}</pre>", esc(input.trim_end()));
@@ -237,12 +231,10 @@ pub(super) fn write_page(
         solvers.iter().filter(|s| m.answers.iter().any(|a| a.solver == s.name)).collect();
     if !asked.is_empty() {
         let _ = writeln!(b, "<h2>Reproduce</h2>\n<p>From this directory; each file is the input as that solver was asked (its dialect, a logic where it needs one, its model check first).</p>");
-        crate::util::fs::create_dirs(&dir.join("repro"))?;
         for s in asked {
             let own = parsed.as_ref().map_or_else(|| input.clone(), |p| crate::smtlib::print(&s.own_script(p)));
-            let name = format!("repro/{}.smt2", crate::util::fs::safe_name(&s.name));
             let text = format!("{}{own}", s.family.dialect().model_validation);
-            crate::util::fs::write_atomic(&dir.join(&name), text.as_bytes())?;
+            let name = f.write_repro(&s.name, &text)?;
             let argv = s.file_argv(Path::new(&name), crate::util::time::seconds(timeout.max(0.001)));
             let cmd: Vec<String> = argv.iter().map(|w| sh_word(w)).collect();
             let _ = writeln!(
@@ -269,7 +261,7 @@ pub(super) fn write_page(
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td><td><pre>{}</pre></td></tr>",
             esc(&a.solver),
             esc(a.version.as_deref().unwrap_or("")),
-            esc(&a.outcomes.join(", ")),
+            esc(&a.outcomes_text()),
             a.seconds,
             esc(said.trim())
         );
@@ -301,8 +293,8 @@ pub(super) fn write_page(
             m.trigger_bytes, r.reduced_bytes, r.checks, r.seconds
         );
     }
-    let _ = writeln!(b, "<p>Ready to file upstream: <a href=\"report.md\">report.md</a>.</p>");
-    crate::util::fs::write_atomic(&dir.join("report.html"), super::page(&format!("{who}: {}", m.id), &b).as_bytes())
+    let _ = writeln!(b, "<p>Ready to file upstream: <a href=\"{md}\">{md}</a>.</p>", md = layout::REPORT_MD);
+    f.write_report_html(&super::page(&format!("{who}: {}", m.id), &b))
 }
 
 #[cfg(test)]
@@ -318,16 +310,13 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("smtstorm-finding-report-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("trigger.smt2"),
+        let f = FindingDir::new(&dir);
+        f.write_trigger(
             "(declare-const c Int)(declare-const g Int)(assert (distinct g c))(assert true)(check-sat-using smtfd)\n",
         )
         .unwrap();
-        std::fs::write(
-            dir.join("reduced.smt2"),
-            "(declare-const c Int)(declare-const g Int)(assert (distinct g c))(check-sat-using smtfd)\n",
-        )
-        .unwrap();
+        f.write_reduced(b"(declare-const c Int)(declare-const g Int)(assert (distinct g c))(check-sat-using smtfd)\n")
+            .unwrap();
         let m: Meta = serde_json::from_value(serde_json::json!({
             "id": "83aaec6299b0", "kind": "invalid-model", "blamed": "z3-4.8.12", "blamed_version": "4.8.12",
             "blame_by": "validation", "logic": "ALL", "signature": "line column an invalid model was generated",
@@ -356,7 +345,8 @@ mod tests {
         assert!(r.contains("(set-option :model_validate true)\n(declare-const c Int)"), "{r}");
         assert!(!r.contains("(assert true)"), "the reduced input, not the trigger: {r}");
         assert!(r.contains("Not reproduced from release 4.8.17 on") && r.contains("  - 4.8.17: sat"), "{r}");
-        assert!(r.contains("installed releases, on `trigger.smt2`)"), "the bisected input is named: {r}");
+        let on = format!("installed releases, on `{}`)", layout::TRIGGER);
+        assert!(r.contains(&on), "the bisected input is named: {r}");
         assert!(r.contains("- Expected: `sat` with a model that satisfies every assertion"), "{r}");
         assert!(r.contains("- Actual: invalid-model(an invalid model was generated)"), "{r}");
         assert!(r.contains("cvc5 1.4.2: sat") && r.contains("Reduced from 110 to 96 bytes"), "{r}");

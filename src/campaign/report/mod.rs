@@ -7,7 +7,7 @@ mod plot;
 pub use finding::finding_report;
 
 use super::{stats, CampaignFile, Stats};
-use crate::store::{Meta, Store};
+use crate::store::{layout, FindingDir, Meta, Store};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -27,14 +27,14 @@ pub struct Data {
 }
 
 pub fn load(out: &Path) -> std::io::Result<Data> {
-    if !out.join("campaign.json").exists() && !out.join("bandit.json").exists() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            "no campaign.json or bandit.json: not a campaign directory",
-        ));
+    if !layout::campaign(out).exists() && !layout::bandit(out).exists() {
+        let name = |p: PathBuf| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let why =
+            format!("no {} or {}: not a campaign directory", name(layout::campaign(out)), name(layout::bandit(out)));
+        return Err(std::io::Error::new(std::io::ErrorKind::NotFound, why));
     }
-    let campaign = std::fs::read(out.join("campaign.json")).ok().and_then(|b| serde_json::from_slice(&b).ok());
-    let stats = std::fs::read_to_string(out.join("stats.jsonl"))
+    let campaign = CampaignFile::read(out).ok().flatten();
+    let stats = std::fs::read_to_string(layout::stats(out))
         .unwrap_or_default()
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
@@ -183,16 +183,19 @@ pub fn markdown(out: &Path, d: &Data) -> String {
     if d.quarantined > 0 {
         let _ = writeln!(
             s,
-            "\n**{} findings quarantined: see quarantine/** (their `meta.json` or trigger did not read; each is kept whole there).",
-            d.quarantined
+            "\n**{} findings quarantined: see {}/** (their `{}` or trigger did not read; each is kept whole there).",
+            d.quarantined,
+            layout::QUARANTINE,
+            layout::META
         );
     }
     if !d.unreadable.is_empty() {
         let dirs: Vec<String> = d.unreadable.iter().map(|p| format!("`{}`", cell(&rel(out, p)))).collect();
         let _ = writeln!(
             s,
-            "\n**{} findings whose meta.json does not read**, not in the tables below: {}.",
+            "\n**{} findings whose {} does not read**, not in the tables below: {}.",
             d.unreadable.len(),
+            layout::META,
             dirs.join(", ")
         );
     }
@@ -205,12 +208,12 @@ pub fn markdown(out: &Path, d: &Data) -> String {
         }
         let _ = writeln!(s, "| id | kind | solver | logic | what | fixed in | trigger bytes | reduced | duplicates | engine | seed | found at (s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (p, m) in rows {
-            let dir = p.parent().unwrap_or(p);
+            let f = FindingDir::of_meta(p).unwrap_or_else(|| FindingDir::new(p));
             let _ = writeln!(
                 s,
                 "| [{}]({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
                 cell(&m.id),
-                cell(&rel(out, &dir.join("report.md"))),
+                cell(&rel(out, &f.report_md_path())),
                 m.kind,
                 cell(&m.blamed),
                 cell(&m.logic),
@@ -218,11 +221,11 @@ pub fn markdown(out: &Path, d: &Data) -> String {
                 cell(m.fixed_in.as_deref().unwrap_or("not fixed in the installed releases")),
                 m.trigger_bytes,
                 match &m.reduction {
-                    Some(r) => format!("[{} bytes]({})", r.reduced_bytes, cell(&rel(out, &dir.join("reduced.smt2")))),
+                    Some(r) => format!("[{} bytes]({})", r.reduced_bytes, cell(&rel(out, &f.reduced_path()))),
                     None => "-".into(),
                 },
                 m.duplicates,
-                cell(&m.engine),
+                cell(&m.origin.name()),
                 cell(m.seed.rsplit('/').next().unwrap_or(&m.seed)),
                 m.found_at
             );
@@ -231,8 +234,9 @@ pub fn markdown(out: &Path, d: &Data) -> String {
     if !d.perf.is_empty() {
         let _ = writeln!(
             s,
-            "\n## Performance benchmarks (BanditFuzz): {}\n\nMargin: the best target's PAR-2 seconds minus the worst reference's; final = medians of the re-scoring runs. ![cactus plot](cactus.svg)\n\n| benchmark | logic | bytes | made by | margin when found | final margin | final PAR-2 per solver |\n|---|---|---|---|---|---|---|",
-            d.perf.len()
+            "\n## Performance benchmarks (BanditFuzz): {}\n\nMargin: the best target's PAR-2 seconds minus the worst reference's; final = medians of the re-scoring runs. ![cactus plot]({})\n\n| benchmark | logic | bytes | made by | margin when found | final margin | final PAR-2 per solver |\n|---|---|---|---|---|---|---|",
+            d.perf.len(),
+            rel(out, &layout::bandit_file(out, layout::BanditFile::Cactus))
         );
         let mut rows: Vec<&crate::store::perf::PerfMeta> = d.perf.iter().collect();
         rows.sort_by(|a, b| b.final_margin.unwrap_or(b.margin).total_cmp(&a.final_margin.unwrap_or(a.margin)));
@@ -240,9 +244,9 @@ pub fn markdown(out: &Path, d: &Data) -> String {
             let per: Vec<String> = m.final_par2.iter().map(|(n, p)| format!("{} {p:.3}", cell(n))).collect();
             let _ = writeln!(
                 s,
-                "| [{}](perf/{}/bench.smt2) | {} | {} | {} | {:.3} | {} | {} |",
+                "| [{}]({}) | {} | {} | {} | {:.3} | {} | {} |",
                 cell(&m.id),
-                cell(&m.id),
+                cell(&rel(out, &layout::perf_dir(out, &m.id).join(layout::BENCH))),
                 cell(&m.logic),
                 m.bytes,
                 cell(&m.made_by),
@@ -255,7 +259,7 @@ pub fn markdown(out: &Path, d: &Data) -> String {
     yields(&mut s, d);
     let mut by: BTreeMap<(String, String, String), usize> = BTreeMap::new();
     for (_, m) in d.findings.iter().filter(|f| !f.1.seed_finding) {
-        *by.entry((m.engine.clone(), m.kind.to_string(), m.blame_by.to_string())).or_default() += 1;
+        *by.entry((m.origin.to_string(), m.kind.to_string(), m.blame_by.to_string())).or_default() += 1;
     }
     if !by.is_empty() {
         let _ = writeln!(
@@ -302,7 +306,7 @@ fn yields(s: &mut String, d: &Data) {
     let t = totals(d);
     let fuzzed: Vec<&Meta> = d.findings.iter().map(|f| &f.1).filter(|m| !m.seed_finding).collect();
     for (title, what, table, key) in [
-        ("Yield by engine", "engine", &t.engines, (|m: &Meta| m.engine.clone()) as fn(&Meta) -> String),
+        ("Yield by engine", "engine", &t.engines, (|m: &Meta| m.origin.to_string()) as fn(&Meta) -> String),
         ("Yield by seed logic", "logic", &t.logics, |m: &Meta| m.logic.clone()),
     ] {
         let mut names: Vec<&String> = table.keys().collect();
@@ -449,8 +453,8 @@ fn html_cell(c: &str) -> String {
             if k + 2 <= target.len() {
                 // A finding's report.md has its HTML page beside it.
                 let href = uncell(&target[k + 2..]);
-                let href = match href.strip_suffix("/report.md") {
-                    Some(dir) => format!("{dir}/report.html"),
+                let href = match href.strip_suffix(layout::REPORT_MD).and_then(|d| d.strip_suffix('/')) {
+                    Some(dir) => format!("{dir}/{}", layout::REPORT_HTML),
                     None => href,
                 };
                 return format!("<a href=\"{}\">{}</a>", html_escape(&href), html_escape(&uncell(&rest[..k])));
@@ -536,15 +540,15 @@ document.documentElement.setAttribute('data-ready','1');";
 /// ([`finding_report`]); returns the campaign's two paths.
 pub fn write(out: &Path) -> std::io::Result<(PathBuf, PathBuf)> {
     let d = load(out)?;
-    let (md, html_path) = (out.join("report.md"), out.join("report.html"));
+    let (md, html_path) = (layout::report_md(out), layout::report_html(out));
     crate::util::fs::write_atomic(&md, markdown(out, &d).as_bytes())?;
     crate::util::fs::write_atomic(&html_path, html(out, &d).as_bytes())?;
     let solvers = d.campaign.as_ref().map_or(&[][..], |c| &c.solvers[..]);
     let timeout = d.campaign.as_ref().map_or(10.0, |c| c.config.timeout);
     for (meta, m) in &d.findings {
-        let dir = meta.parent().unwrap_or(out);
-        crate::util::fs::write_atomic(&dir.join("report.md"), finding_report(dir, m, solvers, timeout).as_bytes())?;
-        finding::write_page(out, dir, m, solvers, timeout)?;
+        let f = FindingDir::of_meta(meta).unwrap_or_else(|| FindingDir::new(out));
+        f.write_report_md(&finding_report(f.path(), m, solvers, timeout))?;
+        finding::write_page(out, &f, m, solvers, timeout)?;
     }
     Ok((md, html_path))
 }
@@ -571,7 +575,7 @@ mod tests {
             first_start_unix: 0,
             elapsed_before: 0.0,
         };
-        std::fs::write(out.join("campaign.json"), serde_json::to_vec(&cf).unwrap()).unwrap();
+        cf.write(&out).unwrap();
         let mut written = 0;
         for (i, s) in odd.iter().enumerate() {
             let m: Meta = serde_json::from_value(serde_json::json!({
@@ -585,8 +589,9 @@ mod tests {
             assert_eq!((m.kind, m.blame_by), (BugKind::Crash, BlameBy::Crash));
             let dir = out.join("bugs/crash").join(format!("d{i}"));
             std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(dir.join("meta.json"), serde_json::to_vec(&m).unwrap()).unwrap();
-            std::fs::write(dir.join("trigger.smt2"), "(check-sat)\n").unwrap();
+            let f = FindingDir::new(&dir);
+            f.write_meta(&m).unwrap();
+            f.write_trigger("(check-sat)\n").unwrap();
             written += 1;
         }
         let (md, html) = write(&out).unwrap();
@@ -599,11 +604,14 @@ mod tests {
         }
         assert!(!html.contains("<script>alert") && html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{html}");
         assert!(html.contains("&quot;q&quot; &#39;q&#39;"));
-        assert_eq!(html.matches("/report.html\">").count(), written, "one linked row per finding: {html}");
+        let link = format!("/{}\">", layout::REPORT_HTML);
+        assert_eq!(html.matches(&link).count(), written, "one linked row per finding: {html}");
         for i in 0..written {
-            assert!(out.join(format!("bugs/crash/d{i}/report.md")).is_file(), "finding d{i} has its own report");
-            let page = std::fs::read_to_string(out.join(format!("bugs/crash/d{i}/report.html"))).unwrap();
-            assert!(!page.contains("<script>alert") && page.contains("../../../report.html"), "{page}");
+            let f = FindingDir::new(out.join(format!("bugs/crash/d{i}")));
+            assert!(f.report_md_path().is_file(), "finding d{i} has its own report");
+            let page = std::fs::read_to_string(f.report_html_path()).unwrap();
+            let back = format!("../../../{}", layout::REPORT_HTML);
+            assert!(!page.contains("<script>alert") && page.contains(&back), "{page}");
         }
         let _ = std::fs::remove_dir_all(&out);
     }

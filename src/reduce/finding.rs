@@ -1,0 +1,93 @@
+//! A stored finding reduced with its built-in judge ([`judge::FindingJudge`]): its files
+//! are the store's ([`FindingDir`]), its solvers its campaign's.
+
+use super::{bounds, driver::reduce, judge, BoundsReport, Options, ReduceError, Report};
+use crate::mutate::Engine;
+use crate::smtlib;
+use crate::solver::SolverSpec;
+use crate::store::{CampaignFile, FindingDir};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The solvers a finding was found with: its store's campaign file, then
+/// `.solvers/solvers.toml` for names it does not define.
+pub fn finding_solvers(dir: &Path) -> Vec<SolverSpec> {
+    let mut out: Vec<SolverSpec> = vec![];
+    if let Some(cf) = campaign_of(&FindingDir::new(dir)) {
+        out.extend(cf.solvers);
+    }
+    if let Ok(reg) = crate::solver::Registry::load(&crate::solver::registry::default_toml()) {
+        for s in reg.solvers {
+            if !out.iter().any(|o| o.name == s.name) {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// The campaign file of the store a finding belongs to, if it has one that reads.
+pub(super) fn campaign_of(dir: &FindingDir) -> Option<CampaignFile> {
+    CampaignFile::read(dir.store_root()?).ok().flatten()
+}
+
+/// Reduces the stored finding in `dir` with its built-in judge ([`judge::FindingJudge`]):
+/// writes its reduction (`reduced.smt2`, atomically after every success, so an
+/// interrupted run keeps its progress; a STORM witness line stays on top) and records the
+/// report in its `meta.json`. `max_time` caps the per-check limit the judge derives from the finding.
+pub fn reduce_finding(
+    dir: &Path,
+    solvers: &[SolverSpec],
+    opts: &Options,
+    max_time: Duration,
+) -> Result<Report, ReduceError> {
+    let t0 = Instant::now();
+    let scratch = tempdir_in(dir)?;
+    let dir = FindingDir::new(dir);
+    let (mut judge, mut meta) = judge::FindingJudge::for_finding(dir.path(), solvers, max_time, scratch.path())?;
+    let trigger_path = dir.trigger_path();
+    let text = crate::util::files::read_input_text(&trigger_path)?;
+    let mut script = smtlib::parse(&text).map_err(|e| e.in_file(&trigger_path))?;
+    let mut header =
+        text.lines().find(|l| l.starts_with(crate::mutate::storm::WITNESS_PREFIX)).map(|l| format!("{l}\n"));
+    // A STORM trigger first goes through bound minimisation (at most half the budget).
+    let mut bounds_report = None;
+    if judge.witness.is_some() && meta.origin == Engine::Storm {
+        let deadline = opts.time.map(|t| t0 + t / 2);
+        if let Some(m) = bounds::storm_bounds(&dir, &judge, &meta, smtlib::print(&script).len(), deadline) {
+            bounds_report = Some(BoundsReport {
+                amax: m.bounds.amax,
+                dmax: m.bounds.dmax,
+                nc: m.bounds.nc,
+                from_bytes: smtlib::print(&script).len(),
+                to_bytes: m.text.len(),
+                instances: m.tried,
+            });
+            if let Ok(s) = smtlib::parse(&m.text) {
+                script = s;
+                header = Some(format!("{}\n", crate::mutate::storm::witness_line(&m.witness)));
+                judge = judge.with_witness(m.witness);
+            }
+        }
+    }
+    let out = dir.reduced_path();
+    let opts = Options { time: opts.time.map(|t| t.saturating_sub(t0.elapsed())), ..opts.clone() };
+    let (_, mut report) = reduce(&script, &judge, &opts, Some(&out), header.as_deref().unwrap_or(""))?;
+    if let Some(b) = bounds_report {
+        report.original_bytes = b.from_bytes;
+        report.seconds = t0.elapsed().as_secs_f64();
+        report.bounds = Some(b);
+    }
+    meta.reduction = Some(report.clone());
+    dir.write_meta(&meta).map_err(|e| ReduceError::Write { path: dir.meta_path().display().to_string(), source: e })?;
+    Ok(report)
+}
+
+/// A fresh scratch directory under `parent` (hidden, unpredictable name), removed when
+/// dropped. One left behind by a reduction that was killed (`kill -9`, a second Ctrl-C)
+/// is removed by the next reduction that makes one under the same parent (the finding's
+/// directory, or `$TMPDIR` for a file): see [`crate::util::fs::scratch_dir`].
+pub fn tempdir_in(parent: &Path) -> Result<crate::util::fs::ScratchDir, ReduceError> {
+    crate::util::fs::scratch_dir(parent, ".reduce-")
+        .map_err(|e| ReduceError::Write { path: parent.display().to_string(), source: e })
+}
