@@ -19,8 +19,10 @@ pub(crate) struct BanditCmd {
     /// Solvers to compare against (repeatable).
     #[arg(long, required = true)]
     reference: Vec<String>,
+    // Boxed: the run's settings hold the grammar and the solvers, and would make this
+    // the one large command.
     #[command(flatten)]
-    settings: smtstorm::bandit::Config,
+    settings: Box<smtstorm::bandit::Config>,
     /// Replay timings recorded by an earlier run (its OUT/timings.jsonl) instead of
     /// running solvers: the same seed makes the same decisions.
     #[arg(long)]
@@ -40,7 +42,7 @@ impl BanditCmd {
         if !(0.0..=1.0).contains(&self.settings.decay) {
             anyhow::bail!("--decay must be between 0 and 1");
         }
-        let mut cfg = self.settings.clone();
+        let mut cfg = (*self.settings).clone();
         cfg.grammar = self.grammar.config();
         cfg.targets = smtstorm::solver::check::resolve(&reg, &self.target)?;
         cfg.references = smtstorm::solver::check::resolve(&reg, &self.reference)?;

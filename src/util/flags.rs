@@ -70,7 +70,7 @@ impl<E: ValueEnum + Clone + Send + Sync + 'static> TypedValueParser for Named<E>
 /// whether clap calls it while parsing ([`TypedValueParser`]) or a command calls
 /// [`Seconds::check`] on a value it got otherwise. NaN and infinities are refused
 /// (`Duration::from_secs_f64` panics on them).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Seconds {
     min: f64,
     max: f64,
@@ -88,28 +88,30 @@ impl Seconds {
     pub fn check(&self, v: f64) -> Result<f64, String> {
         if v.is_finite() && (self.min..=self.max).contains(&v) {
             Ok(v)
-        } else if *self == Self::BUDGET {
-            Err("expected a positive, finite number of seconds".into())
         } else {
-            Err(format!("expected seconds between {} and {}", self.min, self.max))
+            Err(self.expected())
         }
     }
 }
 
-impl PartialEq for Seconds {
-    fn eq(&self, o: &Seconds) -> bool {
-        self.min.to_bits() == o.min.to_bits() && self.max.to_bits() == o.max.to_bits()
+impl Range for Seconds {
+    type Value = f64;
+    fn check(&self, v: f64) -> Result<f64, String> {
+        Seconds::check(self, v)
+    }
+    fn expected(&self) -> String {
+        if self.min.to_bits() == Self::BUDGET.min.to_bits() && self.max.to_bits() == Self::BUDGET.max.to_bits() {
+            "expected a positive, finite number of seconds".into()
+        } else {
+            format!("expected seconds between {} and {}", self.min, self.max)
+        }
     }
 }
 
 impl TypedValueParser for Seconds {
     type Value = f64;
     fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<f64, clap::Error> {
-        let this = *self;
-        let parse = move |s: String| s.trim().parse::<f64>().map_err(|_| this.check(f64::NAN).unwrap_err());
-        clap::builder::StringValueParser::new()
-            .try_map(move |s| parse(s).and_then(|v| this.check(v)))
-            .parse_ref(cmd, arg, value)
+        parse_in(*self, cmd, arg, value)
     }
 }
 
@@ -130,20 +132,49 @@ impl Mib {
         if (self.min..=self.max).contains(&mb) {
             Ok(mb)
         } else {
-            Err(format!("expected between {} and {}", self.min, self.max))
+            Err(self.expected())
         }
+    }
+}
+
+impl Range for Mib {
+    type Value = u64;
+    fn check(&self, v: u64) -> Result<u64, String> {
+        Mib::check(self, v)
+    }
+    fn expected(&self) -> String {
+        format!("expected between {} and {}", self.min, self.max)
     }
 }
 
 impl TypedValueParser for Mib {
     type Value = u64;
     fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<u64, clap::Error> {
-        let this = *self;
-        let parse = move |s: String| s.trim().parse::<u64>().map_err(|_| this.check(u64::MAX).unwrap_err());
-        clap::builder::StringValueParser::new()
-            .try_map(move |s| parse(s).and_then(|v| this.check(v)))
-            .parse_ref(cmd, arg, value)
+        parse_in(*self, cmd, arg, value)
     }
+}
+
+/// A range of numbers a flag admits.
+trait Range: Copy + Send + Sync + 'static {
+    type Value: std::str::FromStr + Clone + Send + Sync + 'static;
+    fn check(&self, v: Self::Value) -> Result<Self::Value, String>;
+    /// What the flag takes, for a value out of range or not a number at all.
+    fn expected(&self) -> String;
+}
+
+/// A flag's number in `range`; clap's `try_map` words the error as it does for every
+/// bad value (naming the flag), with what was expected.
+fn parse_in<R: Range>(
+    range: R,
+    cmd: &clap::Command,
+    arg: Option<&clap::Arg>,
+    value: &OsStr,
+) -> Result<R::Value, clap::Error> {
+    let parse = move |s: String| match s.trim().parse::<R::Value>() {
+        Ok(v) => range.check(v),
+        Err(_) => Err(range.expected()),
+    };
+    clap::builder::StringValueParser::new().try_map(parse).parse_ref(cmd, arg, value)
 }
 
 /// A clap-derived options struct as it is when no flag is given: its declared defaults.
