@@ -50,6 +50,8 @@ use thompson::Agent;
 /// `smtstorm bandit` (clap), each declared once here with its default; the grammar,
 /// targets and references are the command's to fill in.
 #[derive(Clone, Debug, Serialize, Deserialize, clap::Args)]
+// Not `Config`, the group id clap would give both this and the grammar's struct.
+#[group(id = "bandit")]
 pub struct Config {
     #[arg(skip)]
     pub grammar: generate::Config,

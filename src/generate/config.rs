@@ -130,6 +130,9 @@ fn fp_format(s: &str) -> Result<(u64, u64), String> {
 /// The generator's knobs: the flags of `smtstorm generate` and `bandit` (clap) and the
 /// `grammar` of `bandit.json` (serde), each declared once here with its default.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, clap::Args)]
+// Named: clap names a struct's argument group after it, and two `Config`s meet in
+// `smtstorm bandit`.
+#[group(id = "grammar")]
 pub struct Config {
     /// Theories a script may use, comma-separated.
     #[arg(long = "theories", value_name = "THEORIES", default_value = "core", value_parser = FeatureList)]

@@ -32,6 +32,7 @@ use crate::smtlib::Script;
 /// declared once here with its default.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, clap::Args)]
 #[serde(default, deny_unknown_fields)]
+#[group(id = "storm")]
 pub struct Bounds {
     /// Connective depth down to which sub-formulas become fragments.
     #[arg(long, default_value_t = 64)]
@@ -55,9 +56,9 @@ pub struct Bounds {
     /// Make every other instance check with a z3 tactic, `(check-sat-using T)`; other
     /// solvers get a plain check-sat. `unknown` answers are never findings.
     ///
-    /// Each tactic simplifies or solves equations first and ends in `smt` ([`TACTICS`]; issue
-    /// 6 item 7: STORM's artifact varies z3's configuration the same way). Off by default:
-    /// only z3 reads it, and a tactic that gives up answers `unknown`.
+    /// Each tactic simplifies or solves equations first and ends in `smt` (issue 6 item 7:
+    /// STORM's artifact varies z3's configuration the same way). Off by default: only z3
+    /// reads it, and a tactic that gives up answers `unknown`.
     #[arg(long)]
     pub tactics: bool,
 }
