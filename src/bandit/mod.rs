@@ -30,12 +30,15 @@ use crate::generate::{self, Grammar};
 use crate::mutate::choice::{Choices, Rng};
 use crate::mutate::edit::Edit;
 use crate::oracle;
+use crate::solver::limits::mib_to_bytes;
 use crate::solver::outcome::{Outcome, QueryResult};
 use crate::solver::registry::SolverSpec;
 use crate::solver::{run_file, Limits};
+use crate::store::campaign::{MAX_MEMORY_MB, MAX_SECONDS, MIN_MEMORY_MB, MIN_TIMEOUT_S};
 use crate::store::layout::{self, BanditFile};
 pub use crate::store::perf::{perf_in, PerfMeta, Strategy, Timing};
 use crate::store::{Meta, Origin, Recorded, SolverAnswer, Store};
+use crate::util::flags::{Mib, Named, Seconds};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, VecDeque};
@@ -44,44 +47,62 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use thompson::Agent;
 
-/// A run's settings (`bandit.json` records them).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// A run's settings (`bandit.json` records them). Its knobs are the flags of
+/// `smtstorm bandit` (clap), each declared once here with its default; the grammar,
+/// targets and references are the command's to fill in.
+#[derive(Clone, Debug, Serialize, Deserialize, clap::Args)]
+// Not `Config`, the group id clap would give both this and the grammar's struct.
+#[group(id = "bandit")]
 pub struct Config {
+    #[arg(skip)]
     pub grammar: generate::Config,
+    #[arg(skip)]
     pub targets: Vec<SolverSpec>,
+    #[arg(skip)]
     pub references: Vec<SolverSpec>,
+    /// How the next input is chosen.
+    #[arg(long, default_value = "bandit", value_parser = Named::<Strategy>::new("strategy"))]
     pub strategy: Strategy,
+    /// RNG seed: the same seed makes the same decisions on the same timings.
+    #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Per-run limit (the PAR-2 timeout) in seconds.
+    /// PAR-2 timeout per solver run, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0, allow_negative_numbers = true,
+          value_parser = Seconds::between(MIN_TIMEOUT_S, MAX_SECONDS))]
     pub timeout: f64,
-    /// Address-space limit per solver process, in bytes.
+    /// Memory limit per solver process, in MiB.
+    // Held in bytes: the flag's parser converts.
+    #[arg(long = "memory-mb", value_name = "MIB", default_value = "4096",
+          value_parser = clap::builder::TypedValueParser::map(Mib::between(MIN_MEMORY_MB, MAX_MEMORY_MB), mib_to_bytes))]
     pub memory: Option<u64>,
-    /// Stop after this many seconds / iterations (whichever comes first).
+    /// Budget in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "300", allow_negative_numbers = true,
+          value_parser = Seconds::BUDGET)]
     pub time: Option<f64>,
+    /// Budget in iterations (deterministic; with --time, whichever ends first).
+    #[arg(long)]
     pub iterations: Option<u64>,
-    /// Agents' evidence decay per update.
+    /// Agents' evidence decay per update (1 = no forgetting).
+    #[arg(long, default_value_t = 0.99)]
     pub decay: f64,
-    /// How many of the best benchmarks are re-scored at the end, and how often.
+    /// Re-score this many of the best benchmarks at the end ...
+    #[arg(long, default_value_t = 10)]
     pub keep: usize,
+    /// ... this many times each (median).
+    #[arg(long, default_value_t = 3)]
     pub repeats: usize,
+}
+
+/// The declared defaults above, with the default grammar and no solvers.
+impl Default for Config {
+    fn default() -> Self {
+        crate::util::flags::defaults()
+    }
 }
 
 impl Config {
     pub fn new(grammar: generate::Config, targets: Vec<SolverSpec>, references: Vec<SolverSpec>) -> Config {
-        Config {
-            grammar,
-            targets,
-            references,
-            strategy: Strategy::Bandit,
-            seed: 0,
-            timeout: 2.0,
-            memory: Some(4 << 30),
-            time: Some(300.0),
-            iterations: None,
-            decay: 0.99,
-            keep: 10,
-            repeats: 3,
-        }
+        Config { grammar, targets, references, ..Config::default() }
     }
 }
 

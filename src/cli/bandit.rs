@@ -19,36 +19,15 @@ pub(crate) struct BanditCmd {
     /// Solvers to compare against (repeatable).
     #[arg(long, required = true)]
     reference: Vec<String>,
-    /// bandit (two agents), single (construct agent only) or random (generator only).
-    #[arg(long, default_value = "bandit")]
-    strategy: String,
-    /// Budget in seconds.
-    #[arg(long, default_value_t = 300.0)]
-    time: f64,
-    /// Budget in iterations (deterministic; with --time, whichever ends first).
-    #[arg(long)]
-    iterations: Option<u64>,
-    /// PAR-2 timeout per solver run, seconds.
-    #[arg(long, default_value_t = 2.0)]
-    timeout: f64,
-    /// Memory limit per solver process, MiB.
-    #[arg(long, default_value_t = 4096)]
-    memory_mb: u64,
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Agents' evidence decay per update (1 = no forgetting).
-    #[arg(long, default_value_t = 0.99)]
-    decay: f64,
-    /// Re-score this many of the best benchmarks at the end ...
-    #[arg(long, default_value_t = 10)]
-    keep: usize,
-    /// ... this many times each (median).
-    #[arg(long, default_value_t = 3)]
-    repeats: usize,
+    // Boxed: the run's settings hold the grammar and the solvers, and would make this
+    // the one large command.
+    #[command(flatten)]
+    settings: Box<smtstorm::bandit::Config>,
     /// Replay timings recorded by an earlier run (its OUT/timings.jsonl) instead of
     /// running solvers: the same seed makes the same decisions.
     #[arg(long)]
     replay: Option<PathBuf>,
+    /// Output directory.
     #[arg(long)]
     out: PathBuf,
     /// Print the summary as JSON.
@@ -58,25 +37,19 @@ pub(crate) struct BanditCmd {
 
 impl BanditCmd {
     pub(crate) fn run(&self) -> Result<()> {
-        use smtstorm::bandit::{Bandit, Config, Live, Replay, Runner, Strategy};
+        use smtstorm::bandit::{Bandit, Live, Replay, Runner};
         let reg = smtstorm::solver::check::default_registry()?;
-        let targets = smtstorm::solver::check::resolve(&reg, &self.target)?;
-        let references = smtstorm::solver::check::resolve(&reg, &self.reference)?;
-        let strategy = Strategy::from_name(&self.strategy)
-            .ok_or_else(|| anyhow::anyhow!("unknown strategy {:?}: bandit, single or random", self.strategy))?;
-        if !(0.0..=1.0).contains(&self.decay) {
+        if !(0.0..=1.0).contains(&self.settings.decay) {
             anyhow::bail!("--decay must be between 0 and 1");
         }
-        let mut cfg = Config::new(self.grammar.config()?, targets, references);
-        cfg.strategy = strategy;
-        cfg.seed = self.seed;
-        cfg.timeout = self.timeout;
-        cfg.memory = Some(smtstorm::solver::limits::mib_to_bytes(self.memory_mb));
-        cfg.time = if self.replay.is_some() { None } else { Some(self.time) };
-        cfg.iterations = self.iterations;
-        cfg.decay = self.decay;
-        cfg.keep = self.keep;
-        cfg.repeats = self.repeats;
+        let mut cfg = (*self.settings).clone();
+        cfg.grammar = self.grammar.config();
+        cfg.targets = smtstorm::solver::check::resolve(&reg, &self.target)?;
+        cfg.references = smtstorm::solver::check::resolve(&reg, &self.reference)?;
+        if self.replay.is_some() {
+            // A replay ends when its recorded timings do.
+            cfg.time = None;
+        }
         smtstorm::util::fs::create_dirs(&self.out)?;
         let mut runner: Box<dyn Runner> = match &self.replay {
             Some(p) => Box::new(Replay::load(p)?),

@@ -2,6 +2,8 @@
 
 use super::opts::RunOpts;
 use anyhow::Result;
+use smtstorm::mutate::Engine;
+use smtstorm::util::flags::Named;
 use std::path::PathBuf;
 
 /// Run (or resume) a fuzzing campaign. Exit status: 0 nothing found, 10 findings stored,
@@ -17,9 +19,9 @@ pub(crate) struct FuzzCmd {
     /// Default: the newest release of every installed family (older ones serve bisection).
     #[arg(long = "solver")]
     solvers: Vec<String>,
-    /// Engines, comma-separated: opfuzz, typefuzz, valfuzz, storm, bec, config, fusion (default: all).
-    #[arg(long, value_delimiter = ',')]
-    engine: Vec<String>,
+    /// Engines, comma-separated (default: all).
+    #[arg(long, value_delimiter = ',', value_parser = Named::<Engine>::new("engine"))]
+    engine: Vec<Engine>,
     /// K/N: take shard K (from 0) of N of the seeds, with an RNG stream of its own; N jobs
     /// cover one campaign (`smtstorm merge` joins their outputs).
     #[arg(long)]
@@ -41,16 +43,7 @@ impl FuzzCmd {
             cfg.solvers = self.solvers.clone();
         }
         if !self.engine.is_empty() {
-            cfg.engines = self
-                .engine
-                .iter()
-                .map(|e| {
-                    smtstorm::mutate::Engine::from_name(e).ok_or_else(|| {
-                        let all: Vec<&str> = smtstorm::mutate::Engine::ALL.iter().map(|e| e.name()).collect();
-                        anyhow::anyhow!("unknown engine {e:?}: available: {}", all.join(", "))
-                    })
-                })
-                .collect::<Result<_>>()?;
+            cfg.engines = self.engine.clone();
         }
         if self.shard.is_some() {
             cfg.shard = self.shard;

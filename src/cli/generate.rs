@@ -48,7 +48,7 @@ impl GenerateCmd {
             outln!("{}", acceptance::markdown(&rows));
             return Ok(if rows.iter().any(|r| r.error + r.crash > 0) { 1 } else { 0 });
         }
-        let g = Grammar::new(self.grammar.config()?)?;
+        let g = Grammar::new(self.grammar.config())?;
         if let Some(dir) = &self.out {
             std::fs::create_dir_all(dir)?;
         }

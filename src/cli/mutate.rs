@@ -1,15 +1,22 @@
 //! `smtstorm mutate`.
 
 use anyhow::Result;
+use smtstorm::mutate::Engine;
+use smtstorm::util::flags::Named;
 use std::path::PathBuf;
+
+/// The engines `mutate` runs: those that need a seed alone, and fusion (given the second
+/// seed). STORM needs a model from a solver (`smtstorm fuzz --engine storm`), BEC and the
+/// configuration engine a solver's answers or tables.
+const ON_A_SEED: [Engine; 4] = [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz, Engine::Fusion];
 
 /// Write mutants of a seed, each preceded by a comment line with its edit list (JSON).
 #[derive(clap::Args)]
 pub(crate) struct MutateCmd {
     file: PathBuf,
-    /// Mutation engine: opfuzz, typefuzz, valfuzz, or fusion (with --with).
-    #[arg(long, default_value = "opfuzz")]
-    engine: String,
+    /// Mutation engine (fusion with --with).
+    #[arg(long, default_value = "opfuzz", value_parser = Named::among("engine", &ON_A_SEED))]
+    engine: Engine,
     /// RNG seed: mutant i uses seed + i; the same seed gives the same mutants.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -31,14 +38,7 @@ pub(crate) struct MutateCmd {
 impl MutateCmd {
     pub(crate) fn run(&self) -> Result<()> {
         use smtstorm::mutate::file as m;
-        use smtstorm::mutate::Engine;
-        // STORM needs a model from a solver (`smtstorm fuzz --engine storm`), BEC and the
-        // configuration engine a solver's answers or tables.
-        let Some(engine) =
-            Engine::from_name(&self.engine).filter(|e| Engine::SEED_ONLY.contains(e) || *e == Engine::Fusion)
-        else {
-            anyhow::bail!("unknown engine {:?}: available: opfuzz, typefuzz, valfuzz, fusion", self.engine);
-        };
+        let engine = self.engine;
         if (engine == Engine::Fusion) != self.with.is_some() {
             anyhow::bail!("--with FILE and --engine fusion go together");
         }

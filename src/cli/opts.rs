@@ -2,89 +2,63 @@
 //! and the solvers to run.
 
 use anyhow::Result;
+use smtstorm::util::flags::{Mib, Seconds};
 use std::path::PathBuf;
 
-/// The generator's grammar: which theories, how big (shared by `generate` and `bandit`).
+/// The generator's grammar (shared by `generate` and `bandit`): the library's
+/// [`smtstorm::generate::Config`] flags, and two shorthands for `--theories`.
 #[derive(clap::Args, Clone)]
 pub(crate) struct GrammarArgs {
-    /// Comma-separated: core, ints, reals, mixed, bv, fp, strings, arrays, uf, datatypes,
-    /// quantifiers, or all.
-    #[arg(long, default_value = "core")]
-    pub(crate) theories: String,
-    /// Assertions per script.
-    #[arg(long, default_value_t = 2)]
-    pub(crate) asserts: usize,
-    /// Depth of every assertion's term tree.
-    #[arg(long, default_value_t = 3)]
-    pub(crate) depth: usize,
-    /// Variables declared per sort.
-    #[arg(long, default_value_t = 2)]
-    pub(crate) vars: usize,
-    /// Bit-vector widths (comma-separated).
-    #[arg(long, value_delimiter = ',', default_value = "8")]
-    pub(crate) width: Vec<u64>,
-    /// Floating-point formats as EXP:SIG (comma-separated), e.g. 8:24,11:53 (cvc5 reads
-    /// only these two without --fp-exp).
-    #[arg(long, value_delimiter = ',', default_value = "8:24")]
-    pub(crate) fp: Vec<String>,
+    #[command(flatten)]
+    config: smtstorm::generate::Config,
     /// Add quantifiers (same as listing `quantifiers` in --theories).
     #[arg(long)]
-    pub(crate) quantifiers: bool,
+    quantifiers: bool,
     /// Add uninterpreted functions (same as listing `uf`).
     #[arg(long)]
-    pub(crate) uf: bool,
-    /// Linear arithmetic only: factors and divisors are literals.
-    #[arg(long)]
-    pub(crate) linear: bool,
+    uf: bool,
 }
 
 impl GrammarArgs {
-    pub(crate) fn config(&self) -> Result<smtstorm::generate::Config> {
-        use smtstorm::generate::{parse_features, Config, Feature};
-        let mut features = parse_features(&self.theories).map_err(|e| anyhow::anyhow!("--theories: {e}"))?;
+    pub(crate) fn config(&self) -> smtstorm::generate::Config {
+        use smtstorm::generate::Feature;
+        let mut config = self.config.clone();
         if self.quantifiers {
-            features.insert(Feature::Quantifiers);
+            config.features.insert(Feature::Quantifiers);
         }
         if self.uf {
-            features.insert(Feature::Uf);
+            config.features.insert(Feature::Uf);
         }
-        let formats = self
-            .fp
-            .iter()
-            .map(|f| {
-                let (e, s) = f.split_once(':').ok_or_else(|| anyhow::anyhow!("--fp {f}: expected EXP:SIG"))?;
-                Ok((e.trim().parse()?, s.trim().parse()?))
-            })
-            .collect::<Result<Vec<(u64, u64)>>>()?;
-        Ok(Config {
-            features,
-            linear: self.linear,
-            asserts: self.asserts,
-            depth: self.depth,
-            vars: self.vars,
-            widths: self.width.clone(),
-            formats,
-        })
+        config
     }
 }
 
-/// Options of every campaign (`fuzz`, `storm`); unset ones keep the campaign's defaults.
+/// `help` with the default a campaign gives an option the flag leaves unset, written as
+/// clap writes the defaults it applies itself.
+fn campaign_default(help: &str, default: impl std::fmt::Display) -> String {
+    format!("{help} [default: {default}]")
+}
+
+/// The defaults of a campaign's settings, for the help of the flags that override them.
+fn campaign() -> smtstorm::campaign::Config {
+    smtstorm::campaign::Config::default()
+}
+
+/// Options of every campaign (`fuzz`, `storm`); unset ones keep the campaign file's
+/// value, else the campaign's default (which `--help` shows).
 #[derive(clap::Args)]
 pub(crate) struct RunOpts {
-    /// Worker threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, help = campaign_default("Worker threads (0: one per core)", campaign().workers))]
     pub(crate) workers: Option<usize>,
     /// Stop after this many seconds.
-    #[arg(long)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = Seconds::BUDGET)]
     pub(crate) time: Option<f64>,
     /// Stop after this many mutants.
     #[arg(long)]
     pub(crate) mutants: Option<u64>,
-    /// RNG seed (default 0).
-    #[arg(long)]
+    #[arg(long, help = campaign_default("RNG seed", campaign().seed))]
     pub(crate) seed: Option<u64>,
-    /// Upper limit per query, in seconds (default: the campaign file's, else 10).
-    #[arg(long)]
+    #[arg(long, value_name = "SECONDS", help = campaign_default("Upper limit per query, in seconds", campaign().timeout))]
     pub(crate) timeout: Option<f64>,
     /// Do not bisect findings over installed releases.
     #[arg(long)]
@@ -94,9 +68,10 @@ pub(crate) struct RunOpts {
     /// uniformly.
     #[arg(long)]
     pub(crate) config_learn: bool,
-    /// Reduce each new finding for at most this many seconds after fuzzing (0: off;
-    /// default 60).
-    #[arg(long)]
+    #[arg(long, value_name = "SECONDS", help = campaign_default(
+        "Reduce each new finding for at most this many seconds after fuzzing (0: off)",
+        campaign().reduce
+    ))]
     pub(crate) reduce: Option<f64>,
     /// Output directory; rerunning with the same directory resumes the campaign.
     #[arg(long)]
@@ -220,29 +195,26 @@ impl SolverOpts {
 /// A `--memory-mb` value, checked against the range a campaign admits, in bytes.
 pub(crate) fn memory_bytes(mb: u64) -> Result<u64> {
     use smtstorm::store::campaign::{MAX_MEMORY_MB, MIN_MEMORY_MB};
-    if !(MIN_MEMORY_MB..=MAX_MEMORY_MB).contains(&mb) {
-        anyhow::bail!("--memory-mb {mb}: expected between {MIN_MEMORY_MB} and {MAX_MEMORY_MB}");
-    }
+    let mb =
+        Mib::between(MIN_MEMORY_MB, MAX_MEMORY_MB).check(mb).map_err(|e| anyhow::anyhow!("--memory-mb {mb}: {e}"))?;
     Ok(smtstorm::solver::limits::mib_to_bytes(mb))
 }
 
 /// A seconds flag as a duration, refused with its name outside 0 to 86400 (NaN and
 /// infinities included).
 pub(crate) fn seconds(flag: &str, v: f64) -> Result<std::time::Duration> {
-    if v.is_finite() && (0.0..=smtstorm::store::campaign::MAX_SECONDS).contains(&v) {
-        Ok(smtstorm::util::time::seconds(v))
-    } else {
-        anyhow::bail!("{flag} {v}: expected seconds between 0 and 86400")
-    }
+    in_range(flag, v, Seconds::between(0.0, smtstorm::store::campaign::MAX_SECONDS))
 }
 
 /// A per-query `--timeout`: the range a campaign admits (`fuzz` and `check` alike; 0 would
 /// time out every query and so find nothing).
 pub(crate) fn timeout_seconds(v: f64) -> Result<std::time::Duration> {
     use smtstorm::store::campaign::{MAX_SECONDS, MIN_TIMEOUT_S};
-    if v.is_finite() && (MIN_TIMEOUT_S..=MAX_SECONDS).contains(&v) {
-        Ok(smtstorm::util::time::seconds(v))
-    } else {
-        anyhow::bail!("--timeout {v}: expected seconds between {MIN_TIMEOUT_S} and {MAX_SECONDS}")
-    }
+    in_range("--timeout", v, Seconds::between(MIN_TIMEOUT_S, MAX_SECONDS))
+}
+
+/// `v` seconds through the one check flags parsed by clap go through too.
+fn in_range(flag: &str, v: f64, range: Seconds) -> Result<std::time::Duration> {
+    let v = range.check(v).map_err(|e| anyhow::anyhow!("{flag} {v}: {e}"))?;
+    Ok(smtstorm::util::time::seconds(v))
 }

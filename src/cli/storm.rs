@@ -16,25 +16,8 @@ pub(crate) struct StormCmd {
     /// Reference solver for models (added to the campaign if not under test).
     #[arg(long)]
     reference: String,
-    /// Connective depth of fragments.
-    #[arg(long, default_value_t = 64)]
-    dmax: usize,
-    /// Assertions per instance, at most.
-    #[arg(long, default_value_t = 64)]
-    amax: usize,
-    /// Construction pool size.
-    #[arg(long, default_value_t = 200)]
-    nc: usize,
-    /// Also combine with OR, XOR and ITE.
-    #[arg(long)]
-    extended: bool,
-    /// Make every other instance incremental (push/pop blocks, one check-sat each).
-    #[arg(long)]
-    incremental: bool,
-    /// Make every other instance check with a z3 tactic, `(check-sat-using T)`; other
-    /// solvers get a plain check-sat. `unknown` answers are never findings.
-    #[arg(long)]
-    tactics: bool,
+    #[command(flatten)]
+    bounds: smtstorm::mutate::storm::Bounds,
     #[command(flatten)]
     run: RunOpts,
 }
@@ -51,15 +34,7 @@ impl StormCmd {
             solvers,
             engines: vec![smtstorm::mutate::Engine::Storm],
             reference: Some(reference),
-            storm: smtstorm::mutate::storm::Bounds {
-                dmax: self.dmax,
-                amax: self.amax,
-                nc: self.nc,
-                extended: self.extended,
-                incremental: self.incremental,
-                tactics: self.tactics,
-                ..Default::default()
-            },
+            storm: self.bounds.clone(),
             ..Default::default()
         };
         self.run.run(cfg)

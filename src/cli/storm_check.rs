@@ -20,9 +20,8 @@ pub(crate) struct StormCheckCmd {
     /// Use only the first N seeds (sorted).
     #[arg(long)]
     limit: Option<usize>,
-    /// Assertions per instance, at most.
-    #[arg(long, default_value_t = 64)]
-    amax: usize,
+    #[command(flatten)]
+    bounds: smtstorm::mutate::storm::Bounds,
     #[arg(long, default_value_t = smtstorm::solver::DEFAULT_TIMEOUT_S)]
     timeout: f64,
     #[arg(long)]
@@ -43,10 +42,10 @@ impl StormCheckCmd {
         if let Some(n) = self.limit {
             files.truncate(n);
         }
-        let bounds = smtstorm::mutate::storm::Bounds { amax: self.amax, ..Default::default() };
         let limits =
             smtstorm::solver::Limits { time: super::opts::timeout_seconds(self.timeout)?, ..Default::default() };
-        let reps = smtstorm::oracle::witness::check(&files, &reference, &checkers, &bounds, self.instances, limits);
+        let reps =
+            smtstorm::oracle::witness::check(&files, &reference, &checkers, &self.bounds, self.instances, limits);
         let violations: usize = reps.iter().map(|r| r.violations.len()).sum();
         if self.json {
             outln!("{}", serde_json::to_string_pretty(&reps)?);

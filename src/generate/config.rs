@@ -1,6 +1,8 @@
 //! What the generator may produce: theories (`--theories`), sizes, widths and formats.
 
 use super::grammar::GenError;
+use crate::util::flags::Named;
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -36,43 +38,51 @@ impl Feature {
         Feature::Datatypes,
         Feature::Quantifiers,
     ];
-    pub fn name(self) -> &'static str {
+    /// The feature's name (as serde writes it) and then the other names `--theories`
+    /// takes for it: SMT-LIB logic fragments and singulars.
+    fn names(self) -> &'static [&'static str] {
         match self {
-            Feature::Core => "core",
-            Feature::Ints => "ints",
-            Feature::Reals => "reals",
-            Feature::Mixed => "mixed",
-            Feature::Bv => "bv",
-            Feature::Fp => "fp",
-            Feature::Strings => "strings",
-            Feature::Arrays => "arrays",
-            Feature::Uf => "uf",
-            Feature::Datatypes => "datatypes",
-            Feature::Quantifiers => "quantifiers",
+            Feature::Core => &["core"],
+            Feature::Ints => &["ints", "int", "lia", "nia"],
+            Feature::Reals => &["reals", "real", "lra", "nra"],
+            Feature::Mixed => &["mixed", "realsints", "lira", "nira"],
+            Feature::Bv => &["bv", "bitvectors"],
+            Feature::Fp => &["fp", "floatingpoint"],
+            Feature::Strings => &["strings", "string", "str"],
+            Feature::Arrays => &["arrays", "array"],
+            Feature::Uf => &["uf"],
+            Feature::Datatypes => &["datatypes", "dt"],
+            Feature::Quantifiers => &["quantifiers", "quant", "q"],
         }
     }
+    pub fn name(self) -> &'static str {
+        self.names()[0]
+    }
     pub fn from_name(s: &str) -> Option<Feature> {
-        Feature::ALL.into_iter().find(|f| f.name() == s).or(match s {
-            "int" | "lia" | "nia" => Some(Feature::Ints),
-            "real" | "lra" | "nra" => Some(Feature::Reals),
-            "realsints" | "lira" | "nira" => Some(Feature::Mixed),
-            "bitvectors" => Some(Feature::Bv),
-            "floatingpoint" => Some(Feature::Fp),
-            "string" | "str" => Some(Feature::Strings),
-            "array" => Some(Feature::Arrays),
-            "dt" => Some(Feature::Datatypes),
-            "quant" | "q" => Some(Feature::Quantifiers),
-            _ => None,
-        })
+        Named::new("theory").find(s).ok()
     }
 }
 
-/// Parses `ints,bv,arrays` (also `all`) into a feature set.
+impl clap::ValueEnum for Feature {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Feature::ALL
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let names = self.names();
+        Some(PossibleValue::new(names[0]).aliases(names[1..].iter().copied()))
+    }
+}
+
+/// `all` in `--theories`: every feature.
+const ALL: &str = "all";
+
+/// Parses `ints,bv,arrays` (also `all`; `+` and spaces separate too, case does not
+/// matter) into a feature set.
 pub fn parse_features(s: &str) -> Result<BTreeSet<Feature>, GenError> {
     let mut out = BTreeSet::new();
     for part in s.split([',', '+', ' ']).map(str::trim).filter(|p| !p.is_empty()) {
         let p = part.to_ascii_lowercase();
-        if p == "all" {
+        if p == ALL {
             out.extend(Feature::ALL);
             continue;
         }
@@ -85,33 +95,76 @@ pub fn parse_features(s: &str) -> Result<BTreeSet<Feature>, GenError> {
     Ok(out)
 }
 
-/// The generator's knobs (`smtstorm generate --help`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// What an unknown name in `--theories` is told: the names a feature list takes.
+pub fn unknown_theory(name: &str) -> String {
+    crate::util::flags::unknown("theory", name, Feature::ALL.iter().map(|f| f.name()).chain([ALL]))
+}
+
+/// `--theories` as clap parses it: [`parse_features`], with the names listed in `--help`.
+#[derive(Clone, Copy)]
+struct FeatureList;
+
+impl TypedValueParser for FeatureList {
+    type Value = BTreeSet<Feature>;
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Self::Value, clap::Error> {
+        StringValueParser::new().try_map(|s| parse_features(&s)).parse_ref(cmd, arg, value)
+    }
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        let each = Feature::ALL.iter().filter_map(clap::ValueEnum::to_possible_value);
+        Some(Box::new(each.chain([PossibleValue::new(ALL)])))
+    }
+}
+
+/// A floating-point format `EXP:SIG` (exponent bits, significand bits).
+fn fp_format(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("expected EXP:SIG, e.g. 8:24, not {s:?}");
+    let (e, g) = s.split_once(':').ok_or_else(bad)?;
+    Ok((e.trim().parse().map_err(|_| bad())?, g.trim().parse().map_err(|_| bad())?))
+}
+
+/// The generator's knobs: the flags of `smtstorm generate` and `bandit` (clap) and the
+/// `grammar` of `bandit.json` (serde), each declared once here with its default.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, clap::Args)]
+// Named: clap names a struct's argument group after it, and two `Config`s meet in
+// `smtstorm bandit`.
+#[group(id = "grammar")]
 pub struct Config {
+    /// Theories a script may use, comma-separated.
+    #[arg(long = "theories", value_name = "THEORIES", default_value = "core", value_parser = FeatureList)]
     pub features: BTreeSet<Feature>,
-    /// Non-linear arithmetic operators only with literal arguments after the first.
+    /// Linear arithmetic only: the arguments of a non-linear operator after the first
+    /// (factors, divisors) are literals.
+    #[arg(long)]
     pub linear: bool,
+    /// Assertions per script.
+    #[arg(long, default_value_t = 2)]
     pub asserts: usize,
+    /// Depth of every assertion's term tree.
+    #[arg(long, default_value_t = 3)]
     pub depth: usize,
     /// Variables declared per sort.
+    #[arg(long, default_value_t = 2)]
     pub vars: usize,
+    /// Bit-vector widths (comma-separated).
+    #[arg(long = "width", value_name = "BITS", value_delimiter = ',', default_value = "8")]
     pub widths: Vec<u64>,
-    /// Floating-point formats (exponent bits, significand bits including the hidden bit).
+    /// Floating-point formats as EXP:SIG, exponent and significand bits with the hidden
+    /// bit (comma-separated), e.g. 8:24,11:53. cvc5 1.4 reads only these two without
+    /// --fp-exp.
+    #[arg(long = "fp", value_name = "EXP:SIG", value_delimiter = ',', default_value = "8:24", value_parser = fp_format)]
     pub formats: Vec<(u64, u64)>,
 }
 
+/// The declared defaults above (`smtstorm generate` with no flag).
 impl Default for Config {
     fn default() -> Self {
-        Config {
-            features: [Feature::Core].into(),
-            linear: false,
-            asserts: 2,
-            depth: 3,
-            vars: 2,
-            widths: vec![8],
-            // cvc5 1.4 reads only Float32 and Float64 without --fp-exp.
-            formats: vec![(8, 24)],
-        }
+        static DEFAULT: std::sync::OnceLock<Config> = std::sync::OnceLock::new();
+        DEFAULT.get_or_init(crate::util::flags::defaults).clone()
     }
 }
 
@@ -137,10 +190,10 @@ impl Config {
         self.widths.sort_unstable();
         self.widths.dedup();
         if self.widths.is_empty() {
-            self.widths.push(8);
+            self.widths = Config::default().widths;
         }
         if self.formats.is_empty() {
-            self.formats.push((8, 24));
+            self.formats = Config::default().formats;
         }
         Ok(self)
     }

@@ -61,7 +61,7 @@ pub enum GenError {
     Format(u64, u64),
     #[error("--{0} must be at least 1")]
     Zero(&'static str),
-    #[error("unknown theory `{0}` (expected one of {names}, or all)", names = Feature::ALL.iter().map(|f| f.name()).collect::<Vec<_>>().join(", "))]
+    #[error("{}", super::config::unknown_theory(.0))]
     UnknownTheory(String),
     #[error("no theories given")]
     NoTheory,

@@ -151,6 +151,9 @@ fn bad_configurations_are_typed_errors() {
     assert_eq!(bad(|c| c.widths = vec![65]), Some(GenError::Width(65)));
     assert_eq!(bad(|c| c.formats = vec![(1, 5)]), Some(GenError::Format(1, 5)));
     assert_eq!(bad(|c| c.asserts = 0), Some(GenError::Zero("asserts")));
-    assert!(parse_features("ints,foo").unwrap_err().to_string().contains("unknown theory `foo`"));
+    assert!(parse_features("ints,foo")
+        .unwrap_err()
+        .to_string()
+        .contains("unknown theory \"foo\": available: core, ints,"));
     assert_eq!(parse_features("LIA, bv").unwrap(), [Feature::Ints, Feature::Bv].into());
 }

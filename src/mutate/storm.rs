@@ -27,41 +27,47 @@ use crate::smtlib::printer::term_to_string;
 use crate::smtlib::sort::SortRef;
 use crate::smtlib::Script;
 
-/// Generator bounds (paper §4, best settings: depth 64, 64 assertions).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+/// Generator bounds (paper §4, best settings: depth 64, 64 assertions): the flags of
+/// `smtstorm storm` (clap) and the `[storm]` table of a campaign file (serde), each
+/// declared once here with its default.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, clap::Args)]
 #[serde(default, deny_unknown_fields)]
+#[group(id = "storm")]
 pub struct Bounds {
     /// Connective depth down to which sub-formulas become fragments.
+    #[arg(long, default_value_t = 64)]
     pub dmax: usize,
     /// Assertions per instance, at most.
+    #[arg(long, default_value_t = 64)]
     pub amax: usize,
     /// Size of the construction pool.
+    #[arg(long, default_value_t = 200)]
     pub nc: usize,
-    /// Also build with OR, XOR and ITE (not in the paper's AND/NOT baseline).
+    /// Also combine with OR, XOR and ITE (not in the paper's AND/NOT baseline).
+    #[arg(long)]
     pub extended: bool,
     /// Constructed formulas longer than this many bytes are not built further.
+    #[arg(skip = 8192usize)]
     pub max_formula_bytes: usize,
     /// Make every other instance incremental: its assertions split into `(push 1)` ...
-    /// `(check-sat)` [`(pop 1)`] blocks, each satisfiable by the same witness.
+    /// `(check-sat)` `(pop 1)` blocks, each satisfiable by the same witness.
+    #[arg(long)]
     pub incremental: bool,
-    /// Make every other instance ask z3 through `(check-sat-using T)` with a tactic from
-    /// [`TACTICS`] (issue 6 item 7; STORM's artifact varies z3's configuration the same
-    /// way). Off by default: only z3 reads it — other solvers get a plain `check-sat` —
-    /// and a tactic that gives up answers `unknown`, which is never a finding.
+    /// Make every other instance check with a z3 tactic, `(check-sat-using T)`; other
+    /// solvers get a plain check-sat. `unknown` answers are never findings.
+    ///
+    /// Each tactic simplifies or solves equations first and ends in `smt` (issue 6 item 7:
+    /// STORM's artifact varies z3's configuration the same way). Off by default: only z3
+    /// reads it, and a tactic that gives up answers `unknown`.
+    #[arg(long)]
     pub tactics: bool,
 }
 
+/// The declared defaults above (`smtstorm storm` with no bound given).
 impl Default for Bounds {
     fn default() -> Self {
-        Bounds {
-            dmax: 64,
-            amax: 64,
-            nc: 200,
-            extended: false,
-            max_formula_bytes: 8192,
-            incremental: false,
-            tactics: false,
-        }
+        static DEFAULT: std::sync::OnceLock<Bounds> = std::sync::OnceLock::new();
+        DEFAULT.get_or_init(crate::util::flags::defaults).clone()
     }
 }
 

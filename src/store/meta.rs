@@ -51,7 +51,12 @@ impl Origin {
         match s {
             "seed" => Origin::Seed,
             "triage" => Origin::Triage,
-            _ => match (Engine::from_name(s), s.strip_prefix("bandit-").and_then(Strategy::from_name)) {
+            _ => match (
+                Engine::from_name(s),
+                s.strip_prefix("bandit-").and_then(|r| {
+                    <Strategy as clap::ValueEnum>::value_variants().iter().copied().find(|x| x.name() == r)
+                }),
+            ) {
                 (Some(e), _) => Origin::Engine(e),
                 // Only the names `Strategy::name` writes: an alias would not read back
                 // to the same text.

@@ -6,26 +6,20 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// How the next input is chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Strategy {
     /// Both agents (BanditFuzz).
+    #[value(alias = "banditfuzz")]
     Bandit,
     /// The construct agent only; mutate or sample with equal probability.
+    #[value(alias = "single-agent")]
     Single,
     /// The generator in a loop.
     Random,
 }
 
 impl Strategy {
-    pub fn from_name(s: &str) -> Option<Strategy> {
-        Some(match s {
-            "bandit" | "banditfuzz" => Strategy::Bandit,
-            "single" | "single-agent" => Strategy::Single,
-            "random" => Strategy::Random,
-            _ => return None,
-        })
-    }
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Bandit => "bandit",

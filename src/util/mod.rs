@@ -4,6 +4,7 @@
 pub mod cpu;
 pub mod error;
 pub mod files;
+pub mod flags;
 pub mod fs;
 pub mod hash;
 pub mod path;
