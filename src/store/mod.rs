@@ -1,5 +1,7 @@
-//! The bug store under a campaign's `--out` directory: its on-disk format and every
-//! read and write of it. Campaigns, triage, the reducer and BanditFuzz all store here.
+//! The bug store under a campaign's `--out` directory: its on-disk format, and the
+//! writes of findings, their deduplication and their listing. Campaigns, triage, the
+//! reducer and BanditFuzz all store here; some of them still read and write a finding's
+//! files by name themselves (`meta.json`, `trigger.smt2`, `campaign.json`: issue 38).
 //!
 //! ```text
 //! OUT/lock                              held by the one process using the store
