@@ -181,7 +181,7 @@ pub(super) fn write_page(
     solvers: &[crate::solver::SolverSpec],
     timeout: f64,
 ) -> std::io::Result<()> {
-    use super::html_escape as esc;
+    use crate::util::markup::escape as esc;
     let spec = solvers.iter().find(|s| s.name == m.blamed);
     let (who, what) = title(m, spec);
     let (input_name, input) = input(dir);
