@@ -900,7 +900,7 @@ fn yices_configured_variants_read_what_yices_reads() {
 fn configuration_mutants_are_read_by_every_installed_solver() {
     use smtstorm::mutate::choice::Rng;
     use smtstorm::mutate::{config, edit};
-    let registry = smtstorm::solver::check::default_registry().unwrap();
+    let registry = smtstorm::solver::resolve::default_registry().unwrap();
     let z3s: Vec<SolverSpec> = registry.solvers.iter().filter(|s| s.family == Family::Z3).cloned().collect();
     assert!(z3s.len() >= 2, "setup-solvers.sh installs several z3 releases");
     let limits = Limits { time: Duration::from_millis(1000), grace: Duration::from_millis(500), ..Limits::default() };

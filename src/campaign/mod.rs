@@ -152,11 +152,11 @@ pub fn run_locked(
     let io = |e: std::io::Error| Error::io(out, e);
     crate::util::fs::create_dirs(out).map_err(io)?;
     crate::solver::sandbox::use_scratch_dir(&out.join("scratch")).map_err(io)?;
-    let mut solvers = crate::solver::check::resolve_campaign(registry, &cfg.solvers)?;
+    let mut solvers = crate::solver::resolve::resolve_campaign(registry, &cfg.solvers)?;
     if solvers.is_empty() {
         return Err(Error::NoSolvers { registry: crate::solver::registry::default_toml() });
     }
-    crate::solver::check::refuse_non_solvers(&solvers, &out.join("scratch"))?;
+    crate::solver::resolve::refuse_non_solvers(&solvers, &out.join("scratch"))?;
     // Configured variants of solvers whose options are command-line ones (yices), asked
     // besides them ([`crate::mutate::config::command_line_variants`]); drawn from the
     // campaign's seed, so a resumed campaign asks the same ones and another seed or

@@ -59,9 +59,9 @@ pub(crate) struct BanditCmd {
 impl BanditCmd {
     pub(crate) fn run(&self) -> Result<()> {
         use smtstorm::bandit::{Bandit, Config, Live, Replay, Runner, Strategy};
-        let reg = smtstorm::solver::check::default_registry()?;
-        let targets = smtstorm::solver::check::resolve(&reg, &self.target)?;
-        let references = smtstorm::solver::check::resolve(&reg, &self.reference)?;
+        let reg = smtstorm::solver::resolve::default_registry()?;
+        let targets = smtstorm::solver::resolve::resolve(&reg, &self.target)?;
+        let references = smtstorm::solver::resolve::resolve(&reg, &self.reference)?;
         let strategy = Strategy::from_name(&self.strategy)
             .ok_or_else(|| anyhow::anyhow!("unknown strategy {:?}: bandit, single or random", self.strategy))?;
         if !(0.0..=1.0).contains(&self.decay) {

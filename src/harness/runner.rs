@@ -123,7 +123,7 @@ fn setup() -> Result<Harness, HarnessError> {
     }
     let in_process = names.iter().position(|n| n == IN_PROCESS_Z3);
     let names: Vec<String> = names.into_iter().filter(|n| n != IN_PROCESS_Z3).collect();
-    let mut specs = crate::solver::check::resolve(&reg, &names)?;
+    let mut specs = crate::solver::resolve::resolve(&reg, &names)?;
     if let Some(k) = in_process {
         specs.insert(k.min(specs.len()), in_process_spec()?);
     }

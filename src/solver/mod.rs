@@ -22,6 +22,7 @@ mod os;
 pub mod outcome;
 mod pipes;
 pub mod registry;
+pub mod resolve;
 pub mod sandbox;
 pub mod seed;
 pub mod session;
