@@ -229,7 +229,9 @@ fn storm_bounds(
         std::fs::read(campaign_dir.join("campaign.json")).ok().and_then(|b| serde_json::from_slice(&b).ok())?;
     let seed = crate::solver::seed::as_fuzzed(&std::fs::read(&meta.seed).ok()?, meta.seed_slice.as_deref()).ok()?;
     let r = crate::solver::registry::reference_index(&cf.solvers, cf.config.reference.as_deref())?;
-    let reference = cf.solvers.get(r)?.clone();
+    let mut reference = cf.solvers.get(r)?.clone();
+    // The option tables the judge's solvers know (none are stored in campaign.json).
+    reference.option_owners = judge.solvers.first().map(|s| s.option_owners.clone()).unwrap_or_default();
     let original = cf.config.storm;
     let edits: Vec<crate::mutate::edit::Edit> = serde_json::from_value(meta.edits.clone()).unwrap_or_default();
     let tactic = edits.iter().find_map(|e| match e {
