@@ -52,7 +52,14 @@ fn theory_of(s: &Script) -> &'static str {
 }
 
 fn spec(name: &str, family: Family, cmd: Vec<String>) -> SolverSpec {
-    SolverSpec { name: name.into(), family, command: cmd, version: None, restart_every: None }
+    SolverSpec {
+        name: name.into(),
+        family,
+        command: cmd,
+        version: None,
+        restart_every: None,
+        option_owners: Default::default(),
+    }
 }
 
 fn main() {

@@ -230,6 +230,7 @@ fn a_cvc5_crash_under_a_z3_tactic_is_reduced() {
         command: vec!["python3".into(), solver_bin("cvc5/cvc5-smt2").display().to_string()],
         version: Some("1.4.2".into()),
         restart_every: None,
+        option_owners: Default::default(),
     };
     let trigger = "(set-option :nl-ext light)\n(set-logic ALL)\n(declare-const x Real)\n\
                    (assert (is_int (arcsin real.pi)))\n(assert (> x 1.0))\n(check-sat)\n\

@@ -148,6 +148,7 @@ fn fake(mode: &str, tag: &str) -> SolverSpec {
         ],
         version: None,
         restart_every: None,
+        option_owners: Default::default(),
     }
 }
 
@@ -522,6 +523,7 @@ fn memory_exhaustion_is_a_resource_outcome_for_every_family() {
             command: vec!["sh".into(), "-c".into(), sh.into()],
             version: None,
             restart_every: None,
+            option_owners: Default::default(),
         };
         let r = run_file(&spec, &f, 1, &Limits::default());
         assert_eq!(r.outcome().name(), want, "{sh}: {r:?}");
@@ -601,7 +603,7 @@ fn inferred_logics_are_accepted_by_yices_and_cvc5() {
         let Some(logic) = Family::Yices.logic_for(&s) else { continue };
         inferred += 1;
         *logics.entry(logic.clone()).or_default() += 1;
-        let own = Family::Yices.without_foreign_options(&s).expect("a new logic is a change");
+        let own = Family::Yices.without_foreign_options(&s, &Default::default()).expect("a new logic is a change");
         assert_eq!(own.logic(), Some(logic.as_str()));
         // cvc5 gets the same logic in place of its own name (the script as yices gets it,
         // z3 extensions aside: cvc5 does not read those anyway).
@@ -747,9 +749,15 @@ fn options_from_their_own_lists_are_read_by_their_family() {
     }
     // bitwuzla's modes are string literals; a name both list belongs to neither.
     assert!(tables[1].set_options.iter().any(|p| p.values.iter().any(|v| v.starts_with('"'))));
-    assert_eq!(options::owner(":bv-solver"), None);
-    assert_eq!(options::owner(":pp-flatten-and"), Some(Family::Bitwuzla));
-    assert_eq!(options::owner(":decision"), Some(Family::Cvc5));
+    let mut owners = smtstorm::solver::OptionOwners::default();
+    tables[0].add_owners(Family::Cvc5, &mut owners);
+    tables[1].add_owners(Family::Bitwuzla, &mut owners);
+    assert_eq!(owners.owner(":bv-solver"), None);
+    assert_eq!(owners.owner(":pp-flatten-and"), Some(Family::Bitwuzla));
+    assert_eq!(owners.owner(":decision"), Some(Family::Cvc5));
+    // The run's solvers are handed the tables' owners, as a campaign hands them.
+    let with_owners = |s: &SolverSpec| SolverSpec { option_owners: owners.clone(), ..s.clone() };
+    let (cvc5, bitwuzla) = (with_owners(&cvc5), with_owners(&bitwuzla));
     let limits = Limits { time: Duration::from_millis(2000), grace: Duration::from_millis(500), ..Limits::default() };
     let error = |r: &smtstorm::solver::QueryResult| {
         r.outcomes.iter().find_map(|o| match o {
@@ -760,11 +768,11 @@ fn options_from_their_own_lists_are_read_by_their_family() {
     let everyone = [
         cvc5.clone(),
         bitwuzla.clone(),
-        real("yices/bin/yices-smt2", Family::Yices, &["--incremental"]),
-        real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]),
+        with_owners(&real("yices/bin/yices-smt2", Family::Yices, &["--incremental"])),
+        with_owners(&real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"])),
     ];
     for (spec, mut table) in [&cvc5, &bitwuzla].into_iter().zip(tables) {
-        table.set_options.retain(|p| options::owner(&format!(":{}", p.name)) == Some(spec.family));
+        table.set_options.retain(|p| owners.owner(&format!(":{}", p.name)) == Some(spec.family));
         let mut session = Session::new(spec.clone(), limits);
         let (mut asked, mut with_options, mut caused) = (0, 0, vec![]);
         for (i, path) in corpus_files().iter().enumerate() {
@@ -900,7 +908,7 @@ fn yices_configured_variants_read_what_yices_reads() {
 fn configuration_mutants_are_read_by_every_installed_solver() {
     use smtstorm::mutate::choice::Rng;
     use smtstorm::mutate::{config, edit};
-    let registry = smtstorm::solver::check::default_registry().unwrap();
+    let registry = smtstorm::solver::resolve::default_registry().unwrap();
     let z3s: Vec<SolverSpec> = registry.solvers.iter().filter(|s| s.family == Family::Z3).cloned().collect();
     assert!(z3s.len() >= 2, "setup-solvers.sh installs several z3 releases");
     let limits = Limits { time: Duration::from_millis(1000), grace: Duration::from_millis(500), ..Limits::default() };

@@ -9,7 +9,14 @@ use smtstorm::solver::{Family, Limits, SolverSpec};
 use std::time::Duration;
 
 fn spec(name: &str, family: Family, cmd: Vec<String>) -> SolverSpec {
-    SolverSpec { name: name.into(), family, command: cmd, version: None, restart_every: None }
+    SolverSpec {
+        name: name.into(),
+        family,
+        command: cmd,
+        version: None,
+        restart_every: None,
+        option_owners: Default::default(),
+    }
 }
 
 #[test]
@@ -112,8 +119,9 @@ fn tactic_instances_reach_z3_as_check_sat_using_and_other_solvers_as_check_sat()
             // The campaign sends instances as text built without a script: byte for byte
             // the session text of the applied edit, for every solver family.
             for fam in [Family::Z3, Family::Cvc5, Family::Yices] {
-                let own_seed = fam.without_foreign_options(&seed).unwrap_or_else(|| seed.clone());
-                let own = fam.without_foreign_options(&inst).unwrap_or_else(|| inst.clone());
+                let none = Default::default();
+                let own_seed = fam.without_foreign_options(&seed, &none).unwrap_or_else(|| seed.clone());
+                let own = fam.without_foreign_options(&inst, &none).unwrap_or_else(|| inst.clone());
                 let prefix = smtstorm::mutate::edit::recombine_prefix(&own_seed);
                 let (body, n) = storm::instance_body(&e, fam.reads_check_sat_using()).unwrap();
                 assert_eq!((prefix + &body, n), smtstorm::solver::session_text(&own), "{fam:?} {}", f.display());
@@ -140,7 +148,8 @@ fn tactic_instances_reach_z3_as_check_sat_using_and_other_solvers_as_check_sat()
             sat += z.iter().all(|o| *o == Outcome::Sat) as usize;
             unknown += z.iter().any(|o| matches!(o, Outcome::Unknown { .. })) as usize;
             // cvc5 reads the lowered instance: same assertions, plain check-sat.
-            let lowered = Family::Cvc5.without_foreign_options(&inst).expect("check-sat-using is lowered");
+            let lowered =
+                Family::Cvc5.without_foreign_options(&inst, &Default::default()).expect("check-sat-using is lowered");
             let lt = smtstorm::smtlib::print(&lowered);
             assert!(!lt.contains("check-sat-using") && lt.contains("(check-sat)"), "{lt}");
             let (q, n) = smtstorm::solver::session_text(&lowered);

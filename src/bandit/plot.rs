@@ -83,10 +83,23 @@ pub fn cactus(series: &BTreeMap<String, Vec<f64>>, timeout: f64) -> String {
             "<text x=\"{}\" y=\"{}\" fill=\"{c}\">{} ({} solved)</text>",
             l + 10.0,
             36.0 + 16.0 * k as f64,
-            name.replace('<', "&lt;").replace('&', "&amp;"),
+            crate::util::markup::escape(name),
             v.len()
         );
     }
     s.push_str("</svg>\n");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    /// A solver's name in the legend shows as itself: `<` and `&` escaped once each (the
+    /// plot once wrote `a<b` as `a&amp;lt;b`).
+    #[test]
+    fn legend_names_are_escaped_once() {
+        let series = std::collections::BTreeMap::from([("a<b&c".to_string(), vec![0.5, 1.0])]);
+        let svg = super::cactus(&series, 2.0);
+        assert!(svg.contains(">a&lt;b&amp;c (2 solved)</text>"), "{svg}");
+        assert!(!svg.contains("&amp;lt;"), "{svg}");
+    }
 }

@@ -129,7 +129,7 @@ pub(super) fn confirm_and_store(
         for &k in &others {
             let text = smtlib::parse(&pinned)
                 .ok()
-                .and_then(|s| sh.solvers[k].family.without_foreign_options(&s))
+                .and_then(|s| sh.solvers[k].without_foreign_options(&s))
                 .map_or(pinned.clone(), |s| smtlib::print(&s));
             if std::fs::write(&f, text).is_err() {
                 return None;

@@ -87,16 +87,27 @@ struct Shared {
 /// The configuration engine's space: the tactics and parameters every z3 release under
 /// test lists, and the options every cvc5 (bitwuzla) release under test accepts (one
 /// mutant goes to all releases of a family). A family's part is empty when none of it is
-/// under test or one release cannot be asked, which is said.
-fn configuration_space(solvers: &[SolverSpec], events: &Events) -> crate::solver::options::Options {
-    use crate::solver::{options, Family};
+/// under test or one release cannot be asked, which is said. Also which family reads
+/// which option, from every table read ([`crate::solver::OptionOwners`]), for the
+/// campaign's solvers.
+fn configuration_space(
+    solvers: &[SolverSpec],
+    events: &Events,
+) -> (crate::solver::options::Options, crate::solver::OptionOwners) {
+    use crate::solver::{options, Family, OptionOwners};
+    let mut owners = OptionOwners::default();
     // One thread per release: each asks its own process (a few seconds each).
-    let asked_of = |family: Family| -> Option<options::Options> {
+    let asked_of = |family: Family, owners: &mut OptionOwners| -> Option<options::Options> {
         let of: Vec<&SolverSpec> = solvers.iter().filter(|s| s.family == family).collect();
         let asked: Vec<std::io::Result<(options::Options, bool)>> = std::thread::scope(|sc| {
             let handles: Vec<_> = of.iter().map(|spec| sc.spawn(|| options::extract_cached(spec))).collect();
             handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(std::io::Error::other("panicked")))).collect()
         });
+        for (spec, r) in of.iter().zip(&asked) {
+            if let Ok((o, _)) = r {
+                o.add_owners(spec.family, owners);
+            }
+        }
         let mut tables = vec![];
         for (spec, r) in of.iter().zip(asked) {
             match r {
@@ -115,16 +126,16 @@ fn configuration_space(solvers: &[SolverSpec], events: &Events) -> crate::solver
         }
         Some(options::intersect(&tables))
     };
-    let z3 = asked_of(Family::Z3).unwrap_or_default();
-    // Options go to the one family whose table lists them ([`options::owner`]); a name
-    // both cvc5 and bitwuzla list is never set.
+    let z3 = asked_of(Family::Z3, &mut owners).unwrap_or_default();
+    // Options go to the one family whose table lists them ([`OptionOwners::owner`], as
+    // far as the tables read so far tell); a name both cvc5 and bitwuzla list is never
+    // set.
     let mut set_options = vec![];
     for family in [Family::Cvc5, Family::Bitwuzla] {
-        let o = asked_of(family).unwrap_or_default();
-        set_options
-            .extend(o.set_options.into_iter().filter(|p| options::owner(&format!(":{}", p.name)) == Some(family)));
+        let o = asked_of(family, &mut owners).unwrap_or_default();
+        set_options.extend(o.set_options.into_iter().filter(|p| owners.owner(&format!(":{}", p.name)) == Some(family)));
     }
-    options::Options { tactics: z3.tactics, set_options, ..Default::default() }
+    (options::Options { tactics: z3.tactics, set_options, ..Default::default() }, owners)
 }
 
 /// Runs (or resumes) a campaign writing to `out`. `quiet` silences the progress line;
@@ -152,11 +163,11 @@ pub fn run_locked(
     let io = |e: std::io::Error| Error::io(out, e);
     crate::util::fs::create_dirs(out).map_err(io)?;
     crate::solver::sandbox::use_scratch_dir(&store::layout::scratch(out)).map_err(io)?;
-    let mut solvers = crate::solver::check::resolve_campaign(registry, &cfg.solvers)?;
+    let mut solvers = crate::solver::resolve::resolve_campaign(registry, &cfg.solvers)?;
     if solvers.is_empty() {
         return Err(Error::NoSolvers { registry: crate::solver::registry::default_toml() });
     }
-    crate::solver::check::refuse_non_solvers(&solvers, &store::layout::scratch(out))?;
+    crate::solver::resolve::refuse_non_solvers(&solvers, &store::layout::scratch(out))?;
     // Configured variants of solvers whose options are command-line ones (yices), asked
     // besides them ([`crate::mutate::config::command_line_variants`]); drawn from the
     // campaign's seed, so a resumed campaign asks the same ones and another seed or
@@ -289,8 +300,13 @@ pub fn run_locked(
         events.emit(serde_json::json!({"event": "shard", "shard": sh.to_string(), "seeds": seeds.len()}));
     }
     // The configuration engine's space: what every z3 release under test lists.
-    let options =
+    let (options, owners) =
         if engines.contains(&Engine::Config) { configuration_space(&solvers, &events) } else { Default::default() };
+    // What each solver is sent keeps the options its family's table lists and drops the
+    // others' ([`crate::solver::SolverSpec::own_script`]).
+    for s in &mut solvers {
+        s.option_owners = owners.clone();
+    }
     if options.tactics.is_empty() && options.set_options.is_empty() && engines.contains(&Engine::Config) {
         // Without a table, the engine still frames checks incrementally (every family).
         events.emit(serde_json::json!({"event": "engine-partial", "engine": "config",

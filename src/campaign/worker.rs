@@ -133,7 +133,7 @@ pub(super) fn per_solver_texts(sh: &Shared, s: &Script) -> Vec<String> {
     let mut plain: Option<String> = None;
     sh.solvers
         .iter()
-        .map(|spec| match spec.family.without_foreign_options(s) {
+        .map(|spec| match spec.without_foreign_options(s) {
             Some(own) => session_text(&own).0,
             None => plain.get_or_insert_with(|| session_text(s).0).clone(),
         })
@@ -726,12 +726,14 @@ fn learn(
     if keys.is_empty() {
         return;
     }
+    // Every solver of the campaign carries its option tables' owners.
+    let owners = sh.solvers.first().map(|s| s.option_owners.clone()).unwrap_or_default();
     let families: Vec<Family> = edits
         .iter()
         .flat_map(|e| match e {
             Edit::AskAgain { .. } => vec![Family::Z3],
             Edit::SetOptions { options } => {
-                options.iter().filter_map(|(n, _)| crate::solver::options::owner(&format!(":{n}"))).collect()
+                options.iter().filter_map(|(n, _)| owners.owner(&format!(":{n}"))).collect()
             }
             _ => vec![],
         })
@@ -930,7 +932,7 @@ impl<'s> PreparedCache<'s> {
             }
             self.bytes += weight;
             let text = (engine == Engine::OpFuzz
-                && sh.solvers.iter().all(|spec| spec.family.without_foreign_options(script).is_none()))
+                && sh.solvers.iter().all(|spec| spec.without_foreign_options(script).is_none()))
             .then(|| {
                 let mut plain = script.clone();
                 strip_status(&mut plain);

@@ -38,14 +38,14 @@ pub(crate) struct BanditCmd {
 impl BanditCmd {
     pub(crate) fn run(&self) -> Result<()> {
         use smtstorm::bandit::{Bandit, Live, Replay, Runner};
-        let reg = smtstorm::solver::check::default_registry()?;
+        let reg = smtstorm::solver::resolve::default_registry()?;
         if !(0.0..=1.0).contains(&self.settings.decay) {
             anyhow::bail!("--decay must be between 0 and 1");
         }
         let mut cfg = (*self.settings).clone();
         cfg.grammar = self.grammar.config();
-        cfg.targets = smtstorm::solver::check::resolve(&reg, &self.target)?;
-        cfg.references = smtstorm::solver::check::resolve(&reg, &self.reference)?;
+        cfg.targets = smtstorm::solver::resolve::resolve(&reg, &self.target)?;
+        cfg.references = smtstorm::solver::resolve::resolve(&reg, &self.reference)?;
         if self.replay.is_some() {
             // A replay ends when its recorded timings do.
             cfg.time = None;

@@ -34,10 +34,10 @@ impl GenerateCmd {
     pub(crate) fn run(&self) -> Result<i32> {
         use smtstorm::generate::{acceptance, scripts, Grammar};
         if let Some(n) = self.accept {
-            let reg = smtstorm::solver::check::default_registry()?;
+            let reg = smtstorm::solver::resolve::default_registry()?;
             let names =
                 if self.solver.is_empty() { vec!["z3-5.4.0".into(), "cvc5".into()] } else { self.solver.clone() };
-            let specs = smtstorm::solver::check::resolve(&reg, &names)?;
+            let specs = smtstorm::solver::resolve::resolve(&reg, &names)?;
             let rows = acceptance::run(
                 &acceptance::combinations(),
                 &specs,

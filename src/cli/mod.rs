@@ -1,5 +1,8 @@
-//! The `smtstorm` command line: one file per subcommand, each a small option struct
-//! (clap derive) whose `run` calls one library function (cargo-fuzz's `options/*.rs`).
+//! The `smtstorm` command line: one file per subcommand (cargo-fuzz's `options/*.rs`),
+//! each a small option struct (clap derive) whose `run` turns the flags into the
+//! library's arguments (solvers resolved, limits and durations checked), calls into the
+//! library and prints what it returns; the work itself is the library's. Options that
+//! several subcommands share are in `opts.rs`.
 
 /// `print!` that never panics: a closed stdout (output piped into `head`) is not an
 /// error worth dying for; the work's results are in files anyway.

@@ -48,8 +48,8 @@ impl MutateCmd {
                 if engine != Engine::ValFuzz {
                     anyhow::bail!("--bec belongs to --engine valfuzz");
                 }
-                let reg = smtstorm::solver::check::default_registry()?;
-                let spec = smtstorm::solver::check::resolve(&reg, std::slice::from_ref(solver))?.remove(0);
+                let reg = smtstorm::solver::resolve::default_registry()?;
+                let spec = smtstorm::solver::resolve::resolve(&reg, std::slice::from_ref(solver))?.remove(0);
                 m::bec_mutants(&self.file, &spec, self.seed, self.count)?
             }
             (None, None) => m::mutants(&self.file, engine, self.seed, self.count)?,

@@ -123,7 +123,7 @@ pub(crate) fn run_campaign(
     quiet: bool,
     json: bool,
 ) -> Result<i32> {
-    let reg = smtstorm::solver::check::default_registry()?;
+    let reg = smtstorm::solver::resolve::default_registry()?;
     smtstorm::util::stop::install_signal_handlers();
     let sum = smtstorm::campaign::run(cfg, &reg, out, quiet, json)?;
     let (md, _) = smtstorm::campaign::report::write(out)?;
@@ -180,8 +180,8 @@ pub(crate) struct SolverOpts {
 
 impl SolverOpts {
     pub(crate) fn specs(&self) -> Result<Vec<smtstorm::solver::SolverSpec>> {
-        let reg = smtstorm::solver::check::default_registry()?;
-        Ok(smtstorm::solver::check::resolve(&reg, &self.solvers)?)
+        let reg = smtstorm::solver::resolve::default_registry()?;
+        Ok(smtstorm::solver::resolve::resolve(&reg, &self.solvers)?)
     }
     pub(crate) fn limits(&self) -> Result<smtstorm::solver::Limits> {
         Ok(smtstorm::solver::Limits {

@@ -114,8 +114,8 @@ impl ReduceCmd {
             smtstorm::solver::sandbox::use_scratch_dir(&store::layout::scratch(root.unwrap_or(&self.input)))?;
             let mut solvers = reduce::finding_solvers(&self.input);
             if !self.solvers.is_empty() {
-                let reg = smtstorm::solver::check::default_registry()?;
-                for s in smtstorm::solver::check::resolve(&reg, &self.solvers)? {
+                let reg = smtstorm::solver::resolve::default_registry()?;
+                for s in smtstorm::solver::resolve::resolve(&reg, &self.solvers)? {
                     solvers.retain(|o| o.name != s.name);
                     solvers.insert(0, s);
                 }

@@ -11,8 +11,8 @@ pub(crate) struct SolversCmd {
 
 impl SolversCmd {
     pub(crate) fn run(&self) -> Result<()> {
-        let reg = smtstorm::solver::check::default_registry()?;
-        let found = smtstorm::solver::check::list(&reg);
+        let reg = smtstorm::solver::resolve::default_registry()?;
+        let found = smtstorm::solver::resolve::list(&reg);
         if self.json {
             outln!("{}", serde_json::to_string_pretty(&found)?);
         } else if found.is_empty() {

@@ -30,14 +30,14 @@ pub(crate) struct StormCheckCmd {
 
 impl StormCheckCmd {
     pub(crate) fn run(&self) -> Result<i32> {
-        let reg = smtstorm::solver::check::default_registry()?;
-        let reference = smtstorm::solver::check::resolve(&reg, std::slice::from_ref(&self.reference))?.remove(0);
+        let reg = smtstorm::solver::resolve::default_registry()?;
+        let reference = smtstorm::solver::resolve::resolve(&reg, std::slice::from_ref(&self.reference))?.remove(0);
         let names = if self.checkers.is_empty() {
             vec!["z3-5.4.0".to_string(), "cvc5".to_string()]
         } else {
             self.checkers.clone()
         };
-        let checkers = smtstorm::solver::check::resolve(&reg, &names)?;
+        let checkers = smtstorm::solver::resolve::resolve(&reg, &names)?;
         let mut files = smtstorm::util::files::collect_smt2(&self.seeds)?;
         if let Some(n) = self.limit {
             files.truncate(n);

@@ -30,7 +30,7 @@ pub(crate) struct TriageCmd {
 
 impl TriageCmd {
     pub(crate) fn run(&self) -> Result<i32> {
-        let reg = smtstorm::solver::check::default_registry()?;
+        let reg = smtstorm::solver::resolve::default_registry()?;
         let mut solvers = self.solvers.clone();
         if solvers.is_empty() {
             if let Ok(v) = std::env::var("SMTSTORM_SOLVERS") {

@@ -1,10 +1,24 @@
 //! What the generator may produce: theories (`--theories`), sizes, widths and formats.
 
-use super::grammar::GenError;
 use crate::util::flags::Named;
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
+
+/// Why a configuration cannot be generated.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum GenError {
+    #[error("bit-vector width {0} is not between 1 and 64")]
+    Width(u64),
+    #[error("floating-point format ({0}, {1}) needs exponent >= 2 and significand >= 2 bits")]
+    Format(u64, u64),
+    #[error("--{0} must be at least 1")]
+    Zero(&'static str),
+    #[error("{}", unknown_theory(.0))]
+    UnknownTheory(String),
+    #[error("no theories given")]
+    NoTheory,
+}
 
 /// What a generated script may contain (`--theories`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

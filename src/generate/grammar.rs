@@ -2,7 +2,7 @@
 //! enables, plus what a script declares itself (uninterpreted sorts and functions,
 //! datatypes), indexed by operator and by result sort.
 
-use super::config::{Config, Feature, NOT_PORTABLE};
+use super::config::{Config, Feature, GenError, NOT_PORTABLE};
 use super::Gen;
 use crate::mutate::choice::Choices;
 use crate::smtlib::logic;
@@ -50,21 +50,6 @@ pub struct Grammar {
     pub logic: String,
     /// name → sort text, for sorts the script declares (`U`, `Lst`, `Color`).
     pub(super) printed: FxHashMap<SortRef, String>,
-}
-
-/// Why a configuration cannot be generated.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum GenError {
-    #[error("bit-vector width {0} is not between 1 and 64")]
-    Width(u64),
-    #[error("floating-point format ({0}, {1}) needs exponent >= 2 and significand >= 2 bits")]
-    Format(u64, u64),
-    #[error("--{0} must be at least 1")]
-    Zero(&'static str),
-    #[error("{}", super::config::unknown_theory(.0))]
-    UnknownTheory(String),
-    #[error("no theories given")]
-    NoTheory,
 }
 
 impl Grammar {

@@ -19,8 +19,8 @@ mod config;
 mod grammar;
 pub mod insert;
 
-pub use config::{parse_features, Config, Feature, NOT_PORTABLE};
-pub use grammar::{Construct, GenError, Grammar};
+pub use config::{parse_features, Config, Feature, GenError, NOT_PORTABLE};
+pub use grammar::{Construct, Grammar};
 
 use crate::mutate::choice::{Choices, Rng};
 use crate::smtlib::sort::{SortKind, SortRef};

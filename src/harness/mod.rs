@@ -128,7 +128,7 @@ mod tests {
     fn harness_of(names: &[&str]) -> runner::Harness {
         let reg = crate::solver::Registry::load(&crate::solver::registry::default_toml()).unwrap();
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-        let specs = crate::solver::check::resolve(&reg, &names)
+        let specs = crate::solver::resolve::resolve(&reg, &names)
             .expect("run scripts/setup-solvers.sh --minimal: the harness tests need real solvers");
         runner::Harness::new(specs, 1, std::time::Duration::from_secs(1), true).unwrap()
     }
@@ -364,7 +364,7 @@ mod timing {
     fn exec_breakdown() {
         use std::time::Instant;
         let reg = crate::solver::Registry::load(&crate::solver::registry::default_toml()).unwrap();
-        let specs = crate::solver::check::resolve(&reg, &["z3-5.4.0".to_string(), "yices".to_string()]).unwrap();
+        let specs = crate::solver::resolve::resolve(&reg, &["z3-5.4.0".to_string(), "yices".to_string()]).unwrap();
         for (shim, pp) in [(true, false), (false, false), (true, true)] {
             let mut h =
                 super::runner::Harness::new(specs.clone(), 0, std::time::Duration::from_millis(2000), shim).unwrap();

@@ -123,7 +123,7 @@ fn setup() -> Result<Harness, HarnessError> {
     }
     let in_process = names.iter().position(|n| n == IN_PROCESS_Z3);
     let names: Vec<String> = names.into_iter().filter(|n| n != IN_PROCESS_Z3).collect();
-    let mut specs = crate::solver::check::resolve(&reg, &names)?;
+    let mut specs = crate::solver::resolve::resolve(&reg, &names)?;
     if let Some(k) = in_process {
         specs.insert(k.min(specs.len()), in_process_spec()?);
     }
@@ -164,6 +164,7 @@ fn in_process_spec() -> Result<SolverSpec, HarnessError> {
         command: vec![IN_PROCESS_Z3.into()],
         version: Some(crate::solver::inprocess::version()),
         restart_every: None,
+        option_owners: Default::default(),
     })
 }
 
@@ -303,7 +304,7 @@ impl Harness {
             .map(|(spec, sess)| {
                 (spec.cannot_read(s).is_none()).then(|| {
                     let fam = spec.family;
-                    let own = fam.without_foreign_options(s);
+                    let own = spec.without_foreign_options(s);
                     let script = own.as_ref().unwrap_or(s);
                     let (mut text, _) = if sess.push_pop() {
                         crate::solver::incremental_text(script)
@@ -406,7 +407,7 @@ impl Harness {
                 if spec.cannot_read(s).is_some() {
                     return None;
                 }
-                let own = spec.family.without_foreign_options(s);
+                let own = spec.without_foreign_options(s);
                 #[cfg(feature = "z3-inprocess")]
                 if matches!(self.sessions[k], Backend::InProcess(_)) {
                     // A fresh z3 context stands for a fresh process.
@@ -509,7 +510,7 @@ impl Harness {
                 continue;
             }
             let f = self.scratch.path().join("pinned.smt2");
-            let own = self.specs[r].family.without_foreign_options(&p);
+            let own = self.specs[r].without_foreign_options(&p);
             if std::fs::write(&f, smtlib::print(own.as_ref().unwrap_or(&p))).is_err() {
                 continue;
             }

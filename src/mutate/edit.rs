@@ -68,7 +68,7 @@ pub enum Edit {
     Fuse {
         other: String,
         #[serde(flatten)]
-        recipe: crate::mutate::fusion::Recipe,
+        recipe: Recipe,
     },
 }
 
@@ -562,6 +562,54 @@ fn reprint(s: std::borrow::Cow<Script>, overrides: &[(TermId, &str)]) -> Result<
 /// mislead every tool that reads it. Apply edits first: paths address the seed's commands.
 pub fn strip_status(s: &mut Script) {
     s.retain_commands(|s, c| !s.is_status(&c.kind));
+}
+
+// What a Semantic Fusion records ([`Edit::Fuse`]); [`crate::mutate::fusion`] builds it.
+
+/// A fusion function `z = f(x, y)` with its inversions (PLDI 2020, Table 2;
+/// their texts are [`crate::mutate::fusion`]'s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Function {
+    /// `x + y` (Int, Real).
+    Add,
+    /// `x + c + y` (Int, Real).
+    AddConst,
+    /// `c * x + y`, `c ≠ 0` (Int: `r_x = (z - y) div c`, exact since `z - y = c * x`; Real).
+    ScaleAdd,
+    /// `bvadd x y`.
+    BvAdd,
+    /// `bvsub x y`.
+    BvSub,
+    /// `bvxor x y`.
+    BvXor,
+    /// `str.++ x y`, inverted by `str.substr` with the lengths.
+    Concat,
+}
+
+/// One fused pair: `x` of the first seed, `y` of the second (as renamed apart), the fresh
+/// `z`, the function, and which occurrences (indices among the free occurrences in the
+/// assertions, in [`crate::mutate::edit::walk`] order) are replaced.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pair {
+    pub x: String,
+    pub y: String,
+    pub z: String,
+    pub sort: String,
+    pub function: Function,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub constant: String,
+    pub x_at: Vec<u32>,
+    pub y_at: Vec<u32>,
+}
+
+/// A fusion as [`crate::mutate::edit::Edit::Fuse`] records it: enough to rebuild the
+/// mutant from the two seeds ([`crate::mutate::fusion::build`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Recipe {
+    /// Both seeds are satisfiable (else both unsatisfiable).
+    pub sat: bool,
+    pub pairs: Vec<Pair>,
 }
 
 #[cfg(test)]

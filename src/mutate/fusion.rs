@@ -25,31 +25,13 @@
 
 use super::choice::Choices;
 use super::edit::EditError;
+// What a fusion records lives with the other edits ([`super::edit::Edit::Fuse`]), which
+// replay through [`build`].
+pub use super::edit::{Function, Pair, Recipe};
 use super::scope::Meaning;
 use crate::smtlib::ast::{self, symbol_text, CommandKind, Nullary, Script, Term, TermId};
 use crate::smtlib::{self, check, printer};
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
-
-/// A fusion function `z = f(x, y)` with its inversions (PLDI 2020, Table 2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Function {
-    /// `x + y` (Int, Real).
-    Add,
-    /// `x + c + y` (Int, Real).
-    AddConst,
-    /// `c * x + y`, `c ≠ 0` (Int: `r_x = (z - y) div c`, exact since `z - y = c * x`; Real).
-    ScaleAdd,
-    /// `bvadd x y`.
-    BvAdd,
-    /// `bvsub x y`.
-    BvSub,
-    /// `bvxor x y`.
-    BvXor,
-    /// `str.++ x y`, inverted by `str.substr` with the lengths.
-    Concat,
-}
 
 /// The sorts fusion knows functions for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,31 +81,6 @@ fn texts(f: Function, c: &str, x: &str, y: &str, z: &str, real: bool) -> (String
             format!("(str.substr {z} (str.len {x}) (- (str.len {z}) (str.len {x})))"),
         ),
     }
-}
-
-/// One fused pair: `x` of the first seed, `y` of the second (as renamed apart), the fresh
-/// `z`, the function, and which occurrences (indices among the free occurrences in the
-/// assertions, in [`crate::mutate::edit::walk`] order) are replaced.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pair {
-    pub x: String,
-    pub y: String,
-    pub z: String,
-    pub sort: String,
-    pub function: Function,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub constant: String,
-    pub x_at: Vec<u32>,
-    pub y_at: Vec<u32>,
-}
-
-/// A fusion as [`crate::mutate::edit::Edit::Fuse`] records it: enough to rebuild the
-/// mutant from the two seeds ([`build`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Recipe {
-    /// Both seeds are satisfiable (else both unsatisfiable).
-    pub sat: bool,
-    pub pairs: Vec<Pair>,
 }
 
 /// A seed that can take part in a fusion, with what fusing it needs.

@@ -151,7 +151,9 @@ pub(super) fn storm_bounds(
     let cf = super::finding::campaign_of(dir)?;
     let seed = crate::solver::seed::as_fuzzed(&std::fs::read(&meta.seed).ok()?, meta.seed_slice.as_deref()).ok()?;
     let r = crate::solver::registry::reference_index(&cf.solvers, cf.config.reference.as_deref())?;
-    let reference = cf.solvers.get(r)?.clone();
+    let mut reference = cf.solvers.get(r)?.clone();
+    // The option tables the judge's solvers know (none are stored in campaign.json).
+    reference.option_owners = judge.solvers.first().map(|s| s.option_owners.clone()).unwrap_or_default();
     let original = cf.config.storm;
     minimise(judge, &seed, &reference, &original, meta.storm_tactic(), current, judge.limits, deadline)
 }

@@ -243,13 +243,21 @@ impl FindingJudge {
         let dir = FindingDir::new(dir);
         let meta: Meta = dir.read_meta()?;
         let trigger = dir.read_trigger().map_err(|source| StoreFileError::Io { path: dir.trigger_path(), source })?;
-        if trigger.contains("(set-option") {
-            // A trigger that sets cvc5's or bitwuzla's own options reaches that family
-            // with them only once their tables are known in this process.
-            crate::solver::options::register_installed(solvers);
-        }
+        // A trigger that sets cvc5's or bitwuzla's own options reaches that family with
+        // them only with their tables known: the installed ones', with what `solvers`
+        // already carry (a campaign's own tables).
+        let installed = if trigger.contains("(set-option") {
+            crate::solver::options::installed_owners(solvers)
+        } else {
+            Default::default()
+        };
         let unusable = |why: String| FindingError::Unusable { id: meta.id.clone(), why };
-        let find = |name: &str| solvers.iter().find(|s| s.name == name).cloned();
+        let find = |name: &str| {
+            solvers.iter().find(|s| s.name == name).cloned().map(|mut s| {
+                s.option_owners.merge(&installed);
+                s
+            })
+        };
         let answers = &meta.answers;
         let blamed_at = answers.iter().position(|a| a.solver == meta.blamed);
         let (involved, symptom): (Vec<usize>, Symptom) = match meta.kind {
@@ -337,7 +345,7 @@ impl FindingJudge {
     /// validation options as its per-query options.
     fn text_for(&self, k: usize, s: &Script, session: bool) -> String {
         let fam = self.solvers[k].family;
-        let own = fam.without_foreign_options(s);
+        let own = self.solvers[k].without_foreign_options(s);
         let s = own.as_ref().unwrap_or(s);
         if session {
             crate::solver::session_text(s).0

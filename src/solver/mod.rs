@@ -12,6 +12,8 @@ pub mod allow;
 pub mod backtrace;
 pub mod bench;
 pub mod check;
+pub mod family;
+mod foreign;
 #[cfg(feature = "z3-inprocess")]
 pub mod inprocess;
 pub mod limits;
@@ -22,14 +24,16 @@ mod os;
 pub mod outcome;
 mod pipes;
 pub mod registry;
+pub mod resolve;
 pub mod sandbox;
 pub mod seed;
 pub mod session;
 
+pub use family::{Family, OptionOwners};
 pub use limits::{Limits, DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S};
 pub use oneshot::{run_argv, run_argv_until, run_file, RawRun};
 pub use outcome::{Outcome, QueryResult};
-pub use registry::{Family, Registry, SolverSpec};
+pub use registry::{Registry, SolverSpec};
 pub use session::{failed, query_batches, BatchJob, Framing, Session};
 
 use crate::smtlib::ast::{CommandKind, Nullary, Script};

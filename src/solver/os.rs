@@ -1,7 +1,9 @@
 //! The operating-system calls of solver processes, each behind a safe function: spawning
 //! into a process group with a memory limit and a parent-death signal, killing the group, per-process CPU clocks,
 //! non-blocking pipes, raw reads into a buffer's spare room, poll(2) and wait4(2). Every
-//! `unsafe` of the solver floor is here, each with the reason it is sound.
+//! `unsafe` of the solver floor that talks to the kernel is here, each with the reason it
+//! is sound; the other is the optional in-process z3 binding's FFI ([`super::inprocess`],
+//! feature `z3-inprocess`), which carries its own reasons.
 
 use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;

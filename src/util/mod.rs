@@ -1,5 +1,6 @@
 //! The ground floor: what every other floor may use and nothing here uses them. Typed
-//! errors, hashing, CPU time, the stop flag, atomic writes and collecting seed files.
+//! errors, hashing, CPU time, the stop flag, atomic writes, collecting seed files and
+//! escaping text for HTML and SVG.
 
 pub mod cpu;
 pub mod error;
@@ -7,6 +8,7 @@ pub mod files;
 pub mod flags;
 pub mod fs;
 pub mod hash;
+pub mod markup;
 pub mod path;
 pub mod stop;
 pub mod time;

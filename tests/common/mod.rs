@@ -136,7 +136,14 @@ pub fn expected(s: &Script) -> Vec<String> {
 pub fn real(rel: &str, family: smtstorm::solver::Family, args: &[&str]) -> smtstorm::solver::SolverSpec {
     let mut command = vec![solver_bin(rel).display().to_string()];
     command.extend(args.iter().map(|a| a.to_string()));
-    smtstorm::solver::SolverSpec { name: rel.into(), family, command, version: None, restart_every: None }
+    smtstorm::solver::SolverSpec {
+        name: rel.into(),
+        family,
+        command,
+        version: None,
+        restart_every: None,
+        option_owners: Default::default(),
+    }
 }
 
 /// cvc5 or bitwuzla through its Python package and scripts/drivers/smt2-driver.py.
@@ -147,6 +154,7 @@ pub fn py_solver(name: &str, family: smtstorm::solver::Family) -> smtstorm::solv
         command: vec!["python3".into(), solver_bin(&format!("{name}/{name}-smt2")).display().to_string()],
         version: None,
         restart_every: None,
+        option_owners: Default::default(),
     }
 }
 

@@ -173,7 +173,7 @@ pub(super) fn write_page(
     solvers: &[crate::solver::SolverSpec],
     timeout: f64,
 ) -> std::io::Result<()> {
-    use super::html_escape as esc;
+    use crate::util::markup::escape as esc;
     let spec = solvers.iter().find(|s| s.name == m.blamed);
     let (who, what) = title(m, spec);
     let (input_name, input) = f.best_input();
@@ -338,6 +338,7 @@ mod tests {
             command: vec!["/x/.solvers/z3-4.8.12/bin/z3".into(), "-smt2".into()],
             version: Some("4.8.12".into()),
             restart_every: None,
+            option_owners: Default::default(),
         };
         let r = finding_report(&dir, &m, &[z3], 10.0);
         assert!(r.starts_with("# z3 4.8.12: `sat` with a model that fails the solver's own model check\n"), "{r}");

@@ -8,6 +8,7 @@ pub use finding::finding_report;
 
 use super::{stats, CampaignFile, Stats};
 use crate::store::{layout, FindingDir, Meta, Store};
+use crate::util::markup::escape;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -418,10 +419,6 @@ pub fn plots(d: &Data) -> String {
     out
 }
 
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
-}
-
 /// Splits a Markdown table row into its cells, honouring `\|` (written by [`cell`]).
 fn split_row(line: &str) -> Vec<&str> {
     let inner = line.trim().trim_start_matches('|');
@@ -457,11 +454,11 @@ fn html_cell(c: &str) -> String {
                     Some(dir) => format!("{dir}/{}", layout::REPORT_HTML),
                     None => href,
                 };
-                return format!("<a href=\"{}\">{}</a>", html_escape(&href), html_escape(&uncell(&rest[..k])));
+                return format!("<a href=\"{}\">{}</a>", escape(&href), escape(&uncell(&rest[..k])));
             }
         }
     }
-    html_escape(&uncell(c))
+    escape(&uncell(c))
 }
 
 /// The HTML report: the Markdown tables rendered as HTML tables, plus the plot.
@@ -478,7 +475,7 @@ pub fn html(out: &Path, d: &Data) -> String {
             if !in_table {
                 body.push_str("<table><tr>");
                 for c in &cells {
-                    let _ = write!(body, "<th>{}</th>", html_escape(&uncell(c.trim())));
+                    let _ = write!(body, "<th>{}</th>", escape(&uncell(c.trim())));
                 }
                 body.push_str("</tr>\n");
                 in_table = true;
@@ -496,11 +493,11 @@ pub fn html(out: &Path, d: &Data) -> String {
             in_table = false;
         }
         if let Some(h) = line.strip_prefix("## ") {
-            let _ = writeln!(body, "<h2>{}</h2>", html_escape(h));
+            let _ = writeln!(body, "<h2>{}</h2>", escape(h));
         } else if let Some(h) = line.strip_prefix("# ") {
-            let _ = writeln!(body, "<h1>{}</h1>\n{}", html_escape(h), plots(d));
+            let _ = writeln!(body, "<h1>{}</h1>\n{}", escape(h), plots(d));
         } else if !line.is_empty() {
-            let _ = writeln!(body, "<p>{}</p>", html_escape(line));
+            let _ = writeln!(body, "<p>{}</p>", escape(line));
         }
     }
     if in_table {
@@ -518,7 +515,7 @@ pub(super) fn page(title: &str, body: &str) -> String {
         "<!doctype html><html><head><meta charset=\"utf-8\"><title>{}</title>\
 <script>window.addEventListener('error',function(){{var r=document.documentElement;r.setAttribute('data-script-errors',1+(+r.getAttribute('data-script-errors')||0))}});</script>\
 <style>{STYLE}</style></head><body>\n{body}<script>{SORT}</script></body></html>\n",
-        html_escape(title)
+        escape(title)
     )
 }
 

@@ -1,6 +1,7 @@
 //! Plots of a campaign over its time, as inline SVG: the report is one self-contained
 //! file that any browser shows without a plotting library or a network.
 
+use crate::util::markup::escape;
 use std::fmt::Write;
 
 /// One line of a chart.
@@ -35,10 +36,6 @@ fn nice(v: f64) -> f64 {
     }
     let p = 10f64.powf(v.log10().floor());
     [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * p).find(|&m| m >= v * 0.999_999).unwrap_or(10.0 * p)
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// A line chart of `series` against campaign seconds: `step` draws each series as a

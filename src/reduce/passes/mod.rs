@@ -77,16 +77,19 @@ pub enum Change {
 /// script binding 100,000 names the copies were 110 MB of a reduction's peak (issue 37).
 #[derive(Clone, Debug)]
 pub struct Renames {
-    all: std::sync::Arc<[((String, String), Option<(String, String)>)]>,
+    all: std::sync::Arc<[(Pair, Option<Pair>)]>,
     range: std::ops::Range<usize>,
 }
+
+/// An old name and its new one.
+type Pair = (String, String);
 
 impl Renames {
     /// All of `pairs`, with no testers.
     pub fn new(pairs: Vec<(String, String)>) -> Renames {
         Renames::with_testers(pairs.into_iter().map(|p| (p, None)).collect())
     }
-    fn with_testers(all: Vec<((String, String), Option<(String, String)>)>) -> Renames {
+    fn with_testers(all: Vec<(Pair, Option<Pair>)>) -> Renames {
         let range = 0..all.len();
         Renames { all: all.into(), range }
     }
