@@ -1,7 +1,7 @@
 //! A stored finding reduced with its built-in judge ([`judge::FindingJudge`]): its files
 //! are the store's ([`FindingDir`]), its solvers its campaign's.
 
-use super::{bounds, driver::reduce, judge, BoundsReport, Options, ReduceError, Report};
+use super::{bounds, judge, BoundsReport, Options, ReduceError, Report};
 use crate::mutate::Engine;
 use crate::smtlib;
 use crate::solver::SolverSpec;
@@ -72,7 +72,9 @@ pub fn reduce_finding(
     }
     let out = dir.reduced_path();
     let opts = Options { time: opts.time.map(|t| t.saturating_sub(t0.elapsed())), ..opts.clone() };
-    let (_, mut report) = reduce(&script, &judge, &opts, Some(&out), header.as_deref().unwrap_or(""))?;
+    // The script is handed over, not copied: the reduction drops it once it has beaten it.
+    let (_, mut report) =
+        super::driver::reduce_known(script, &judge, &opts, Some(&out), header.as_deref().unwrap_or(""), None)?;
     if let Some(b) = bounds_report {
         report.original_bytes = b.from_bytes;
         report.seconds = t0.elapsed().as_secs_f64();

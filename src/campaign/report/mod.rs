@@ -540,7 +540,14 @@ pub fn write(out: &Path) -> std::io::Result<(PathBuf, PathBuf)> {
     let (md, html_path) = (layout::report_md(out), layout::report_html(out));
     crate::util::fs::write_atomic(&md, markdown(out, &d).as_bytes())?;
     crate::util::fs::write_atomic(&html_path, html(out, &d).as_bytes())?;
-    let solvers = d.campaign.as_ref().map_or(&[][..], |c| &c.solvers[..]);
+    let mut solvers = d.campaign.as_ref().map_or(vec![], |c| c.solvers.clone());
+    // campaign.json carries no option tables: a repro keeps cvc5's and bitwuzla's own
+    // options (a configuration finding's trigger) only with their installed tables.
+    if !d.findings.is_empty() {
+        let owners = crate::solver::options::installed_owners(&solvers);
+        solvers.iter_mut().for_each(|s| s.option_owners.merge(&owners));
+    }
+    let solvers = &solvers[..];
     let timeout = d.campaign.as_ref().map_or(10.0, |c| c.config.timeout);
     for (meta, m) in &d.findings {
         let f = FindingDir::of_meta(meta).unwrap_or_else(|| FindingDir::new(out));
