@@ -225,8 +225,8 @@ pub fn run_locked(
     let events = Events::new(out, json);
     for (from, to) in store.quarantined() {
         events.emit(Event::Quarantined {
-            from: crate::util::path::shown(&from),
-            to: crate::util::path::shown(&to),
+            from: crate::util::path::shown(from),
+            to: crate::util::path::shown(to),
             why: store::layout::META_UNREADABLE.into(),
         });
         if !quiet {
