@@ -70,18 +70,30 @@ pub(super) fn confirm_and_store(
         Some(x) => x.clone(),
         None => {
             sh.counters.unconfirmed.fetch_add(1, Relaxed);
-            sh.events
-                .emit(serde_json::json!({"event": "unconfirmed", "seed": crate::util::path::shown(&seed.path), "engine": engine, "kind": v.kind,
-                "blamed": v.blamed.map(|b| sh.solvers[b].name.clone()), "signature": v.signature, "edits": edits}));
+            sh.events.emit(Event::Unconfirmed {
+                seed: crate::util::path::shown(&seed.path),
+                engine: engine.clone(),
+                kind: v.kind,
+                blamed: v.blamed.map(|b| sh.solvers[b].name.clone()),
+                signature: v.signature.clone(),
+                edits: Some(edits.to_vec()),
+                why: None,
+            });
             return None;
         }
     };
     if let (BugKind::Crash, Some(b)) = (verdict.kind, verdict.blamed) {
         if !crash_survives_more_memory(&sh.solvers[b], &files[b], checks, limits, &verdict.signature) {
             sh.counters.unconfirmed.fetch_add(1, Relaxed);
-            sh.events.emit(serde_json::json!({"event": "unconfirmed", "seed": crate::util::path::shown(&seed.path), "engine": engine,
-                "kind": verdict.kind, "blamed": sh.solvers[b].name, "signature": verdict.signature,
-                "why": "does not crash the same way with twice the memory"}));
+            sh.events.emit(Event::Unconfirmed {
+                seed: crate::util::path::shown(&seed.path),
+                engine: engine.clone(),
+                kind: verdict.kind,
+                blamed: Some(sh.solvers[b].name.clone()),
+                signature: verdict.signature.clone(),
+                edits: None,
+                why: Some("does not crash the same way with twice the memory".into()),
+            });
             return None;
         }
     }
@@ -144,9 +156,7 @@ pub(super) fn confirm_and_store(
         let _ = std::fs::remove_file(&f);
         if refuted || sat == 0 {
             sh.counters.unconfirmed.fetch_add(1, Relaxed);
-            sh.events.emit(
-                serde_json::json!({"event": "witness-invalid", "seed": crate::util::path::shown(&seed.path), "sat": sat, "refuted": refuted}),
-            );
+            sh.events.emit(Event::WitnessInvalid { seed: crate::util::path::shown(&seed.path), sat, refuted });
             return None;
         }
     }
@@ -161,7 +171,11 @@ pub(super) fn confirm_and_store(
         drop(sched);
         if repeats {
             sh.counters.inherited.fetch_add(1, Relaxed);
-            sh.events.emit(serde_json::json!({"event": "inherited", "seed": crate::util::path::shown(&seed.path), "kind": verdict.kind, "signature": verdict.signature}));
+            sh.events.emit(Event::Inherited {
+                seed: crate::util::path::shown(&seed.path),
+                kind: verdict.kind,
+                signature: verdict.signature.clone(),
+            });
             return Some((verdict, false));
         }
     }
@@ -264,17 +278,30 @@ pub(super) fn confirm_and_store(
             } else {
                 sh.counters.new_bugs.fetch_add(1, Relaxed);
             }
-            sh.events.emit(serde_json::json!({"event": "finding", "dir": crate::util::path::shown(&dir), "kind": meta.kind, "blamed": meta.blamed, "fixed_in": meta.fixed_in, "seed": meta.seed, "engine": engine, "seed_finding": seed_finding}));
+            sh.events.emit(Event::Finding {
+                dir: crate::util::path::shown(&dir),
+                kind: meta.kind,
+                blamed: meta.blamed.clone(),
+                fixed_in: meta.fixed_in.clone(),
+                seed: meta.seed.clone(),
+                engine: engine.clone(),
+                seed_finding,
+            });
         }
         Ok(Recorded::Duplicate(dir)) => {
             sh.counters.duplicates.fetch_add(1, Relaxed);
-            sh.events.emit(serde_json::json!({"event": "duplicate", "dir": crate::util::path::shown(&dir), "seed": crate::util::path::shown(&seed.path)}));
+            sh.events.emit(Event::Duplicate {
+                dir: crate::util::path::shown(&dir),
+                seed: crate::util::path::shown(&seed.path),
+            });
         }
         Err(e) => {
             sh.counters.store_errors.fetch_add(1, Relaxed);
-            sh.events.emit(
-                serde_json::json!({"event": "store-failed", "error": e.to_string(), "meta": meta, "trigger": stored}),
-            );
+            sh.events.emit(Event::StoreFailed {
+                error: e.to_string(),
+                meta: Box::new(meta.clone()),
+                trigger: stored.clone(),
+            });
         }
     }
     Some((verdict, new))

@@ -11,6 +11,7 @@
 //! deduplicated ([`store`]).
 
 mod confirm;
+pub mod event;
 pub mod report;
 mod schedule;
 mod stats;
@@ -18,8 +19,9 @@ pub mod triage;
 mod worker;
 
 use confirm::{confirm_and_store, Candidate};
+pub use event::{Event, Events};
 use schedule::{Found, Job, Scheduler, Seed, SeedState};
-pub use stats::{Counters, Events, Stats};
+pub use stats::{Counters, Stats};
 use worker::{per_solver, StormSeed};
 
 use crate::oracle::{self, BlameBy, BugKind};
@@ -112,14 +114,16 @@ fn configuration_space(
         for (spec, r) in of.iter().zip(asked) {
             match r {
                 Ok((o, cached)) => {
-                    events.emit(serde_json::json!({"event": "options", "solver": spec.name,
-                        "tactics": o.tactics.len(), "set_options": o.set_options.len(), "cached": cached}));
+                    events.emit(Event::Options {
+                        solver: spec.name.clone(),
+                        tactics: o.tactics.len(),
+                        set_options: o.set_options.len(),
+                        cached,
+                    });
                     tables.push(o)
                 }
                 Err(e) => {
-                    events.emit(
-                        serde_json::json!({"event": "options-unavailable", "solver": spec.name, "why": e.to_string()}),
-                    );
+                    events.emit(Event::OptionsUnavailable { solver: spec.name.clone(), why: e.to_string() });
                     return None;
                 }
             }
@@ -183,17 +187,20 @@ pub fn run_locked(
             match crate::solver::options::extract_cached(&spec) {
                 Ok((table, _)) => {
                     let vs = crate::mutate::config::command_line_variants(&spec, &table.command_line, &mut rng);
-                    variants_said.push(serde_json::json!({"event": "variants", "solver": spec.name,
-                        "options": table.command_line.len(), "variants": vs.iter().map(|v| &v.command).collect::<Vec<_>>()}));
+                    variants_said.push(Event::Variants {
+                        solver: spec.name.clone(),
+                        options: table.command_line.len(),
+                        variants: vs.iter().map(|v| v.command.clone()).collect(),
+                    });
                     for v in vs {
                         if !solvers.iter().any(|s| s.name == v.name) {
                             solvers.push(v);
                         }
                     }
                 }
-                Err(e) => variants_said.push(
-                    serde_json::json!({"event": "options-unavailable", "solver": spec.name, "why": e.to_string()}),
-                ),
+                Err(e) => {
+                    variants_said.push(Event::OptionsUnavailable { solver: spec.name.clone(), why: e.to_string() })
+                }
             }
         }
     }
@@ -217,14 +224,16 @@ pub fn run_locked(
     let store = Store::open(out).map_err(io)?;
     let events = Events::new(out, json);
     for (from, to) in store.quarantined() {
-        events.emit(
-            serde_json::json!({"event": "quarantined", "from": from, "to": to, "why": store::layout::META_UNREADABLE}),
-        );
+        events.emit(Event::Quarantined {
+            from: crate::util::path::shown(from),
+            to: crate::util::path::shown(to),
+            why: store::layout::META_UNREADABLE.into(),
+        });
         if !quiet {
             eprintln!("smtstorm: {}: {}; moved to {}", from.display(), store::layout::META_UNREADABLE, to.display());
         }
     }
-    events.emit(serde_json::json!({"event": "start", "run": cfile.runs, "solvers": solvers.iter().map(|s| &s.name).collect::<Vec<_>>()}));
+    events.emit(Event::Start { run: cfile.runs, solvers: solvers.iter().map(|s| s.name.clone()).collect() });
     for e in variants_said {
         events.emit(e);
     }
@@ -247,7 +256,7 @@ pub fn run_locked(
                 // A FIFO, a device or a file over 4 GiB among the seeds: said, skipped.
                 rejected += 1;
                 first_rejection.get_or_insert_with(|| e.to_string());
-                events.emit(serde_json::json!({"event": "seed-rejected", "seed": crate::util::path::shown(&f), "error": e.to_string()}));
+                events.emit(Event::SeedRejected { seed: crate::util::path::shown(&f), error: e.to_string() });
                 continue;
             }
         };
@@ -262,12 +271,10 @@ pub fn run_locked(
                 // checks `simplify`/`eval` output) is fuzzed with a check-sat after its
                 // assertions.
                 if sanitized > 0 {
-                    events.emit(serde_json::json!({"event": "seed-sanitized", "seed": crate::util::path::shown(&f), "removed": sanitized}));
+                    events.emit(Event::SeedSanitized { seed: crate::util::path::shown(&f), removed: sanitized });
                 }
                 if check_sat_added {
-                    events.emit(
-                        serde_json::json!({"event": "seed-check-sat-added", "seed": crate::util::path::shown(&f)}),
-                    );
+                    events.emit(Event::SeedCheckSatAdded { seed: crate::util::path::shown(&f) });
                 }
                 let text = String::from_utf8_lossy(&bytes);
                 let witness = crate::mutate::storm::read_witness(&text);
@@ -283,7 +290,7 @@ pub fn run_locked(
                 rejected += 1;
                 let err = e.in_file(&f);
                 first_rejection.get_or_insert_with(|| err.to_string());
-                events.emit(serde_json::json!({"event": "seed-rejected", "seed": crate::util::path::shown(&f), "error": err.to_string()}));
+                events.emit(Event::SeedRejected { seed: crate::util::path::shown(&f), error: err.to_string() });
             }
         }
     }
@@ -297,7 +304,7 @@ pub fn run_locked(
     let mut cfg = cfg;
     if let Some(sh) = cfg.shard {
         cfg.seed = crate::util::hash::mix(&[cfg.seed, u64::from(sh.index), u64::from(sh.count), 0x5a4d]);
-        events.emit(serde_json::json!({"event": "shard", "shard": sh.to_string(), "seeds": seeds.len()}));
+        events.emit(Event::Shard { shard: sh.to_string(), seeds: seeds.len() });
     }
     // The configuration engine's space: what every z3 release under test lists.
     let (options, owners) =
@@ -309,8 +316,10 @@ pub fn run_locked(
     }
     if options.tactics.is_empty() && options.set_options.is_empty() && engines.contains(&Engine::Config) {
         // Without a table, the engine still frames checks incrementally (every family).
-        events.emit(serde_json::json!({"event": "engine-partial", "engine": "config",
-            "why": "no z3 or cvc5 under test listed its tactics or options: incremental framing only"}));
+        events.emit(Event::EnginePartial {
+            engine: Engine::Config,
+            why: "no z3 or cvc5 under test listed its tactics or options: incremental framing only".into(),
+        });
     }
     let n = seeds.len();
     let budget =
@@ -442,9 +451,7 @@ pub fn run_locked(
     cfile.write(out).map_err(io)?;
     let _ = std::fs::remove_dir_all(&tmp);
     let (bugs, seed_findings) = shared.store.lock().unwrap_or_else(|e| e.into_inner()).counts();
-    shared
-        .events
-        .emit(serde_json::json!({"event": "end", "stats": &stats, "bugs": bugs, "seed_findings": seed_findings}));
+    shared.events.emit(Event::End { stats: Box::new(stats.clone()), bugs, seed_findings });
     if !panics.is_empty() {
         return Err(Error::Panicked { what: "a campaign worker".into(), message: panics.join("; ") });
     }
@@ -483,10 +490,15 @@ fn reduce_findings(sh: &Shared, out: &Path, quiet: bool, deadline: Option<Instan
         }
         let r = crate::reduce::reduce_finding(dir, &sh.solvers, &opts, crate::util::time::seconds(sh.cfg.timeout));
         let ev = match &r {
-            Ok(rep) => serde_json::json!({"event": "reduced", "id": meta.id, "kind": meta.kind,
-                "original_bytes": rep.original_bytes, "reduced_bytes": rep.reduced_bytes,
-                "seconds": rep.seconds, "checks": rep.checks}),
-            Err(e) => serde_json::json!({"event": "reduce-failed", "id": meta.id, "why": e.to_string()}),
+            Ok(rep) => Event::Reduced {
+                id: meta.id.clone(),
+                kind: meta.kind,
+                original_bytes: rep.original_bytes,
+                reduced_bytes: rep.reduced_bytes,
+                seconds: rep.seconds,
+                checks: rep.checks,
+            },
+            Err(e) => Event::ReduceFailed { id: meta.id.clone(), why: e.to_string() },
         };
         if !quiet {
             match &r {
@@ -505,6 +517,6 @@ fn reduce_findings(sh: &Shared, out: &Path, quiet: bool, deadline: Option<Instan
         if !quiet {
             eprintln!("merged {} into {}: their reductions are identical", id(&gone), id(&kept));
         }
-        sh.events.emit(serde_json::json!({"event": "merged", "id": id(&kept), "merged": id(&gone)}));
+        sh.events.emit(Event::Merged { id: id(&kept), merged: id(&gone) });
     }
 }

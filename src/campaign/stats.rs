@@ -1,5 +1,5 @@
 //! What a campaign counts: shared counters, the stats record of `stats.jsonl` and the
-//! progress line, and the event stream of `events.jsonl`.
+//! progress line (the event stream of `events.jsonl` is [`super::event`]).
 
 use super::*;
 use std::collections::BTreeMap;
@@ -187,29 +187,4 @@ pub struct Stats {
     /// Per solver, engine and logic (absent from stats lines written before issue 24).
     #[serde(default, flatten)]
     pub tallies: Tallies,
-}
-
-/// Where events go: `OUT/events.jsonl`, and stdout as JSON lines with `--json`.
-pub struct Events {
-    path: PathBuf,
-    stdout: bool,
-    lock: Mutex<()>,
-}
-
-impl Events {
-    /// Events of the store at `out`, also printed to stdout as JSON lines if `stdout`.
-    pub fn new(out: &Path, stdout: bool) -> Events {
-        Events { path: crate::store::layout::events(out), stdout, lock: Mutex::new(()) }
-    }
-
-    pub fn emit(&self, v: serde_json::Value) {
-        let line = v.to_string();
-        let _g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = crate::util::fs::append_line(&self.path, &line);
-        if self.stdout {
-            // A closed stdout must not kill a campaign (the events are in the file too).
-            use std::io::Write as _;
-            let _ = writeln!(std::io::stdout(), "{line}");
-        }
-    }
 }

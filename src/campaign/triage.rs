@@ -132,17 +132,13 @@ pub fn triage(
     }
     // Which artifacts reproduced: the store's events name the seed of every finding and
     // of every duplicate of one.
-    let events = std::fs::read_to_string(layout::events(out)).unwrap_or_default();
-    let mut shown = std::collections::BTreeSet::new();
-    for l in events.lines() {
-        if let Ok(v) = serde_json::from_str::<serde_json::Value>(l) {
-            if matches!(v["event"].as_str(), Some("finding" | "duplicate")) {
-                if let Some(s) = v["seed"].as_str() {
-                    shown.insert(s.to_string());
-                }
-            }
-        }
-    }
+    let shown: std::collections::BTreeSet<String> = campaign::Event::read(out)
+        .into_iter()
+        .filter_map(|e| match e {
+            campaign::Event::Finding { seed, .. } | campaign::Event::Duplicate { seed, .. } => Some(seed),
+            _ => None,
+        })
+        .collect();
     let stored = Store::list_in(out);
     for f in &replay {
         if !shown.contains(&f.display().to_string()) {

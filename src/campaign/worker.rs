@@ -9,7 +9,7 @@ use super::*;
 pub(super) fn guarded(sh: &Shared, w: usize) {
     if let Err(e) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker(sh, w))) {
         let message = crate::util::error::panic_message(&*e);
-        sh.events.emit(serde_json::json!({"event": "worker-panicked", "worker": w, "message": message}));
+        sh.events.emit(Event::WorkerPanicked { worker: w, message: message.clone() });
         sh.panics.lock().unwrap_or_else(|e| e.into_inner()).push(format!("worker {w}: {message}"));
         sh.stop.store(true, Relaxed);
     }
@@ -251,9 +251,11 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         if slow && !sh.cfg.triage && seed.slice.get().is_none() {
             if let Some(slice) = answered_slice(sh, sessions, seed.script(), &timed_out, limits) {
                 sh.counters.seeds_sliced.fetch_add(1, Relaxed);
-                sh.events
-                    .emit(serde_json::json!({"event": "seed-sliced", "seed": crate::util::path::shown(&seed.path),
-                    "commands": seed.script().commands.len(), "kept": slice.1.len()}));
+                sh.events.emit(Event::SeedSliced {
+                    seed: crate::util::path::shown(&seed.path),
+                    commands: seed.script().commands.len(),
+                    kept: slice.1.len(),
+                });
                 let _ = seed.slice.set(slice);
                 continue;
             }
@@ -277,7 +279,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         if let Some(note) = t.as_deref().filter(|_| witness.is_none()).and_then(|t| oracle::status_mismatch(&refs, t)) {
             // Every solver contradicts the seed's :status: a note on the seed, no finding.
             sh.counters.status_mismatches.fetch_add(1, Relaxed);
-            sh.events.emit(serde_json::json!({"event": "status-mismatch", "seed": crate::util::path::shown(&seed.path), "note": note}));
+            sh.events.emit(Event::StatusMismatch { seed: crate::util::path::shown(&seed.path), note });
         }
         // Semantic Fusion builds on the seed's answer: only a known one, of the whole seed
         // as loaded, in a form fusion takes apart.
@@ -341,7 +343,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
     if sh.cfg.triage {
         // Artifacts are judged once, never fuzzed.
         drop(sched);
-        sh.events.emit(serde_json::json!({"event": "triaged", "seed": crate::util::path::shown(&seed.path)}));
+        sh.events.emit(Event::Triaged { seed: crate::util::path::shown(&seed.path) });
     } else if readers.is_empty() || checks == 0 || (only_fusion && fusion.is_none()) {
         drop(sched);
         sh.counters.seeds_demoted.fetch_add(1, Relaxed);
@@ -351,19 +353,19 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
             why.push("fusion needs one check-sat whose answer is known (a :status no solver contradicts, or two solver families agreeing), no push/pop, datatypes or recursive functions".into());
         }
         *sh.skipped.lock().unwrap_or_else(|e| e.into_inner()).entry(why.join("; ")).or_default() += 1;
-        sh.events.emit(
-            serde_json::json!({"event": "seed-skipped", "seed": crate::util::path::shown(&seed.path), "why": why}),
-        );
+        sh.events.emit(Event::SeedSkipped { seed: crate::util::path::shown(&seed.path), why });
     } else {
         st.active = true;
         sched.ready.push(i);
         drop(sched);
-        let names: Vec<&str> = readers.iter().map(|&k| sh.solvers[k].name.as_str()).collect();
-        sh.events.emit(
-            serde_json::json!({"event": "seed-ready", "seed": crate::util::path::shown(&seed.path), "solvers": names,
-            "limit": limit.as_secs_f64(), "not_sent_to": why,
-            "status": fusion.map(|sat| if sat { "sat" } else { "unsat" })}),
-        );
+        let names: Vec<String> = readers.iter().map(|&k| sh.solvers[k].name.clone()).collect();
+        sh.events.emit(Event::SeedReady {
+            seed: crate::util::path::shown(&seed.path),
+            solvers: names,
+            limit: limit.as_secs_f64(),
+            not_sent_to: why,
+            status: fusion.map(|sat| if sat { "sat" } else { "unsat" }.to_string()),
+        });
         sh.counters.seeds_ready.fetch_add(1, Relaxed);
     }
 }
@@ -412,7 +414,7 @@ pub(super) fn fuzz_batch<'s>(
                 sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, engine, Found::failed(4), t0.elapsed())
             {
                 sh.counters.seeds_demoted.fetch_add(1, Relaxed);
-                sh.events.emit(serde_json::json!({"event": "seed-demoted", "seed": crate::util::path::shown(&seed.path), "why": r}));
+                sh.events.emit(Event::SeedDemoted { seed: crate::util::path::shown(&seed.path), why: r.to_string() });
             }
             return;
         }
@@ -521,9 +523,7 @@ pub(super) fn fuzz_batch<'s>(
             sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, engine, Found::failed(4), t0.elapsed())
         {
             sh.counters.seeds_demoted.fetch_add(1, Relaxed);
-            sh.events.emit(
-                serde_json::json!({"event": "seed-demoted", "seed": crate::util::path::shown(&seed.path), "why": r}),
-            );
+            sh.events.emit(Event::SeedDemoted { seed: crate::util::path::shown(&seed.path), why: r.to_string() });
         }
         return;
     }
@@ -654,7 +654,10 @@ pub(super) fn fuzz_batch<'s>(
                         Err(e) => {
                             // The text was sent without the sort re-check; an instance the
                             // check refuses is the generator's doing, not a finding.
-                            sh.events.emit(serde_json::json!({"event": "storm-instance-refused", "seed": crate::util::path::shown(&seed.path), "why": e.to_string()}));
+                            sh.events.emit(Event::StormInstanceRefused {
+                                seed: crate::util::path::shown(&seed.path),
+                                why: e.to_string(),
+                            });
                             continue;
                         }
                     }
@@ -698,8 +701,7 @@ pub(super) fn fuzz_batch<'s>(
     ) {
         sh.counters.seeds_demoted.fetch_add(1, Relaxed);
         sh.counters.seeds_ready.fetch_sub(1, Relaxed);
-        sh.events
-            .emit(serde_json::json!({"event": "seed-demoted", "seed": crate::util::path::shown(&seed.path), "why": r}));
+        sh.events.emit(Event::SeedDemoted { seed: crate::util::path::shown(&seed.path), why: r.to_string() });
     }
 }
 
@@ -840,7 +842,7 @@ pub(super) fn storm_pools(sh: &Shared, sessions: &mut [Session], i: usize, limit
         })
     });
     if pools.is_none() {
-        sh.events.emit(serde_json::json!({"event": "storm-no-model", "seed": crate::util::path::shown(&seed.path)}));
+        sh.events.emit(Event::StormNoModel { seed: crate::util::path::shown(&seed.path) });
     }
     sh.storm.lock().unwrap_or_else(|e| e.into_inner()).insert(i, pools.clone());
     pools
