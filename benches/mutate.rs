@@ -52,14 +52,7 @@ fn theory_of(s: &Script) -> &'static str {
 }
 
 fn spec(name: &str, family: Family, cmd: Vec<String>) -> SolverSpec {
-    SolverSpec {
-        name: name.into(),
-        family,
-        command: cmd,
-        version: None,
-        restart_every: None,
-        option_owners: Default::default(),
-    }
+    SolverSpec::new(name, family, cmd)
 }
 
 fn main() {

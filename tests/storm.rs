@@ -9,14 +9,7 @@ use smtstorm::solver::{Family, Limits, SolverSpec};
 use std::time::Duration;
 
 fn spec(name: &str, family: Family, cmd: Vec<String>) -> SolverSpec {
-    SolverSpec {
-        name: name.into(),
-        family,
-        command: cmd,
-        version: None,
-        restart_every: None,
-        option_owners: Default::default(),
-    }
+    SolverSpec::new(name, family, cmd)
 }
 
 #[test]

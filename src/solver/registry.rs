@@ -42,6 +42,18 @@ pub struct SolverSpec {
 }
 
 impl SolverSpec {
+    /// A spec of `family` run as `command`, with no version, restarts or option tables.
+    pub fn new(name: &str, family: Family, command: Vec<String>) -> SolverSpec {
+        SolverSpec {
+            name: name.into(),
+            family,
+            command,
+            version: None,
+            restart_every: None,
+            option_owners: Default::default(),
+        }
+    }
+
     /// A spec from `NAME=command args` or a bare command line.
     pub fn from_command_line(name: &str, cmd: &str) -> Result<SolverSpec> {
         let command: Vec<String> = cmd.split_whitespace().map(String::from).collect();
