@@ -11,6 +11,7 @@
 pub mod allow;
 pub mod backtrace;
 pub mod bench;
+pub mod caveats;
 pub mod check;
 pub mod family;
 mod foreign;

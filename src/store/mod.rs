@@ -32,6 +32,7 @@ mod merge;
 pub mod meta;
 pub mod perf;
 pub mod reduction;
+pub mod severity;
 
 pub use campaign::CampaignFile;
 pub use finding::FindingDir;

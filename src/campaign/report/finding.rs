@@ -53,6 +53,11 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
     let mut r = String::new();
     let _ = writeln!(r, "# {who}: {what}\n");
     let _ = writeln!(r, "Found by smtstorm ({} engine, logic {}). Finding `{}`.\n", m.origin, m.logic, m.id);
+    let sev = crate::store::severity::of_finding(&FindingDir::new(dir), m, solvers);
+    let _ = writeln!(r, "Priority: {}.\n", sev.summary());
+    for c in &sev.caveats {
+        let _ = writeln!(r, "- `{}`: {}\n", c.name(), c.evidence);
+    }
     let _ = writeln!(r, "## Versions\n");
     let _ = writeln!(r, "- Affected: {who}{}", if m.seed_finding { " (the unmutated seed already fails)" } else { "" });
     match &m.fixed_in {

@@ -7,6 +7,7 @@ mod plot;
 pub use finding::finding_report;
 
 use super::{stats, CampaignFile, Stats};
+use crate::store::severity::{self, Severity};
 use crate::store::{layout, FindingDir, Meta, Store};
 use crate::util::markup::escape;
 use std::collections::BTreeMap;
@@ -202,19 +203,31 @@ pub fn markdown(out: &Path, d: &Data) -> String {
     }
     for (title, seed) in [("Bugs found by fuzzing", false), ("Seed findings (the unmutated seed already fails)", true)]
     {
-        let rows: Vec<&(PathBuf, Meta)> = d.findings.iter().filter(|f| f.1.seed_finding == seed).collect();
+        // Most important first (issue 39): what a maintainer would fix first is read first.
+        let solvers = d.campaign.as_ref().map_or(&[][..], |c| &c.solvers[..]);
+        let mut rows: Vec<(FindingDir, &Meta, Severity)> = d
+            .findings
+            .iter()
+            .filter(|f| f.1.seed_finding == seed)
+            .map(|(p, m)| {
+                let f = FindingDir::of_meta(p).unwrap_or_else(|| FindingDir::new(p));
+                let sev = severity::of_finding(&f, m, solvers);
+                (f, m, sev)
+            })
+            .collect();
+        rows.sort_by(|a, b| a.2.cmp_importance(&b.2));
         let _ = writeln!(s, "\n## {title}: {}\n", rows.len());
         if rows.is_empty() {
             continue;
         }
-        let _ = writeln!(s, "| id | kind | solver | logic | what | fixed in | trigger bytes | reduced | duplicates | engine | seed | found at (s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|");
-        for (p, m) in rows {
-            let f = FindingDir::of_meta(p).unwrap_or_else(|| FindingDir::new(p));
+        let _ = writeln!(s, "| id | priority | kind | solver | logic | what | fixed in | trigger bytes | reduced | duplicates | engine | seed | found at (s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for (f, m, sev) in rows {
             let _ = writeln!(
                 s,
-                "| [{}]({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
+                "| [{}]({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
                 cell(&m.id),
                 cell(&rel(out, &f.report_md_path())),
+                cell(&sev.summary()),
                 m.kind,
                 cell(&m.blamed),
                 cell(&m.logic),
@@ -604,7 +617,7 @@ mod tests {
         let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| [")).collect();
         assert_eq!(rows.len(), written, "{md}");
         for r in &rows {
-            assert_eq!(split_row(r).len(), 12, "a cell leaked into another column: {r}");
+            assert_eq!(split_row(r).len(), 13, "a cell leaked into another column: {r}");
         }
         assert!(!html.contains("<script>alert") && html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{html}");
         assert!(html.contains("&quot;q&quot; &#39;q&#39;"));

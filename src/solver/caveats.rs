@@ -1,0 +1,140 @@
+//! Tactics and options a solver's own maintainers call partial, preliminary or
+//! unmaintained: a wrong answer under one of them is worth less to them than one to a
+//! plain `(check-sat)`, and a report that leads with it costs the fuzzer their trust
+//! (issue 39). One table, with the maintainers' words and where they said them; a
+//! finding that needs one of these is still kept and shown, ranked last and marked
+//! ([`crate::store::severity`]).
+
+use super::Family;
+
+/// What the maintainers said of a tactic or option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Standing {
+    /// Sound only on the formulas it was written for; not a general procedure.
+    Partial,
+    /// Work in progress, not yet meant for bug reports.
+    Preliminary,
+    /// No longer worked on.
+    Unmaintained,
+}
+
+impl Standing {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Standing::Partial => "partial",
+            Standing::Preliminary => "preliminary",
+            Standing::Unmaintained => "unmaintained",
+        }
+    }
+}
+
+/// What a caveat applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Subject {
+    /// A tactic, by its name in `check-sat-using` (alone or inside a combinator).
+    Tactic(&'static str),
+    /// Every option whose key (without `:`, `-` read as `_`) starts with this.
+    OptionPrefix(&'static str),
+}
+
+/// One entry of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caveat {
+    pub family: Family,
+    pub subject: Subject,
+    pub standing: Standing,
+    /// The maintainers' words, short, and where they said them.
+    pub evidence: &'static str,
+}
+
+impl Caveat {
+    /// The tactic or option prefix, as a person reads it.
+    pub fn name(&self) -> &'static str {
+        match self.subject {
+            Subject::Tactic(t) | Subject::OptionPrefix(t) => t,
+        }
+    }
+}
+
+const SMTFD: &str = "\"do not use smtfd on formulas it does not apply to\" (Z3Prover/z3#6002)";
+const EUF_COMPLETION: &str = "\"euf-completion is too preliminary to file regular bugs against\" (Z3Prover/z3#7806)";
+const SLS: &str = "local search is \"not actively maintained\" (Z3Prover/z3#3220); the SLS rework \"remains work \
+                   in progress and is only turned on by enabling specific configurations\" (Z3Prover/z3#7439)";
+
+/// The table. Matching is by family, so another solver's tactic of the same name is not
+/// marked.
+pub const CAVEATS: &[Caveat] = &[
+    Caveat { family: Family::Z3, subject: Subject::Tactic("smtfd"), standing: Standing::Partial, evidence: SMTFD },
+    Caveat {
+        family: Family::Z3,
+        subject: Subject::Tactic("euf-completion"),
+        standing: Standing::Preliminary,
+        evidence: EUF_COMPLETION,
+    },
+    Caveat { family: Family::Z3, subject: Subject::Tactic("sls-smt"), standing: Standing::Unmaintained, evidence: SLS },
+    Caveat {
+        family: Family::Z3,
+        subject: Subject::Tactic("qfbv-sls"),
+        standing: Standing::Unmaintained,
+        evidence: SLS,
+    },
+    // `smt.sls.enable`, `sls.*` parameters, the SAT core's `sat.local_search*`.
+    Caveat {
+        family: Family::Z3,
+        subject: Subject::OptionPrefix("smt.sls"),
+        standing: Standing::Unmaintained,
+        evidence: SLS,
+    },
+    Caveat {
+        family: Family::Z3,
+        subject: Subject::OptionPrefix("sls."),
+        standing: Standing::Unmaintained,
+        evidence: SLS,
+    },
+    Caveat {
+        family: Family::Z3,
+        subject: Subject::OptionPrefix("sat.local_search"),
+        standing: Standing::Unmaintained,
+        evidence: SLS,
+    },
+];
+
+/// The caveat on a tactic of `family`, by its name (`-` and `_` alike, as z3 reads both).
+pub fn on_tactic(family: Family, name: &str) -> Option<&'static Caveat> {
+    let name = name.replace('_', "-");
+    CAVEATS.iter().find(|c| c.family == family && matches!(c.subject, Subject::Tactic(t) if t == name))
+}
+
+/// The caveat on an option of `family`, by its key as written (`:smt.sls.enable`).
+pub fn on_option(family: Family, key: &str) -> Option<&'static Caveat> {
+    let key = key.trim_start_matches(':').to_ascii_lowercase().replace('-', "_");
+    CAVEATS.iter().find(|c| {
+        c.family == family && matches!(c.subject, Subject::OptionPrefix(p) if key.starts_with(&p.replace('-', "_")))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tactics_and_options_are_matched_by_family_and_spelling() {
+        assert_eq!(on_tactic(Family::Z3, "smtfd").map(|c| c.standing), Some(Standing::Partial));
+        assert_eq!(on_tactic(Family::Z3, "euf_completion").map(|c| c.standing), Some(Standing::Preliminary));
+        assert!(on_tactic(Family::Z3, "smt").is_none());
+        assert!(on_tactic(Family::Cvc5, "smtfd").is_none());
+        assert_eq!(on_option(Family::Z3, ":smt.sls.enable").map(|c| c.standing), Some(Standing::Unmaintained));
+        assert_eq!(on_option(Family::Z3, ":sat.local-search").map(|c| c.name()), Some("sat.local_search"));
+        assert!(on_option(Family::Z3, ":smt.arith.solver").is_none());
+        assert!(on_option(Family::Yices, ":smt.sls.enable").is_none());
+    }
+
+    /// Every entry names where the maintainers said it (that the installed z3 still lists
+    /// each tactic is checked on the real binary in `tests/severity.rs`).
+    #[test]
+    fn every_entry_has_evidence() {
+        for c in CAVEATS {
+            assert!(c.evidence.contains("z3#"), "{c:?}");
+        }
+    }
+}

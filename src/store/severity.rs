@@ -1,0 +1,352 @@
+//! How much a finding matters to the people who would fix it, and so where it goes in a
+//! report (issue 39). A maintainer reads a wrong answer to a plain `(check-sat)` in
+//! today's release first and an invalid model under an experimental tactic of a 2021
+//! release last; a fuzzer that shows them alike is easy to dismiss.
+//!
+//! The order, most important first: findings under no tactic or option the maintainers
+//! disown ([`crate::solver::caveats`]) before those that need one; then the kind (a wrong
+//! answer, then an invalid model, then a crash); then the configuration the trigger needs
+//! (none, SMT-LIB's standard options, the solver's own options or command-line flags, a
+//! tactic pipeline); then whether the newest installed release still fails, and how new
+//! the newest failing release is; then the trigger's size (a smaller one is read first).
+//! What the configuration is, is read from the reduced trigger when there is one: a
+//! tactic the reduction could drop was not what the bug needed.
+
+use super::Meta;
+use crate::oracle::BugKind;
+use crate::smtlib::ast::{CommandKind, Sexp, SexpId};
+use crate::smtlib::lexer::Tok;
+use crate::solver::caveats::{self, Caveat};
+use crate::solver::registry::version_cmp;
+use crate::solver::Family;
+use std::cmp::Ordering;
+
+/// What the bug does to a user, worst first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Impact {
+    /// `sat` for an unsatisfiable formula or `unsat` for a satisfiable one: a verifier
+    /// proves wrong code correct.
+    WrongAnswer,
+    /// `sat` with a model that does not satisfy the formula.
+    InvalidModel,
+    /// The process dies (signal, assertion, sanitizer): loud, so less harmful.
+    Crash,
+}
+
+impl Impact {
+    pub fn of(kind: BugKind) -> Impact {
+        match kind {
+            BugKind::Soundness => Impact::WrongAnswer,
+            BugKind::InvalidModel => Impact::InvalidModel,
+            BugKind::Crash => Impact::Crash,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Impact::WrongAnswer => "wrong answer",
+            Impact::InvalidModel => "invalid model",
+            Impact::Crash => "crash",
+        }
+    }
+}
+
+/// What a user must ask for to meet the bug, most common first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Configuration {
+    /// A plain `check-sat` with the solver's defaults.
+    Default,
+    /// Only options of SMT-LIB 2.6 §4.1.7 (`:produce-models`, ...), which every solver
+    /// reads and most users set.
+    StandardOptions,
+    /// The solver's own options, in the script or on its command line (a configured
+    /// variant such as `yices+mcsat`).
+    SolverOptions,
+    /// A z3 tactic pipeline (`check-sat-using`).
+    Tactics,
+}
+
+impl Configuration {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Configuration::Default => "default",
+            Configuration::StandardOptions => "standard options",
+            Configuration::SolverOptions => "solver options",
+            Configuration::Tactics => "tactics",
+        }
+    }
+}
+
+/// A finding's severity and priority.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Severity {
+    pub impact: Impact,
+    pub configuration: Configuration,
+    /// Tactics or options of the trigger that the solver's maintainers call partial,
+    /// preliminary or unmaintained.
+    pub caveats: Vec<&'static Caveat>,
+    /// The newest installed release of the blamed family still fails (nothing in the
+    /// ladder fixed it).
+    pub in_newest: bool,
+    /// The newest release seen failing: the blamed one, or a newer one bisection probed.
+    pub newest_failing: Option<String>,
+    pub trigger_bytes: usize,
+}
+
+/// P1 (read first) to P4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Priority {
+    /// A wrong answer or invalid model, with defaults or standard options, in the newest
+    /// release.
+    P1,
+    /// Any other finding the newest release still shows.
+    P2,
+    /// Fixed in a newer installed release: worth knowing, not worth a report.
+    P3,
+    /// Needs a tactic or option the maintainers disown.
+    P4,
+}
+
+impl Severity {
+    /// The severity of the finding `m`, whose trigger (reduced when there is one) is
+    /// `trigger`, blamed on a solver of `family` (`None`: not known, so no caveat
+    /// applies). `variant`: the blamed solver is a configured variant (command-line
+    /// flags added by the configuration engine).
+    pub fn of(m: &Meta, trigger: &str, family: Option<Family>, variant: bool) -> Severity {
+        let Asks { tactics, options } = asks(trigger);
+        let standard = |k: &String| crate::solver::family::STANDARD_OPTIONS.contains(&k.as_str());
+        let configuration = if !tactics.is_empty() {
+            Configuration::Tactics
+        } else if variant || options.iter().any(|k| !standard(k)) {
+            Configuration::SolverOptions
+        } else if !options.is_empty() {
+            Configuration::StandardOptions
+        } else {
+            Configuration::Default
+        };
+        let mut found: Vec<&'static Caveat> = match family {
+            Some(f) => tactics
+                .iter()
+                .filter_map(|t| caveats::on_tactic(f, t))
+                .chain(options.iter().filter_map(|o| caveats::on_option(f, o)))
+                .collect(),
+            None => vec![],
+        };
+        found.dedup_by_key(|c| c.name());
+        Severity {
+            impact: Impact::of(m.kind),
+            configuration,
+            caveats: found,
+            in_newest: m.fixed_in.is_none(),
+            newest_failing: newest_failing(m),
+            trigger_bytes: trigger.len(),
+        }
+    }
+
+    pub fn priority(&self) -> Priority {
+        if !self.caveats.is_empty() {
+            Priority::P4
+        } else if !self.in_newest {
+            Priority::P3
+        } else if self.impact != Impact::Crash && self.configuration <= Configuration::StandardOptions {
+            Priority::P1
+        } else {
+            Priority::P2
+        }
+    }
+
+    /// The report's order: most important first.
+    pub fn cmp_importance(&self, other: &Severity) -> Ordering {
+        (self.priority(), self.impact, self.configuration)
+            .cmp(&(other.priority(), other.impact, other.configuration))
+            .then_with(|| match (&self.newest_failing, &other.newest_failing) {
+                // Newer first.
+                (Some(a), Some(b)) => version_cmp(b, a),
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (None, None) => Ordering::Equal,
+            })
+            .then(self.trigger_bytes.cmp(&other.trigger_bytes))
+    }
+
+    /// One line for a report: `P1 · wrong answer · default · newest fails`, with the
+    /// caveats named.
+    pub fn summary(&self) -> String {
+        let mut s = format!("{:?} · {} · {}", self.priority(), self.impact.as_str(), self.configuration.as_str());
+        if !self.in_newest {
+            s.push_str(" · fixed in a newer release");
+        }
+        for c in &self.caveats {
+            s.push_str(&format!(" · `{}` is {} by its maintainers", c.name(), c.standing.as_str()));
+        }
+        s
+    }
+}
+
+/// The newest release seen failing: the blamed release, or a newer one bisection probed
+/// before the fix (bisection searches the releases newer than the blamed one; a probe
+/// older than the first fixed release failed).
+fn newest_failing(m: &Meta) -> Option<String> {
+    let failed = m
+        .bisection
+        .iter()
+        .map(|(v, _)| v.as_str())
+        .filter(|v| m.fixed_in.as_deref().is_none_or(|f| version_cmp(v, f).is_lt()));
+    m.blamed_version.as_deref().into_iter().chain(failed).max_by(|a, b| version_cmp(a, b)).map(str::to_string)
+}
+
+/// What a script asks of the solver beyond its formula.
+#[derive(Debug, Default)]
+struct Asks {
+    /// Every symbol of every `check-sat-using` tactic expression (combinators too: only
+    /// tactic names ever match the caveats table).
+    tactics: Vec<String>,
+    /// The keys of its `set-option`s, as written (`:produce-models`).
+    options: Vec<String>,
+}
+
+/// Reads `text` with the lossless parser; a text that does not parse (a hand edit) is
+/// read token by token, so a finding is never left without a severity.
+fn asks(text: &str) -> Asks {
+    let Ok(s) = crate::smtlib::parse(text) else { return asks_by_tokens(text) };
+    let mut a = Asks::default();
+    for c in &s.commands {
+        match c.kind {
+            CommandKind::SetOption(attr) => a.options.push(s.str(attr.key).to_string()),
+            CommandKind::Other { name, args } if s.str(name) == "check-sat-using" => {
+                let mut stack: Vec<SexpId> = s.sexp_list(args).to_vec();
+                while let Some(x) = stack.pop() {
+                    match s.sexps[x.index()] {
+                        Sexp::Atom(Tok::Symbol, w) => a.tactics.push(s.str(w).to_string()),
+                        Sexp::Atom(..) => {}
+                        Sexp::List(l) => stack.extend_from_slice(s.sexp_list(l)),
+                    }
+                }
+                // `(check-sat-using smt)` still counts: it is not what a user's plain
+                // `check-sat` runs.
+            }
+            _ => {}
+        }
+    }
+    a
+}
+
+/// [`asks`] for a text the parser refuses: `(set-option :k` and `(check-sat-using ...)`
+/// found by their tokens.
+fn asks_by_tokens(text: &str) -> Asks {
+    let mut a = Asks::default();
+    let words: Vec<&str> =
+        text.split(|c: char| c.is_whitespace() || c == '(' || c == ')').filter(|w| !w.is_empty()).collect();
+    let mut i = 0;
+    while i < words.len() {
+        match words[i] {
+            "set-option" if i + 1 < words.len() => a.options.push(words[i + 1].to_string()),
+            "check-sat-using" => {
+                // The tactic expression: up to the next command's name.
+                let command = |w: &&&str| {
+                    [
+                        "assert",
+                        "check-sat",
+                        "declare-",
+                        "define-",
+                        "get-",
+                        "set-",
+                        "push",
+                        "pop",
+                        "echo",
+                        "exit",
+                        "reset",
+                    ]
+                    .iter()
+                    .any(|c| w.starts_with(c))
+                };
+                a.tactics.extend(words[i + 1..].iter().take_while(|w| !command(w)).map(|w| w.to_string()));
+                // A bare `check-sat-using` still asks through a tactic.
+                a.tactics.push("check-sat-using".into());
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    a
+}
+
+/// The severity of the stored finding `m` in `dir`, read from its best input (the
+/// reduction, else the trigger); the blamed solver's family and whether it is a
+/// configured variant come from the campaign's `solvers` (a variant is named
+/// `SOLVER+FLAG+...`, [`crate::mutate::config::command_line_variants`]), else from the
+/// name alone.
+pub fn of_finding(dir: &super::FindingDir, m: &Meta, solvers: &[crate::solver::SolverSpec]) -> Severity {
+    let (_, text) = dir.best_input();
+    let by_name = |n: &str| solvers.iter().find(|s| s.name == n).map(|s| s.family);
+    let (family, variant) = match by_name(&m.blamed) {
+        Some(f) => (f, false),
+        None => match m.blamed.split_once('+') {
+            Some((base, _)) => (by_name(base).unwrap_or_else(|| Family::guess(base)), true),
+            None => (Family::guess(&m.blamed), false),
+        },
+    };
+    Severity::of(m, &text, Some(family), variant)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::BlameBy;
+
+    fn meta(kind: BugKind, fixed_in: Option<&str>) -> Meta {
+        let mut m: Meta = serde_json::from_value(serde_json::json!({
+            "id": "x", "kind": kind.as_str(), "blamed": "z3-4.8.12", "blamed_version": "4.8.12",
+            "blame_by": BlameBy::Majority.as_str(), "logic": "ALL", "signature": "", "fixed_in": fixed_in,
+            "bisection": [], "answers": [], "seed": "", "seed_hash": "", "engine": "opfuzz",
+            "edits": [], "rng_seed": 0, "found_at": 0.0, "found_unix": 0, "run": 1,
+            "trigger_bytes": 0, "duplicates": 0, "seed_finding": false
+        }))
+        .unwrap();
+        m.bisection = vec![("4.13.4".into(), "sat".into()), ("4.8.17".into(), "unsat".into())];
+        m
+    }
+
+    const PLAIN: &str = "(declare-const x Int)(assert (> x 0))(check-sat)";
+
+    #[test]
+    fn configuration_is_read_from_the_trigger() {
+        let z3 = Some(Family::Z3);
+        let m = meta(BugKind::Soundness, None);
+        let of = |t: &str, variant| Severity::of(&m, t, z3, variant);
+        assert_eq!(of(PLAIN, false).configuration, Configuration::Default);
+        assert_eq!(of(PLAIN, true).configuration, Configuration::SolverOptions);
+        let std = format!("(set-option :produce-models true){PLAIN}");
+        assert_eq!(of(&std, false).configuration, Configuration::StandardOptions);
+        let own = format!("(set-option :smt.arith.solver 2){PLAIN}");
+        assert_eq!(of(&own, false).configuration, Configuration::SolverOptions);
+        let tactic = "(declare-const x Int)(assert (> x 0))(check-sat-using (then simplify (using-params smtfd :x 1)))";
+        let s = of(tactic, false);
+        assert_eq!((s.configuration, s.priority()), (Configuration::Tactics, Priority::P4));
+        assert_eq!(s.caveats.iter().map(|c| c.name()).collect::<Vec<_>>(), ["smtfd"]);
+        // Read token by token when the parser refuses the text.
+        let broken = "(assert (> x 0)(check-sat-using smtfd)";
+        assert_eq!(of(broken, false).caveats.len(), 1);
+        // Another family's tactic of that name is not marked.
+        assert!(Severity::of(&m, tactic, Some(Family::Cvc5), false).caveats.is_empty());
+    }
+
+    #[test]
+    fn the_order_puts_todays_plain_wrong_answers_first() {
+        let z3 = Some(Family::Z3);
+        let wrong_today = Severity::of(&meta(BugKind::Soundness, None), PLAIN, z3, false);
+        let wrong_old = Severity::of(&meta(BugKind::Soundness, Some("4.8.17")), PLAIN, z3, false);
+        let crash_today = Severity::of(&meta(BugKind::Crash, None), PLAIN, z3, false);
+        let model_options = Severity::of(&meta(BugKind::InvalidModel, None), PLAIN, z3, true);
+        let smtfd = Severity::of(&meta(BugKind::Soundness, None), "(check-sat-using smtfd)", z3, false);
+        assert_eq!(wrong_today.priority(), Priority::P1);
+        assert_eq!((crash_today.priority(), model_options.priority()), (Priority::P2, Priority::P2));
+        assert_eq!(wrong_old.priority(), Priority::P3);
+        let mut all = vec![&smtfd, &wrong_old, &crash_today, &model_options, &wrong_today];
+        all.sort_by(|a, b| a.cmp_importance(b));
+        assert_eq!(all, [&wrong_today, &model_options, &crash_today, &wrong_old, &smtfd]);
+        // The newest failing release: 4.13.4 was probed failing, nothing fixed it.
+        assert_eq!(wrong_today.newest_failing.as_deref(), Some("4.13.4"));
+        // With the fix at 4.8.17, only releases below it failed.
+        assert_eq!(wrong_old.newest_failing.as_deref(), Some("4.8.12"));
+    }
+}
