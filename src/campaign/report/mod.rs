@@ -111,7 +111,74 @@ pub fn markdown(out: &Path, d: &Data) -> String {
             c.runs
         );
     }
-    let _ = writeln!(s, "## Throughput\n\n| run | seconds | mutants | mutants/s | solver calls/s | valid | candidates | unconfirmed | new bugs | duplicates | seed findings | smtstorm CPU % of wall |\n|---|---|---|---|---|---|---|---|---|---|---|---|");
+    // Findings that do not read are never left out silently: the tables below cannot
+    // show them, so they are counted first.
+    if d.quarantined > 0 {
+        let _ = writeln!(
+            s,
+            "\n**{} findings quarantined: see {}/** (their `{}` or trigger did not read; each is kept whole there).",
+            d.quarantined,
+            layout::QUARANTINE,
+            layout::META
+        );
+    }
+    if !d.unreadable.is_empty() {
+        let dirs: Vec<String> = d.unreadable.iter().map(|p| format!("`{}`", cell(&rel(out, p)))).collect();
+        let _ = writeln!(
+            s,
+            "\n**{} findings whose {} does not read**, not in the tables below: {}.",
+            d.unreadable.len(),
+            layout::META,
+            dirs.join(", ")
+        );
+    }
+    for (title, seed) in [("Bugs found by fuzzing", false), ("Seed findings (the unmutated seed already fails)", true)]
+    {
+        // Most important first (issue 39): what a maintainer would fix first is read first.
+        let solvers = d.campaign.as_ref().map_or(&[][..], |c| &c.solvers[..]);
+        let mut rows: Vec<(FindingDir, &Meta, Severity)> = d
+            .findings
+            .iter()
+            .filter(|f| f.1.seed_finding == seed)
+            .map(|(p, m)| {
+                let f = FindingDir::of_meta(p).unwrap_or_else(|| FindingDir::new(p));
+                let sev = severity::of_finding(&f, m, solvers);
+                (f, m, sev)
+            })
+            .collect();
+        rows.sort_by(|a, b| a.2.cmp_importance(&b.2));
+        let _ = writeln!(s, "\n## {title}: {}\n", rows.len());
+        if rows.is_empty() {
+            continue;
+        }
+        let _ = writeln!(s, "| id | priority | kind | solver | logic | what | fixed in | trigger bytes | reduced | duplicates | engine | seed | found at (s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for (f, m, sev) in rows {
+            let _ = writeln!(
+                s,
+                "| [{}]({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
+                cell(&m.id),
+                cell(&rel(out, &f.report_md_path())),
+                cell(&sev.summary()),
+                m.kind,
+                cell(&m.blamed),
+                cell(&m.logic),
+                cell(&crate::oracle::signature_words(&m.signature)),
+                cell(m.fixed_in.as_deref().unwrap_or("not fixed in the installed releases")),
+                m.trigger_bytes,
+                match &m.reduction {
+                    Some(r) => format!("[{} bytes]({})", r.reduced_bytes, cell(&rel(out, &f.reduced_path()))),
+                    None => "-".into(),
+                },
+                m.duplicates,
+                cell(&m.origin.name()),
+                cell(m.seed.rsplit('/').next().unwrap_or(&m.seed)),
+                m.found_at
+            );
+        }
+    }
+    // The findings come first (what a reader opened the report for); how the campaign
+    // ran, and the plots in the HTML, below them.
+    let _ = writeln!(s, "\n## Throughput\n\n| run | seconds | mutants | mutants/s | solver calls/s | valid | candidates | unconfirmed | new bugs | duplicates | seed findings | smtstorm CPU % of wall |\n|---|---|---|---|---|---|---|---|---|---|---|---|");
     for r in runs(d) {
         let _ = writeln!(
             s,
@@ -179,71 +246,6 @@ pub fn markdown(out: &Path, d: &Data) -> String {
         );
     } else if cands > 0 {
         let _ = writeln!(s);
-    }
-    // Findings that do not read are never left out silently: the tables below cannot
-    // show them, so they are counted first.
-    if d.quarantined > 0 {
-        let _ = writeln!(
-            s,
-            "\n**{} findings quarantined: see {}/** (their `{}` or trigger did not read; each is kept whole there).",
-            d.quarantined,
-            layout::QUARANTINE,
-            layout::META
-        );
-    }
-    if !d.unreadable.is_empty() {
-        let dirs: Vec<String> = d.unreadable.iter().map(|p| format!("`{}`", cell(&rel(out, p)))).collect();
-        let _ = writeln!(
-            s,
-            "\n**{} findings whose {} does not read**, not in the tables below: {}.",
-            d.unreadable.len(),
-            layout::META,
-            dirs.join(", ")
-        );
-    }
-    for (title, seed) in [("Bugs found by fuzzing", false), ("Seed findings (the unmutated seed already fails)", true)]
-    {
-        // Most important first (issue 39): what a maintainer would fix first is read first.
-        let solvers = d.campaign.as_ref().map_or(&[][..], |c| &c.solvers[..]);
-        let mut rows: Vec<(FindingDir, &Meta, Severity)> = d
-            .findings
-            .iter()
-            .filter(|f| f.1.seed_finding == seed)
-            .map(|(p, m)| {
-                let f = FindingDir::of_meta(p).unwrap_or_else(|| FindingDir::new(p));
-                let sev = severity::of_finding(&f, m, solvers);
-                (f, m, sev)
-            })
-            .collect();
-        rows.sort_by(|a, b| a.2.cmp_importance(&b.2));
-        let _ = writeln!(s, "\n## {title}: {}\n", rows.len());
-        if rows.is_empty() {
-            continue;
-        }
-        let _ = writeln!(s, "| id | priority | kind | solver | logic | what | fixed in | trigger bytes | reduced | duplicates | engine | seed | found at (s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-        for (f, m, sev) in rows {
-            let _ = writeln!(
-                s,
-                "| [{}]({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
-                cell(&m.id),
-                cell(&rel(out, &f.report_md_path())),
-                cell(&sev.summary()),
-                m.kind,
-                cell(&m.blamed),
-                cell(&m.logic),
-                cell(&crate::oracle::signature_words(&m.signature)),
-                cell(m.fixed_in.as_deref().unwrap_or("not fixed in the installed releases")),
-                m.trigger_bytes,
-                match &m.reduction {
-                    Some(r) => format!("[{} bytes]({})", r.reduced_bytes, cell(&rel(out, &f.reduced_path()))),
-                    None => "-".into(),
-                },
-                m.duplicates,
-                cell(&m.origin.name()),
-                cell(m.seed.rsplit('/').next().unwrap_or(&m.seed)),
-                m.found_at
-            );
-        }
     }
     if !d.perf.is_empty() {
         let _ = writeln!(
@@ -506,9 +508,13 @@ pub fn html(out: &Path, d: &Data) -> String {
             in_table = false;
         }
         if let Some(h) = line.strip_prefix("## ") {
+            // The plots open the part on how the campaign ran, below the findings.
+            if h == "Throughput" {
+                body.push_str(&plots(d));
+            }
             let _ = writeln!(body, "<h2>{}</h2>", escape(h));
         } else if let Some(h) = line.strip_prefix("# ") {
-            let _ = writeln!(body, "<h1>{}</h1>\n{}", escape(h), plots(d));
+            let _ = writeln!(body, "<h1>{}</h1>", escape(h));
         } else if !line.is_empty() {
             let _ = writeln!(body, "<p>{}</p>", escape(line));
         }
