@@ -23,6 +23,9 @@ use std::sync::Mutex;
 pub enum Event {
     /// The campaign starts its `run`-th run (a resumed store counts on).
     Start { run: u32, solvers: Vec<String> },
+    /// A resumed campaign whose defining settings changed (`--reconfigure`): each
+    /// `[key, stored, now]`, values as JSON.
+    Reconfigured { changes: Vec<(String, String, String)> },
     /// A solver's tactics and `set-option`s, for the configuration engine.
     Options { solver: String, tactics: usize, set_options: usize, cached: bool },
     /// A solver whose options could not be listed.

@@ -234,6 +234,16 @@ pub fn run_locked(
         }
     }
     events.emit(Event::Start { run: cfile.runs, solvers: solvers.iter().map(|s| s.name.clone()).collect() });
+    // The store's history keeps what a resumed run changed (`smtstorm fuzz` refuses it
+    // without `--reconfigure`; triage adds artifacts as seeds every time).
+    if let Some(p) = &prev {
+        let changes = p.config.differences(&cfg);
+        if !changes.is_empty() {
+            events.emit(Event::Reconfigured {
+                changes: changes.into_iter().map(|(k, a, b)| (k.to_string(), a, b)).collect(),
+            });
+        }
+    }
     for e in variants_said {
         events.emit(e);
     }

@@ -6,7 +6,8 @@ use smtstorm::mutate::Engine;
 use smtstorm::util::flags::Named;
 use std::path::PathBuf;
 
-/// Run (or resume) a fuzzing campaign. Exit status: 0 nothing found, 10 findings stored,
+/// Run (or resume) a fuzzing campaign. Exit status: 0 nothing new found, 10 this run stored
+/// new findings (0 with --exit-zero-on-findings),
 /// 3 confirmed findings could not all be stored (see events.jsonl), 2 usage error.
 #[derive(clap::Args)]
 pub(crate) struct FuzzCmd {
@@ -32,9 +33,13 @@ pub(crate) struct FuzzCmd {
 
 impl FuzzCmd {
     pub(crate) fn run(&self) -> Result<i32> {
-        let mut cfg = match &self.config {
-            Some(p) => smtstorm::campaign::Config::load(p)?,
-            None => Default::default(),
+        // A resumed store keeps the settings it was made with; a campaign file states
+        // them all.
+        let stored = super::opts::stored_config(&self.run.out)?;
+        let mut cfg = match (&self.config, &stored) {
+            (Some(p), _) => smtstorm::campaign::Config::load(p)?,
+            (None, Some(c)) => c.clone(),
+            (None, None) => Default::default(),
         };
         if !self.seeds.is_empty() {
             cfg.seeds = self.seeds.clone();
@@ -48,6 +53,6 @@ impl FuzzCmd {
         if self.shard.is_some() {
             cfg.shard = self.shard;
         }
-        self.run.run(cfg)
+        self.run.run(cfg, stored.as_ref())
     }
 }

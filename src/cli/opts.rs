@@ -82,11 +82,32 @@ pub(crate) struct RunOpts {
     /// Print events as JSON lines on stdout.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Resume a store with settings other than those it was made with (seeds, solvers,
+    /// engines, seed, timeout, ...); the change is recorded in its events.jsonl. Without
+    /// it a differing setting is an error naming it, and unset ones keep the stored values.
+    #[arg(long)]
+    pub(crate) reconfigure: bool,
+    /// Exit 0 when this run stored new findings (for batch schedulers that restart or
+    /// fail a job on any nonzero status); 3 for findings that could not be stored stays.
+    #[arg(long)]
+    pub(crate) exit_zero_on_findings: bool,
+}
+
+/// The settings the store at `out` was made with, if it has any: a resumed campaign
+/// starts from them ([`RunOpts::run`]).
+pub(crate) fn stored_config(out: &std::path::Path) -> Result<Option<smtstorm::campaign::Config>> {
+    Ok(smtstorm::store::CampaignFile::read(out)?.map(|c| c.config))
 }
 
 impl RunOpts {
-    /// Applies the options that were given, then runs the campaign.
-    pub(crate) fn run(&self, mut cfg: smtstorm::campaign::Config) -> Result<i32> {
+    /// Applies the options that were given, then runs the campaign. `stored`: the
+    /// settings of the store being resumed ([`stored_config`]), which `cfg` must keep
+    /// unless `--reconfigure`.
+    pub(crate) fn run(
+        &self,
+        mut cfg: smtstorm::campaign::Config,
+        stored: Option<&smtstorm::campaign::Config>,
+    ) -> Result<i32> {
         if let Some(w) = self.workers {
             cfg.workers = w;
         }
@@ -111,7 +132,20 @@ impl RunOpts {
         if self.no_bisect {
             cfg.bisect = false;
         }
-        run_campaign(cfg, &self.out, self.quiet, self.json)
+        if let Some(stored) = stored.filter(|_| !self.reconfigure) {
+            let changes = stored.differences(&cfg);
+            if !changes.is_empty() {
+                let said: Vec<String> = changes.iter().map(|(k, a, b)| format!("{k}: stored {a}, given {b}")).collect();
+                anyhow::bail!(
+                    "{} is a campaign made with other settings ({}); resume it without them, \
+                     pass --reconfigure to change them, or use another --out",
+                    self.out.display(),
+                    said.join("; ")
+                );
+            }
+        }
+        let code = run_campaign(cfg, &self.out, self.quiet, self.json)?;
+        Ok(if self.exit_zero_on_findings && code == EXIT_FINDINGS { 0 } else { code })
     }
 }
 
@@ -146,18 +180,23 @@ pub(crate) fn run_campaign(
             smtstorm::store::layout::events(out).display()
         );
     }
-    Ok(findings_status(sum.stats.store_errors, sum.bugs + sum.seed_findings))
+    // New to the store in this run: a resumed store's old findings do not make a run
+    // that found nothing look like one that did (CI could not tell them apart).
+    Ok(findings_status(sum.stats.store_errors, (sum.stats.new_bugs + sum.stats.seed_findings) as usize))
 }
 
 /// The exit status of a run that stores findings: 3 when some confirmed findings could not
-/// be stored (they are in `events.jsonl`), else 10 when findings are stored, else 0.
-pub(crate) fn findings_status(not_stored: u64, stored: usize) -> i32 {
-    match (not_stored, stored) {
+/// be stored (they are in `events.jsonl`), else 10 when this run stored new findings, else 0.
+pub(crate) fn findings_status(not_stored: u64, new: usize) -> i32 {
+    match (not_stored, new) {
         (1.., _) => EXIT_NOT_STORED,
-        (0, 1..) => 10,
+        (0, 1..) => EXIT_FINDINGS,
         _ => 0,
     }
 }
+
+/// Exit status when the run stored new findings.
+pub(crate) const EXIT_FINDINGS: i32 = 10;
 
 /// Exit status when confirmed findings could not all be written to the store.
 pub(crate) const EXIT_NOT_STORED: i32 = 3;

@@ -29,14 +29,21 @@ impl StormCmd {
             solvers.push(self.reference.clone());
         }
         let reference = self.reference.split('=').next().unwrap_or(&self.reference).to_string();
+        // A resumed store keeps its other settings (`seed`, `timeout`, ...).
+        let stored = super::opts::stored_config(&self.run.out)?;
+        let base = stored.clone().unwrap_or_default();
         let cfg = smtstorm::campaign::Config {
-            seeds: if self.seeds.is_empty() { vec![PathBuf::from("corpus")] } else { self.seeds.clone() },
+            seeds: match (self.seeds.is_empty(), &stored) {
+                (false, _) => self.seeds.clone(),
+                (true, Some(c)) => c.seeds.clone(),
+                (true, None) => vec![PathBuf::from("corpus")],
+            },
             solvers,
             engines: vec![smtstorm::mutate::Engine::Storm],
             reference: Some(reference),
             storm: self.bounds.clone(),
-            ..Default::default()
+            ..base
         };
-        self.run.run(cfg)
+        self.run.run(cfg, stored.as_ref())
     }
 }

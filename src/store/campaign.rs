@@ -72,6 +72,23 @@ pub struct Config {
     pub config_learning: bool,
 }
 
+/// [`Config::differences`]: every key but `workers`, `time`, `mutants` and `reduce`.
+pub const IDENTITY_KEYS: &[&str] = &[
+    "seeds",
+    "solvers",
+    "engines",
+    "seed",
+    "timeout",
+    "batch",
+    "bisect",
+    "memory_mb",
+    "reference",
+    "storm",
+    "shard",
+    "triage",
+    "config_learning",
+];
+
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -186,6 +203,22 @@ impl Config {
         Ok(())
     }
 
+    /// The settings that make a campaign what it is, by their campaign-file keys, where
+    /// `self` (a stored campaign) and `given` differ, with both values as JSON. What a run
+    /// is given that is not here (`workers`, `time`, `mutants`, `reduce`) may change from
+    /// run to run; a resumed campaign that silently swapped these would mix two
+    /// campaigns' findings and rewrite the stored findings' reports for other solvers.
+    pub fn differences(&self, given: &Config) -> Vec<(&'static str, String, String)> {
+        let (a, b) = (serde_json::to_value(self), serde_json::to_value(given));
+        let (Ok(serde_json::Value::Object(a)), Ok(serde_json::Value::Object(b))) = (a, b) else { return vec![] };
+        let show = |v: Option<&serde_json::Value>| v.map_or("(none)".to_string(), |v| v.to_string());
+        IDENTITY_KEYS
+            .iter()
+            .filter(|k| a.get(**k) != b.get(**k))
+            .map(|k| (*k, show(a.get(*k)), show(b.get(*k))))
+            .collect()
+    }
+
     pub fn workers(&self) -> usize {
         if self.workers > 0 {
             self.workers
@@ -221,5 +254,34 @@ impl CampaignFile {
     pub fn write(&self, out: &Path) -> std::io::Result<()> {
         let data = serde_json::to_vec_pretty(self).unwrap_or_default();
         crate::util::fs::write_atomic(&super::layout::campaign(out), &data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every key of a campaign is either one that defines it or one a run may change: a
+    /// key added later must be put on one side, or a resumed store could swap it silently.
+    #[test]
+    fn every_key_is_identity_or_per_run() {
+        let per_run = ["workers", "time", "mutants", "reduce"];
+        let c = Config {
+            time: Some(1.0),
+            mutants: Some(1),
+            shard: Some(Shard { index: 0, count: 2 }),
+            ..Default::default()
+        };
+        let serde_json::Value::Object(keys) = serde_json::to_value(&c).unwrap() else { panic!() };
+        let mut n = 0;
+        for k in keys.keys() {
+            assert!(IDENTITY_KEYS.contains(&k.as_str()) != per_run.contains(&k.as_str()), "{k}");
+            n += 1;
+        }
+        assert_eq!(n, IDENTITY_KEYS.len() + per_run.len());
+        let other = Config { seed: 7, time: Some(9.0), solvers: vec!["z3".into()], ..c.clone() };
+        let d = c.differences(&other);
+        assert_eq!(d.iter().map(|x| x.0).collect::<Vec<_>>(), ["solvers", "seed"]);
+        assert_eq!((d[1].1.as_str(), d[1].2.as_str()), ("0", "7"));
     }
 }
