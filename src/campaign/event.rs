@@ -171,6 +171,7 @@ mod tests {
     fn name(e: &Event) -> &'static str {
         match e {
             Event::Start { .. } => "start",
+            Event::Reconfigured { .. } => "reconfigured",
             Event::Options { .. } => "options",
             Event::OptionsUnavailable { .. } => "options-unavailable",
             Event::Variants { .. } => "variants",
@@ -215,6 +216,9 @@ mod tests {
         let opfuzz = Origin::Engine(Engine::OpFuzz);
         vec![
             Event::Start { run: 2, solvers: vec!["z3-4.8.7".into(), "cvc5".into()] },
+            Event::Reconfigured {
+                changes: vec![("solvers".into(), r#"["z3-4.8.7"]"#.into(), r#"["z3-5.4.0"]"#.into())],
+            },
             Event::Options { solver: "z3-4.8.7".into(), tactics: 111, set_options: 3, cached: true },
             Event::OptionsUnavailable { solver: "cvc5".into(), why: "no help".into() },
             Event::Variants { solver: "yices".into(), options: 4, variants: vec![vec!["yices".into(), "--x".into()]] },
@@ -284,7 +288,7 @@ mod tests {
         let names: std::collections::BTreeSet<&str> = all.iter().map(name).collect();
         assert_eq!(names.len(), all.len(), "one of each, no variant twice");
         // Every variant but the read-only `Unknown`.
-        assert_eq!(all.len(), 29);
+        assert_eq!(all.len(), 30);
         for e in &all {
             let line = e.line().unwrap();
             let v: serde_json::Value = serde_json::from_str(&line).unwrap();
