@@ -29,7 +29,10 @@ fn storm_instance(witness: &str) -> String {
 }
 
 /// (file name, text, the verdict every path must give: kind and blamed solver).
-fn candidates() -> Vec<(&'static str, String, Option<(BugKind, &'static str)>)> {
+/// A candidate: file name, text, expected verdict.
+type Candidate = (&'static str, String, Option<(BugKind, &'static str)>);
+
+fn candidates() -> Vec<Candidate> {
     vec![
         // yices 2.6.5's let shadowing: z3 and cvc5 (two families) against yices.
         (
@@ -79,7 +82,8 @@ fn campaign_harness_and_reducer_give_the_same_verdicts() {
 
     // The campaign path: triage replays each file through the campaign's oracles.
     let out = dir.join("store");
-    let rep = smtstorm::campaign::triage::triage(&[art.clone()], &names, &reg, &out, 0.0, 5.0, true).unwrap();
+    let rep =
+        smtstorm::campaign::triage::triage(std::slice::from_ref(&art), &names, &reg, &out, 0.0, 5.0, true).unwrap();
     assert_eq!(rep.artifacts, cands.len(), "{rep:?}");
     let stored = smtstorm::store::Store::list_in(&out);
     let campaign_of = |file: &str| -> Verdicts {

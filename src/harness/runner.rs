@@ -407,8 +407,13 @@ impl Harness {
         let limits = self.confirm_limits();
         let families: Vec<crate::solver::Family> = self.specs.iter().map(|s| s.family).collect();
         let readers: Vec<usize> = (0..self.specs.len()).filter(|&k| self.specs[k].cannot_read(s).is_none()).collect();
-        let conf =
-            Confirm { specs: &self.specs, families: &families, limits: &limits, dir: self.scratch.path(), tag: "confirm-" };
+        let conf = Confirm {
+            specs: &self.specs,
+            families: &families,
+            limits: &limits,
+            dir: self.scratch.path(),
+            tag: "confirm-",
+        };
         #[cfg(feature = "z3-inprocess")]
         let in_process: Vec<bool> = self.sessions.iter().map(|b| matches!(b, Backend::InProcess(_))).collect();
         let specs = &self.specs;

@@ -229,7 +229,13 @@ impl Confirm<'_> {
     }
 
     /// [`Confirm::confirm_with`] through fresh processes.
-    pub fn confirm(&self, trigger: &Script, readers: &[usize], known: &Known, v: &Verdict) -> Result<Confirmed, Refused> {
+    pub fn confirm(
+        &self,
+        trigger: &Script,
+        readers: &[usize],
+        known: &Known,
+        v: &Verdict,
+    ) -> Result<Confirmed, Refused> {
         let limits = *self.limits;
         self.confirm_with(trigger, readers, known, v, &mut |k, f, n| run_file(&self.specs[k], f, n, &limits))
     }
@@ -286,5 +292,21 @@ impl Confirm<'_> {
             }
         }
         Ok(Confirmed { verdict, fresh })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one witness rule: abstentions are neutral, one `unsat` vetoes, and at least one
+    /// judge must say `sat` (no judge at all is no evidence).
+    #[test]
+    fn a_witness_needs_one_sat_and_no_unsat() {
+        let w = |sat, refuted| WitnessCheck { sat, refuted }.valid();
+        assert!(w(1, false) && w(3, false));
+        assert!(!w(0, false), "every judge abstained (timeouts): nothing is known");
+        assert!(!w(2, true), "one judge refutes it: the witness is doubted, not reported");
+        assert!(!w(0, true));
     }
 }
