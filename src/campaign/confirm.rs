@@ -2,6 +2,7 @@
 //! deduplicated and stored.
 
 use super::*;
+use crate::oracle::confirm::{Confirm, Confirmed, Known, Refused};
 
 /// A suspected bug on its way to the store.
 pub(super) struct Candidate<'a> {
@@ -40,126 +41,55 @@ pub(super) fn confirm_and_store(
                 && (*engine != Engine::Fusion || sh.solvers[k].cannot_read(trigger).is_none())
         })
         .collect();
-    // One file per distinct text the solvers get (foreign options removed per family).
-    let variants = per_solver(sh, trigger);
-    let mut files: Vec<PathBuf> = vec![];
-    for (k, v) in variants.iter().enumerate() {
-        let f = tmp.join(format!("w{w}-candidate-{k}.smt2"));
-        // The same model validation as in the sessions.
-        let text = format!("{}{}", sh.solvers[k].family.dialect().model_validation, smtlib::print(v));
-        if std::fs::write(&f, text).is_err() {
+    // Rerun, tie and witness: the one confirmation every path shares (oracle::confirm).
+    let conf = Confirm { specs: &sh.solvers, families: &sh.families, limits, dir: tmp, tag: &format!("w{w}-") };
+    let known = Known { truth, witness, fusion: *engine == Engine::Fusion };
+    let unconfirmed = |v: &oracle::Verdict, edits: Option<Vec<crate::mutate::edit::Edit>>, why: Option<String>| {
+        sh.counters.unconfirmed.fetch_add(1, Relaxed);
+        sh.events.emit(Event::Unconfirmed {
+            seed: crate::util::path::shown(&seed.path),
+            engine: engine.clone(),
+            kind: v.kind,
+            blamed: v.blamed.map(|b| sh.solvers[b].name.clone()),
+            signature: v.signature.clone(),
+            edits,
+            why,
+        });
+    };
+    let Confirmed { verdict, fresh } = match conf.confirm(trigger, &readers, &known, v) {
+        Ok(c) => c,
+        Err(Refused::Unwritable) => return None,
+        Err(Refused::NotReproduced) => {
+            unconfirmed(v, Some(edits.to_vec()), None);
             return None;
         }
-        files.push(f);
-    }
-    let fresh: Vec<QueryResult> =
-        readers.iter().map(|&k| crate::solver::run_file(&sh.solvers[k], &files[k], checks, limits)).collect();
-    let mut all: Vec<Option<&QueryResult>> = vec![None; sh.solvers.len()];
-    for (r, &k) in fresh.iter().zip(&readers) {
-        all[k] = Some(r);
-    }
-    let framing = crate::smtlib::framing::framing(trigger);
-    let again = match truth {
-        Some(t) if *engine == Engine::Fusion => oracle::judge_constructed(&all, &sh.families, t, Some(&framing)),
-        _ => oracle::judge(&all, &sh.families, truth, Some(&framing)),
-    };
-    let mut verdict = match again.iter().find(|x| x.kind == v.kind && x.blamed == v.blamed) {
-        Some(x) if witness.is_some() && x.blame_by == BlameBy::Status => {
-            oracle::Verdict { blame_by: BlameBy::Witness, ..x.clone() }
+        Err(Refused::NeedsMoreMemory(x)) => {
+            unconfirmed(&x, None, Some("does not crash the same way with twice the memory".into()));
+            return None;
         }
-        Some(x) => x.clone(),
-        None => {
+        Err(Refused::WitnessInvalid(wc)) => {
             sh.counters.unconfirmed.fetch_add(1, Relaxed);
-            sh.events.emit(Event::Unconfirmed {
+            sh.events.emit(Event::WitnessInvalid {
                 seed: crate::util::path::shown(&seed.path),
-                engine: engine.clone(),
-                kind: v.kind,
-                blamed: v.blamed.map(|b| sh.solvers[b].name.clone()),
-                signature: v.signature.clone(),
-                edits: Some(edits.to_vec()),
-                why: None,
+                sat: wc.sat,
+                refuted: wc.refuted,
             });
             return None;
         }
     };
-    if let (BugKind::Crash, Some(b)) = (verdict.kind, verdict.blamed) {
-        if !crash_survives_more_memory(&sh.solvers[b], &files[b], checks, limits, &verdict.signature) {
-            sh.counters.unconfirmed.fetch_add(1, Relaxed);
-            sh.events.emit(Event::Unconfirmed {
-                seed: crate::util::path::shown(&seed.path),
-                engine: engine.clone(),
-                kind: verdict.kind,
-                blamed: Some(sh.solvers[b].name.clone()),
-                signature: verdict.signature.clone(),
-                edits: None,
-                why: Some("does not crash the same way with twice the memory".into()),
-            });
-            return None;
-        }
+    if verdict.blamed.is_none() {
+        sh.counters.undecided.fetch_add(1, Relaxed);
     }
+    let all = fresh.all();
+    let blamed_file = verdict.blamed.and_then(|b| fresh.file(b).map(|f| (b, f)));
     // A crash on a signal gets its crash state from gdb (issue 24): the frames, not the
     // signal, tell two segfaults apart.
-    let frames = match (verdict.kind, verdict.blamed) {
-        (BugKind::Crash, Some(b)) if verdict.signature.starts_with("SIG") => {
-            crate::solver::backtrace::crash_state(&sh.solvers[b], &files[b], limits).unwrap_or_default()
+    let frames = match (verdict.kind, blamed_file) {
+        (BugKind::Crash, Some((b, f))) if verdict.signature.starts_with("SIG") => {
+            crate::solver::backtrace::crash_state(&sh.solvers[b], f, limits).unwrap_or_default()
         }
         _ => vec![],
     };
-    if verdict.blamed.is_none() {
-        // A tie: settle it with a model cross-check.
-        let sat = readers.iter().copied().find(|&k| all[k].is_some_and(|r| r.outcomes.first() == Some(&Outcome::Sat)));
-        let unsat =
-            readers.iter().copied().find(|&k| all[k].is_some_and(|r| r.outcomes.first() == Some(&Outcome::Unsat)));
-        if let (Some(s), Some(u)) = (sat, unsat) {
-            let both = sh.solvers[u].own_script(&variants[s]).into_owned();
-            match oracle::resolve_tie(&both, &sh.solvers[s], &sh.solvers[u], tmp, limits) {
-                Some(true) => {
-                    verdict.blamed = Some(s);
-                    verdict.signature = "sat where unsat is expected".into();
-                }
-                Some(false) => {
-                    verdict.blamed = Some(u);
-                    verdict.signature = "unsat where sat is expected".into();
-                }
-                None => {}
-            }
-            verdict.blame_by = if verdict.blamed.is_some() { BlameBy::ModelCheck } else { BlameBy::Undecided };
-        }
-        if verdict.blamed.is_none() {
-            sh.counters.undecided.fetch_add(1, Relaxed);
-        }
-    }
-    if let (Some(wit), Some(b)) = (witness, verdict.blamed) {
-        // The witness must still satisfy the instance according to every other solver
-        // that reads it (and at least one): otherwise the generator, not the solver, is
-        // wrong, and nothing is reported.
-        let pinned = crate::mutate::storm::pinned(trigger, wit);
-        let f = tmp.join(format!("w{w}-witness.smt2"));
-        let others: Vec<usize> = readers.iter().copied().filter(|&k| k != b).collect();
-        let mut sat = 0;
-        let mut refuted = false;
-        for &k in &others {
-            let text = smtlib::parse(&pinned)
-                .ok()
-                .and_then(|s| sh.solvers[k].without_foreign_options(&s))
-                .map_or(pinned.clone(), |s| smtlib::print(&s));
-            if std::fs::write(&f, text).is_err() {
-                return None;
-            }
-            let r = crate::solver::run_file(&sh.solvers[k], &f, checks.max(1), limits);
-            if r.outcomes.contains(&Outcome::Unsat) {
-                refuted = true;
-            } else if r.outcomes.iter().all(|o| *o == Outcome::Sat) {
-                sat += 1;
-            }
-        }
-        let _ = std::fs::remove_file(&f);
-        if refuted || sat == 0 {
-            sh.counters.unconfirmed.fetch_add(1, Relaxed);
-            sh.events.emit(Event::WitnessInvalid { seed: crate::util::path::shown(&seed.path), sat, refuted });
-            return None;
-        }
-    }
     if !seed_finding {
         let sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
         let repeats = sched.state[i].seed_blames.iter().any(|(k, b, sig)| {
@@ -182,7 +112,7 @@ pub(super) fn confirm_and_store(
     let blamed_name = verdict.blamed.map_or("undecided".to_string(), |b| sh.solvers[b].name.clone());
     // Bisection over newer releases of the blamed solver.
     let (mut fixed_in, mut probes) = (None, vec![]);
-    if let (true, Some(b)) = (sh.cfg.bisect, verdict.blamed) {
+    if let (true, Some((b, file))) = (sh.cfg.bisect, blamed_file) {
         let expected: Vec<Option<Outcome>> = (0..checks.max(1))
             .map(|c| {
                 let others: Vec<&Outcome> = readers
@@ -195,6 +125,7 @@ pub(super) fn confirm_and_store(
             })
             .collect();
         let kind = verdict.kind;
+        let framing = crate::smtlib::framing::framing(trigger);
         let itself = verdict.blame_by == BlameBy::SelfContradiction;
         let good = |r: &QueryResult| -> bool {
             let crashed = r.crash.is_some() || r.outcomes.iter().any(|o| matches!(o, Outcome::Crash { .. }));
@@ -215,12 +146,12 @@ pub(super) fn confirm_and_store(
                     (None, _) => true,
                 })
         };
-        (fixed_in, probes) = oracle::bisect(&sh.ladder, &sh.solvers[b], &files[b], checks, limits, &good);
+        (fixed_in, probes) = oracle::bisect(&sh.ladder, &sh.solvers[b], file, checks, limits, &good);
     }
     let answers: Vec<SolverAnswer> = readers
         .iter()
-        .zip(&fresh)
-        .map(|(&k, r)| SolverAnswer {
+        .filter_map(|&k| all[k].map(|r| (k, r)))
+        .map(|(k, r)| SolverAnswer {
             solver: sh.solvers[k].name.clone(),
             version: sh.solvers[k].version.clone(),
             outcomes: r.outcomes.iter().chain(&r.crash).cloned().collect(),
@@ -305,23 +236,4 @@ pub(super) fn confirm_and_store(
         }
     }
     Some((verdict, new))
-}
-
-/// A crash is stored only if it happens again, with the same message, when the solver
-/// gets twice the memory: a solver that dies because an allocation failed under the
-/// address-space limit (z3 4.x segfaults when it cannot map its first pages) is a limit
-/// hit, not a bug, and does not crash the same way with more room. Without a memory
-/// limit there is nothing to double.
-pub(super) fn crash_survives_more_memory(
-    spec: &SolverSpec,
-    file: &Path,
-    checks: usize,
-    limits: &Limits,
-    signature: &str,
-) -> bool {
-    let Some(bytes) = limits.memory else { return true };
-    let more = Limits { memory: Some(bytes.saturating_mul(2)), ..*limits };
-    let r = crate::solver::run_file(spec, file, checks, &more);
-    let crash = r.crash.clone().or_else(|| r.outcomes.iter().find(|o| matches!(o, Outcome::Crash { .. })).cloned());
-    matches!(crash, Some(Outcome::Crash { message, .. }) if message == signature)
 }

@@ -22,7 +22,7 @@ use confirm::{confirm_and_store, Candidate};
 pub use event::{Event, Events};
 use schedule::{Found, Job, Scheduler, Seed, SeedState};
 pub use stats::{Counters, Stats};
-use worker::{per_solver, StormSeed};
+use worker::StormSeed;
 
 use crate::oracle::{self, BlameBy, BugKind};
 use crate::store;

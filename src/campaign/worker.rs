@@ -120,14 +120,7 @@ pub(super) fn truth(s: &Script) -> Option<Vec<Outcome>> {
     v.iter().any(|o| o.is_definite()).then_some(v)
 }
 
-/// The script each solver gets: without the `set-option`s its family would reject
-/// ([`crate::solver::Family::without_foreign_options`]). Solvers of one family share a
-/// copy.
-pub(super) fn per_solver(sh: &Shared, s: &Script) -> Vec<Script> {
-    sh.solvers.iter().map(|spec| spec.own_script(s).into_owned()).collect()
-}
-
-/// The session text each solver gets ([`per_solver`]), printing the script once when no
+/// The session text each solver gets ([`crate::solver::SolverSpec::own_script`]), printing the script once when no
 /// solver needs its own copy (the common case: this runs for every mutant).
 pub(super) fn per_solver_texts(sh: &Shared, s: &Script) -> Vec<String> {
     let mut plain: Option<String> = None;

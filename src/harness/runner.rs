@@ -31,6 +31,7 @@
 
 use super::stats::Stats;
 use crate::mutate::storm::{self, Pools};
+use crate::oracle::confirm::{Confirm, Known};
 use crate::oracle::{judge, BugKind, Verdict};
 use crate::smtlib::checks;
 use crate::smtlib::{self, Script};
@@ -397,34 +398,50 @@ impl Harness {
         Limits { time: (self.limits.time * 10).max(Duration::from_secs(2)), ..self.limits }
     }
 
-    /// Re-runs `s` on every solver in a fresh process.
-    fn run_fresh(&mut self, s: &Script) -> Vec<Option<QueryResult>> {
+    /// Confirms the candidate `v` on `s` through the one confirmation of every path
+    /// ([`crate::oracle::confirm`]): every solver that reads `s` in a fresh process (the
+    /// in-process z3 in a fresh context), the same verdict again, ties settled, a STORM
+    /// witness re-checked. The confirmed verdict, if any.
+    fn confirm(&mut self, s: &Script, known: &Known, v: &Verdict) -> Option<Verdict> {
         let t0 = std::time::Instant::now();
-        let n = checks(s);
-        let r = (0..self.specs.len())
-            .map(|k| {
-                let spec = &self.specs[k];
-                if spec.cannot_read(s).is_some() {
-                    return None;
-                }
-                let own = spec.without_foreign_options(s);
-                #[cfg(feature = "z3-inprocess")]
-                if matches!(self.sessions[k], Backend::InProcess(_)) {
-                    // A fresh z3 context stands for a fresh process.
-                    let opts = spec.family.dialect().model_validation;
-                    let mut z = crate::solver::inprocess::InProcessZ3::new(opts, self.confirm_limits().time);
-                    return Some(z.query(&crate::solver::session_text(own.as_ref().unwrap_or(s)).0, n));
-                }
-                let text =
-                    format!("{}{}", spec.family.dialect().model_validation, smtlib::print(own.as_ref().unwrap_or(s)));
-                let f = self.scratch.path().join(format!("confirm-{k}.smt2"));
-                std::fs::write(&f, text).ok()?;
-                Some(run_file(spec, &f, n, &self.confirm_limits()))
-            })
-            .collect();
+        let limits = self.confirm_limits();
+        let families: Vec<crate::solver::Family> = self.specs.iter().map(|s| s.family).collect();
+        let readers: Vec<usize> = (0..self.specs.len()).filter(|&k| self.specs[k].cannot_read(s).is_none()).collect();
+        let conf = Confirm {
+            specs: &self.specs,
+            families: &families,
+            limits: &limits,
+            dir: self.scratch.path(),
+            tag: "confirm-",
+        };
+        #[cfg(feature = "z3-inprocess")]
+        let in_process: Vec<bool> = self.sessions.iter().map(|b| matches!(b, Backend::InProcess(_))).collect();
+        let specs = &self.specs;
+        let mut run = |k: usize, f: &std::path::Path, n: usize| {
+            #[cfg(feature = "z3-inprocess")]
+            if in_process[k] {
+                // A fresh z3 context stands for a fresh process.
+                let opts = specs[k].family.dialect().model_validation;
+                let mut z = crate::solver::inprocess::InProcessZ3::new(opts, limits.time);
+                return z.query(&crate::solver::session_text(&specs[k].own_script(s)).0, n);
+            }
+            run_file(&specs[k], f, n, &limits)
+        };
+        let r = conf.confirm_with(s, &readers, known, v, &mut run).ok().map(|c| c.verdict);
         self.stats.confirmations += 1;
         self.stats.confirm_wall += t0.elapsed();
         r
+    }
+
+    /// The first of `verdicts` that is confirmed with a blamed solver (an undecided tie
+    /// aborts nothing).
+    fn first_confirmed(&mut self, s: &Script, known: &Known, verdicts: &[Verdict]) -> Found {
+        for v in verdicts {
+            if let Some(c) = self.confirm(s, known, v).filter(|c| c.blamed.is_some()) {
+                return self.named(&c);
+            }
+        }
+        Found::Nothing
     }
 
     fn named(&self, v: &Verdict) -> Found {
@@ -438,103 +455,26 @@ impl Harness {
     /// The differential oracle (crash, invalid model, conflicting definite answers),
     /// confirmed in fresh processes.
     pub fn differential(&mut self, s: &Script) -> Found {
+        self.judged(s, &Known::default())
+    }
+
+    /// The STORM oracle: the instance is satisfied by `witness`, so `unsat` from any solver
+    /// is a candidate — confirmed as in a campaign: again in a fresh process, and the
+    /// witness still holding under the one rule ([`crate::oracle::confirm::WitnessCheck`]).
+    pub fn storm(&mut self, s: &Script, witness: &[(String, String)]) -> Found {
+        let truth = vec![Outcome::Sat; checks(s).max(1)];
+        self.judged(s, &Known { truth: Some(&truth), witness: Some(witness), fusion: false })
+    }
+
+    /// `s` through the sessions, judged against what is `known`, the first confirmed
+    /// verdict.
+    fn judged(&mut self, s: &Script, known: &Known) -> Found {
         let results = self.run_all(s);
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
         let families: Vec<_> = self.specs.iter().map(|s| s.family).collect();
         let framing = crate::smtlib::framing::framing(s);
-        let verdicts = judge(&refs, &families, None, Some(&framing));
-        for v in &verdicts {
-            let fresh = self.run_fresh(s);
-            let refs: Vec<Option<&QueryResult>> = fresh.iter().map(|r| r.as_ref()).collect();
-            let again = judge(&refs, &families, None, Some(&framing));
-            if v.blamed.is_some() && again.iter().any(|x| x.kind == v.kind && x.blamed == v.blamed) {
-                return self.named(v);
-            }
-            // A tie between families (one vote each, however many releases): settled, as
-            // in a campaign, by pinning the `sat` side's model into the formula.
-            if v.blamed.is_none() && again.iter().any(|x| x.kind == v.kind && x.blamed.is_none()) {
-                let side = |want: &Outcome| {
-                    fresh.iter().position(|r| r.as_ref().and_then(|r| r.outcomes.first()) == Some(want))
-                };
-                if let (Some(sat), Some(unsat)) = (side(&Outcome::Sat), side(&Outcome::Unsat)) {
-                    let both = self.specs[unsat].own_script(s).into_owned();
-                    let limits = self.confirm_limits();
-                    let blamed = match crate::oracle::resolve_tie(
-                        &both,
-                        &self.specs[sat],
-                        &self.specs[unsat],
-                        self.scratch.path(),
-                        &limits,
-                    ) {
-                        Some(true) => Some((sat, "sat where unsat is expected")),
-                        Some(false) => Some((unsat, "unsat where sat is expected")),
-                        None => None,
-                    };
-                    if let Some((b, signature)) = blamed {
-                        return Found::Finding {
-                            kind: v.kind,
-                            solver: self.specs[b].name.clone(),
-                            signature: signature.into(),
-                        };
-                    }
-                }
-            }
-        }
-        Found::Nothing
-    }
-
-    /// The STORM oracle: the instance is satisfied by `witness`, so `unsat` from any solver
-    /// is a bug — confirmed by that solver in a fresh process and by the reference finding
-    /// the instance with the witness pinned satisfiable.
-    pub fn storm(&mut self, s: &Script, witness: &[(String, String)]) -> Found {
-        let results = self.run_all(s);
-        let mut found = Found::Nothing;
-        for (k, r) in results.iter().enumerate() {
-            let Some(r) = r else { continue };
-            if let Some(Outcome::Crash { message, .. }) = r.crash.clone() {
-                if let Some(v) = self.confirm_crash(s, k, &message) {
-                    return v;
-                }
-            }
-            if !r.outcomes.contains(&Outcome::Unsat) || found != Found::Nothing {
-                continue;
-            }
-            let fresh = self.run_fresh(s);
-            if !fresh[k].as_ref().is_some_and(|f| f.outcomes.contains(&Outcome::Unsat)) {
-                continue;
-            }
-            let pinned = storm::pinned(s, witness);
-            let Ok(p) = smtlib::parse(&pinned) else { continue };
-            let r = self.reference;
-            if self.specs[r].cannot_read(&p).is_some() {
-                continue;
-            }
-            let f = self.scratch.path().join("pinned.smt2");
-            let own = self.specs[r].without_foreign_options(&p);
-            if std::fs::write(&f, smtlib::print(own.as_ref().unwrap_or(&p))).is_err() {
-                continue;
-            }
-            let pr = run_file(&self.specs[r], &f, checks(&p).max(1), &self.confirm_limits());
-            if !pr.outcomes.is_empty() && pr.outcomes.iter().all(|o| *o == Outcome::Sat) {
-                found = Found::Finding {
-                    kind: BugKind::Soundness,
-                    solver: self.specs[k].name.clone(),
-                    signature: "unsat for an instance its witness satisfies".into(),
-                };
-            }
-        }
-        found
-    }
-
-    fn confirm_crash(&mut self, s: &Script, k: usize, message: &str) -> Option<Found> {
-        let fresh = self.run_fresh(s);
-        let f = fresh.get(k)?.as_ref()?;
-        match &f.crash {
-            Some(Outcome::Crash { message: m, .. }) if m == message => {
-                Some(Found::Finding { kind: BugKind::Crash, solver: self.specs[k].name.clone(), signature: m.clone() })
-            }
-            _ => None,
-        }
+        let verdicts = judge(&refs, &families, known.truth, Some(&framing));
+        self.first_confirmed(s, known, &verdicts)
     }
 
     /// STORM pools for a seed, built once per distinct seed text with the reference

@@ -21,6 +21,7 @@ use crate::solver::registry::version_cmp;
 use crate::solver::{model, run_file, Family, Limits, Outcome, QueryResult, SolverSpec};
 use std::path::Path;
 
+pub mod confirm;
 pub mod eval;
 pub mod kind;
 pub mod witness;

@@ -340,17 +340,14 @@ impl FindingJudge {
         }
     }
 
-    /// The text solver `k` gets in a fresh process: the campaign's model validation and
-    /// no foreign options. A session gets the same script without `(exit)` and with the
-    /// validation options as its per-query options.
+    /// The text solver `k` gets: in a fresh process the one every confirmation sends
+    /// ([`crate::oracle::confirm::fresh_text`]); a session gets the same script without
+    /// `(exit)` and with the validation options as its per-query options.
     fn text_for(&self, k: usize, s: &Script, session: bool) -> String {
-        let fam = self.solvers[k].family;
-        let own = self.solvers[k].without_foreign_options(s);
-        let s = own.as_ref().unwrap_or(s);
         if session {
-            crate::solver::session_text(s).0
+            crate::solver::session_text(&self.solvers[k].own_script(s)).0
         } else {
-            format!("{}{}", fam.dialect().model_validation, smtlib::print(s))
+            crate::oracle::confirm::fresh_text(&self.solvers[k], s)
         }
     }
 
@@ -362,9 +359,7 @@ impl FindingJudge {
                 Some(crate::oracle::self_contradiction(&results[0], &crate::smtlib::framing::framing(s)).is_some())
             }
             Symptom::Crash { signature, .. } => {
-                let r = &results[0];
-                let crash = r.crash.clone().or_else(|| r.outcomes.iter().find(|o| matches!(o, Outcome::Crash { .. })).cloned());
-                Some(matches!(crash, Some(Outcome::Crash { message, .. }) if &message == signature))
+                Some(crate::oracle::confirm::crashes_with(&results[0], signature))
             }
             Symptom::InvalidModel { signature } => Some(results[0].outcomes.iter().any(
                 |o| matches!(o, Outcome::InvalidModel { message } if &crate::oracle::invalid_model_signature(message) == signature),
@@ -473,19 +468,12 @@ impl Judge for FindingJudge {
             }
         }
         let Some(w) = &self.witness else { return true };
-        // The witness must still satisfy the candidate according to a solver that is not
-        // blamed (the STORM oracle's ground truth), or the "bug" is the reducer's doing.
+        // The witness must still hold on the candidate under the one rule of every
+        // confirmation ([`crate::oracle::confirm::WitnessCheck::valid`]), judged by the
+        // solvers not blamed: otherwise the "bug" is the reducer's doing.
         let Ok(s) = smtlib::parse(text) else { return false };
-        let pinned = crate::mutate::storm::pinned(&s, w);
-        let Ok(p) = smtlib::parse(&pinned) else { return false };
-        (1..self.solvers.len()).any(|k| {
-            let f = self.dir.join("witness.smt2");
-            let t = self.text_for(k, &p, false);
-            std::fs::write(&f, t).is_ok() && {
-                let r = run_file(&self.solvers[k], &f, crate::smtlib::checks(&p).max(1), &self.limits);
-                r.outcomes.iter().all(|o| *o == Outcome::Sat)
-            }
-        })
+        let judges: Vec<usize> = (1..self.solvers.len()).collect();
+        crate::oracle::confirm::witness_holds(&self.solvers, &judges, &s, w, &self.dir, "", &self.limits).valid()
     }
 }
 

@@ -44,12 +44,8 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
     let (who, what) = title(m, spec);
     let (input_name, input) = FindingDir::new(dir).best_input();
     // As the blamed solver was asked: its own dialect of the text, its model check first.
-    let own = crate::smtlib::parse(&input)
-        .ok()
-        .and_then(|s| spec.map(|spec| crate::smtlib::print(&spec.own_script(&s))))
-        .unwrap_or_else(|| input.clone());
     let validation = spec.map_or("", |s| s.family.dialect().model_validation);
-    let file = format!("{validation}{own}");
+    let file = spec.map_or_else(|| input.clone(), |spec| crate::oracle::confirm::fresh_text_of(spec, &input));
     let mut r = String::new();
     let _ = writeln!(r, "# {who}: {what}\n");
     let _ = writeln!(r, "Found by smtstorm ({} engine, logic {}). Finding `{}`.\n", m.origin, m.logic, m.id);
@@ -231,14 +227,12 @@ pub(super) fn write_page(
         let _ = writeln!(b, "<p>{} bytes: too long to show here.</p>", input.len());
     }
     // Each solver that answered, with the exact file and command it was asked with.
-    let parsed = crate::smtlib::parse(&input).ok();
     let asked: Vec<&crate::solver::SolverSpec> =
         solvers.iter().filter(|s| m.answers.iter().any(|a| a.solver == s.name)).collect();
     if !asked.is_empty() {
         let _ = writeln!(b, "<h2>Reproduce</h2>\n<p>From this directory; each file is the input as that solver was asked (its dialect, a logic where it needs one, its model check first).</p>");
         for s in asked {
-            let own = parsed.as_ref().map_or_else(|| input.clone(), |p| crate::smtlib::print(&s.own_script(p)));
-            let text = format!("{}{own}", s.family.dialect().model_validation);
+            let text = crate::oracle::confirm::fresh_text_of(s, &input);
             let name = f.write_repro(&s.name, &text)?;
             let argv = s.file_argv(Path::new(&name), crate::util::time::seconds(timeout.max(0.001)));
             let cmd: Vec<String> = argv.iter().map(|w| sh_word(w)).collect();
