@@ -230,7 +230,7 @@ fn why_large(s: &Script, rep: &Report, round: usize, last: &[(&str, u64)]) -> Ve
             (text.len(), head)
         })
         .collect();
-    sizes.sort_by(|a, b| b.0.cmp(&a.0));
+    sizes.sort_by_key(|s| std::cmp::Reverse(s.0));
     let big: Vec<String> = sizes.iter().take(3).map(|(n, h)| format!("{h} ({n} bytes)")).collect();
     why.push(format!("{} commands left; the largest: {}", s.commands.len(), big.join(", ")));
     why
