@@ -614,3 +614,22 @@ fn constants_asserted_equal_to_a_literal_are_substituted() {
     assert!(Command::new(&checker).arg(&out).status().unwrap().success(), "{reduced}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 39: a reduction that ends above 1 KB records why: here only `tail` runs, and
+/// cannot touch the 60 unused declarations, so it says it reached its fixpoint, and what
+/// is left.
+#[test]
+fn a_reduction_left_above_one_kilobyte_says_why() {
+    let root = tempdir("reduce-why");
+    let padding: String = (0..60).map(|i| format!("(declare-const unused_padding_{i} Int)\n")).collect();
+    let trigger = format!("(set-logic QF_SLIA)\n{padding}{ESCAPES}(check-sat)\n(exit)\n");
+    let dir = escapes_finding(&root, "b16", &trigger, &["unsat", "sat"], &["sat", "sat"], 0.1);
+    let (code, out, err) = smtstorm(&["reduce", dir.to_str().unwrap(), "-j", "1", "--passes", "tail"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let rep = reduction_of(&dir);
+    assert!(rep.reduced_bytes > 1024 && !rep.timed_out, "{rep:?}");
+    assert_eq!(rep.by_pass.get("tail"), Some(&1), "{rep:?}");
+    assert!(rep.why_large[0].contains("fixpoint"), "{rep:?}");
+    assert!(rep.why_large[1].starts_with("67 commands left; the largest: declare-const (37 bytes)"), "{rep:?}");
+    let _ = std::fs::remove_dir_all(&root);
+}

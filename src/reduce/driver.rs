@@ -216,9 +216,16 @@ fn why_large(s: &Script, rep: &Report, round: usize, last: &[(&str, u64)]) -> Ve
     } else {
         let tried: Vec<String> = last.iter().map(|(p, n)| format!("{p} ({n})")).collect();
         why.push(format!(
-            "fixpoint after {} rounds: no candidate of these passes kept the finding (checks in the last round): {}",
+            "fixpoint after {} rounds: {}",
             round + 1,
-            if tried.is_empty() { "none had a candidate left".into() } else { tried.join(", ") }
+            if tried.is_empty() {
+                "no pass had a candidate left".into()
+            } else {
+                format!(
+                    "no candidate of these passes kept the finding (checks in the last round): {}",
+                    tried.join(", ")
+                )
+            }
         ));
     }
     let mut sizes: Vec<(usize, String)> = s
