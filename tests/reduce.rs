@@ -465,3 +465,171 @@ fn files_outside_the_grammar_are_reduced_too() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// z3 4.8.7 answers `unsat` to this sat script (pre-2.6 string escapes; fixed in 4.8.9):
+/// a wrong answer of one release against another, with real solvers.
+const ESCAPES: &str = "(declare-const s String)
+(push 1)
+(assert (= s \"say \"\"hi\"\"\\u{41}\"))
+(assert (= (str.len s) 9))
+(assert (= (str.at s 8) \"A\"))
+(check-sat)
+(pop 1)
+";
+
+/// Stores `trigger` as a soundness finding blaming z3 4.8.7 against z3 5.4.0, with the
+/// answers given (one per check-sat of each) and the solving time a campaign recorded.
+/// The answers are written, not measured, so that the test's input never depends on
+/// which query finished in time.
+fn escapes_finding(root: &Path, id: &str, trigger: &str, old: &[&str], new: &[&str], seconds: f64) -> PathBuf {
+    let old_z3 = common::real("z3-4.8.7/bin/z3", smtstorm::solver::Family::Z3, &[]);
+    let new_z3 = common::real("z3-5.4.0/bin/z3", smtstorm::solver::Family::Z3, &[]);
+    let dir = root.join("bugs/soundness").join(id);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("trigger.smt2"), trigger).unwrap();
+    let answer = |spec: &SolverSpec, outcomes: &[&str]| {
+        serde_json::json!({"solver": spec.name, "version": null, "outcomes": outcomes,
+                           "stdout_excerpt": "", "stderr_excerpt": "", "seconds": seconds})
+    };
+    let meta = serde_json::json!({
+        "id": id, "kind": "soundness", "blamed": old_z3.name, "blamed_version": null, "blame_by": "majority",
+        "logic": "QF_S", "signature": "", "fixed_in": null, "bisection": [],
+        "answers": [answer(&old_z3, old), answer(&new_z3, new)],
+        "seed": "none", "seed_hash": "0", "engine": "config", "edits": [], "rng_seed": 0, "found_at": 0.0,
+        "found_unix": 0, "run": 1, "trigger_bytes": trigger.len(), "duplicates": 0, "seed_finding": false
+    });
+    let _: smtstorm::store::Meta = serde_json::from_value(meta.clone()).unwrap();
+    std::fs::write(dir.join("meta.json"), serde_json::to_vec_pretty(&meta).unwrap()).unwrap();
+    let camp = serde_json::json!({"config": {}, "solvers": [old_z3, new_z3], "runs": 1, "first_start_unix": 0,
+                                  "elapsed_before": 0.0});
+    std::fs::write(root.join("campaign.json"), serde_json::to_vec_pretty(&camp).unwrap()).unwrap();
+    dir
+}
+
+fn reduction_of(dir: &Path) -> smtstorm::store::reduction::Report {
+    let meta: smtstorm::store::Meta = serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
+    meta.reduction.expect("the report is recorded in meta.json")
+}
+
+/// Issue 39: what follows the decisive check-sat, and output commands, go first and
+/// together (the smtfd findings kept `(get-model)`, `(echo ...)`, `(eval ...)` at 412 bytes).
+#[test]
+fn output_commands_after_the_decisive_check_sat_are_dropped() {
+    let root = tempdir("reduce-tail");
+    // The decisive check-sat is the first; after it, a second one that both answer `sat`,
+    // with its model printed, echoed, evaluated (all valid: no error replies).
+    let trigger = format!(
+        "(set-logic QF_S)\n(echo \"start\")\n(get-info :version)\n{ESCAPES}(check-sat)\n(get-model)\n\
+         (echo \"checked\")\n(eval (str.len s))\n(get-value (s))\n(get-info :version)\n(exit)\n"
+    );
+    let dir = escapes_finding(&root, "7a11", &trigger, &["unsat", "sat"], &["sat", "sat"], 0.1);
+    let (code, out, err) = smtstorm(&["reduce", dir.to_str().unwrap(), "-j", "2"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let reduced = std::fs::read_to_string(dir.join("reduced.smt2")).unwrap();
+    for cmd in ["get-info", "get-model", "echo", "eval", "get-value", "get-assignment", "exit"] {
+        assert!(!reduced.contains(cmd), "{cmd} survived:\n{reduced}");
+    }
+    assert_eq!(reduced.matches("check-sat").count(), 1, "{reduced}");
+    let rep = reduction_of(&dir);
+    // The tail went in the first pass's first candidate, the outputs before the decisive
+    // check-sat in its last: one check each.
+    assert_eq!(rep.by_pass.get("tail"), Some(&2), "{rep:?}");
+    assert!(rep.why_large.is_empty(), "{rep:?}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Issue 39: a finding whose first query ran to the campaign's limit is reduced with the
+/// smallest limit (1 s, 2 s, ...) that still shows it, not the limit per check.
+#[test]
+fn a_finding_whose_first_query_timed_out_is_reduced_under_a_short_limit() {
+    let root = tempdir("reduce-slow-first");
+    // Factoring a 100-digit semiprime: no z3 answers it in seconds.
+    let hard = "(push 1)\n(declare-const a Int)\n(declare-const b Int)\n(assert (> a 1))\n(assert (> b 1))\n\
+        (assert (= (* a b) 1522605027922533360535618378132637429718068114961380688657908494580122963258952897654000350692006139))\n\
+        (check-sat)\n(pop 1)\n";
+    let trigger =
+        format!("{hard}{}", ESCAPES.replace("(push 1)\n", "").replace("(check-sat)\n(pop 1)\n", "(check-sat)\n"));
+    // As a campaign at `--timeout 10` found it: the first query ran to the limit.
+    let limit = 10.0;
+    let dir = escapes_finding(&root, "51ee", &trigger, &["timeout", "unsat"], &["timeout", "sat"], limit);
+    let (code, out, err) = smtstorm(&["reduce", dir.to_str().unwrap(), "-j", "2", "--timeout", "10"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let rep = reduction_of(&dir);
+    let narrowed = rep.check_limit.expect("the limit per check was narrowed");
+    assert!(narrowed <= 2.0, "{rep:?}");
+    // Far less than a limit per check.
+    assert!(rep.seconds < rep.checks as f64 * limit / 4.0, "{rep:?}");
+    let reduced = std::fs::read_to_string(dir.join("reduced.smt2")).unwrap();
+    assert!(!reduced.contains("1522605027"), "{reduced}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Issue 39: a constant asserted equal to a literal goes with its declaration, its
+/// equality and its uses in one candidate. Real z3 4.8.5 answers `sat` to this unsat
+/// division-by-zero script (z3 5.4.0: `unsat`), with and without the constants.
+#[test]
+fn constants_asserted_equal_to_a_literal_are_substituted() {
+    let dir = tempdir("reduce-constants");
+    let input = dir.join("input.smt2");
+    std::fs::write(
+        &input,
+        "(set-logic QF_NRA)\n(declare-fun x () Real)\n(declare-fun y () Real)\n(declare-fun n () Real)\n\
+         (declare-fun m () Real)\n(assert (= m 8.0))\n(assert (= n 0.0))\n\
+         (assert (not (=> (= x y) (= (/ (* m x) n) (/ (* m y) n)))))\n(check-sat)\n",
+    )
+    .unwrap();
+    let checker = dir.join("check.sh");
+    std::fs::write(
+        &checker,
+        format!(
+            "#!/bin/sh\n[ \"$({} -T:5 \"$1\" | head -1)\" = sat ] && [ \"$({} -T:5 \"$1\" | head -1)\" = unsat ]\n",
+            solver_bin("z3-4.8.5/bin/z3").display(),
+            solver_bin("z3-5.4.0/bin/z3").display()
+        ),
+    )
+    .unwrap();
+    assert!(Command::new("chmod").arg("+x").arg(&checker).status().unwrap().success());
+    assert!(Command::new(&checker).arg(&input).status().unwrap().success(), "the input is not a disagreement");
+    let out = dir.join("out.smt2");
+    let (code, printed, err) = smtstorm(&[
+        "reduce",
+        "--verbose",
+        "-j",
+        "1",
+        "--passes",
+        "constants",
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--",
+        checker.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{printed}{err}");
+    let reduced = std::fs::read_to_string(&out).unwrap();
+    // Both constants in the pass's first candidate: one check.
+    let table = format!("{printed}{err}");
+    let line = table.lines().find(|l| l.trim_start().starts_with("constants ")).unwrap_or_default();
+    assert!(line.contains(" 1 successes /     1 checks"), "{table}");
+    assert!(!reduced.contains(" m") && !reduced.contains(" n"), "{reduced}");
+    assert!(reduced.contains("(* 8.0 x)") && reduced.contains("0.0)"), "{reduced}");
+    assert!(Command::new(&checker).arg(&out).status().unwrap().success(), "{reduced}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 39: a reduction that ends above 1 KB records why: here only `tail` runs, and
+/// cannot touch the 60 unused declarations, so it says it reached its fixpoint, and what
+/// is left.
+#[test]
+fn a_reduction_left_above_one_kilobyte_says_why() {
+    let root = tempdir("reduce-why");
+    let padding: String = (0..60).map(|i| format!("(declare-const unused_padding_{i} Int)\n")).collect();
+    let trigger = format!("(set-logic QF_SLIA)\n{padding}{ESCAPES}(check-sat)\n(exit)\n");
+    let dir = escapes_finding(&root, "b16", &trigger, &["unsat", "sat"], &["sat", "sat"], 0.1);
+    let (code, out, err) = smtstorm(&["reduce", dir.to_str().unwrap(), "-j", "1", "--passes", "tail"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let rep = reduction_of(&dir);
+    assert!(rep.reduced_bytes > 1024 && !rep.timed_out, "{rep:?}");
+    assert_eq!(rep.by_pass.get("tail"), Some(&1), "{rep:?}");
+    assert!(rep.why_large[0].contains("fixpoint"), "{rep:?}");
+    assert!(rep.why_large[1].starts_with("67 commands left; the largest: declare-const (37 bytes)"), "{rep:?}");
+    let _ = std::fs::remove_dir_all(&root);
+}

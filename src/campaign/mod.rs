@@ -477,12 +477,30 @@ pub fn run_locked(
     Ok(Summary { stats, bugs, seed_findings })
 }
 
+/// The order findings are reduced in (issue 39): the budget goes to new causes first. A
+/// finding that looks like one reduced or queued before it waits until every finding
+/// with a new look has had its turn; each group stays in the order found. A look is the
+/// kind with the normalised crash or validation message (the smtfd invalid model found
+/// under ten logics is ten keys of one look), or, for a wrong answer, whose message says
+/// little, the seed it came from.
+fn reduction_order(list: Vec<(PathBuf, Meta)>) -> Vec<(PathBuf, Meta)> {
+    let look = |m: &Meta| match m.kind {
+        BugKind::Soundness => (m.kind, m.seed_hash.clone()),
+        _ => (m.kind, m.signature.clone()),
+    };
+    let mut seen: std::collections::HashSet<(BugKind, String)> =
+        list.iter().filter(|(_, m)| m.reduction.is_some()).map(|(_, m)| look(m)).collect();
+    let (new, again): (Vec<_>, Vec<_>) =
+        list.into_iter().partition(|(_, m)| m.reduction.is_none() && seen.insert(look(m)));
+    new.into_iter().chain(again).collect()
+}
+
 /// Reduces every stored finding that has no reduction yet (the built-in judge of
 /// [`crate::reduce::judge::FindingJudge`]), each for at most `cfg.reduce` seconds, with
 /// one check per worker in parallel. Stops at SIGINT/SIGTERM; what was reduced so far is
 /// kept (each `reduced.smt2` is written atomically after every success).
 fn reduce_findings(sh: &Shared, out: &Path, quiet: bool, deadline: Option<Instant>) {
-    for (meta_path, meta) in Store::list_in(out) {
+    for (meta_path, meta) in reduction_order(Store::list_in(out)) {
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         if stop_flag().load(Relaxed) || left.is_some_and(|l| l < Duration::from_millis(500)) {
             break;

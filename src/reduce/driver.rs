@@ -130,9 +130,15 @@ pub(super) fn reduce_known(
         }
         Ok(())
     };
+    let mut round = 0;
+    // Checks per pass in the current round: in the last one (a fixpoint) none succeeded,
+    // which is what a reduction left above 1 KB reports ([`why_large`]).
+    let mut this_round: Vec<(&str, u64)> = vec![];
     'rounds: loop {
         let mut progress = false;
-        for &(name, pass) in PASSES.iter().filter(|p| opts.passes.is_empty() || opts.passes.iter().any(|n| n == p.0)) {
+        this_round.clear();
+        let chosen = PASSES.iter().filter(|p| opts.passes.is_empty() || opts.passes.iter().any(|n| n == p.0));
+        for &(name, pass) in chosen.filter(|p| round == 0 || !passes::ONCE.contains(&p.0)) {
             let mut at = 0;
             loop {
                 let stopped = opts.stop.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
@@ -146,6 +152,10 @@ pub(super) fn reduce_known(
                 let w = wave(&mut st, judge, pass, &mut at);
                 if st.report.checks > checks {
                     *st.report.checks_by_pass.entry(name.to_string()).or_default() += st.report.checks - checks;
+                    match this_round.iter_mut().find(|p| p.0 == name) {
+                        Some(p) => p.1 += st.report.checks - checks,
+                        None => this_round.push((name, st.report.checks - checks)),
+                    }
                 }
                 match w {
                     Wave::Done => break,
@@ -176,10 +186,61 @@ pub(super) fn reduce_known(
         if !progress {
             break;
         }
+        round += 1;
     }
     st.report.reduced_bytes = st.text.len();
     st.report.seconds = t0.elapsed().as_secs_f64();
+    if st.report.reduced_bytes > LARGE {
+        st.report.why_large = why_large(&st.best, &st.report, round, &this_round);
+    }
     Ok((st.text, st.report))
+}
+
+/// Above this many bytes a reduction says why it stopped (issue 39: a maintainer reads a
+/// 3-line trigger, not a 1 KB one, and wants to know whether more time would help).
+pub const LARGE: usize = 1024;
+
+/// Why the reduction of `s` stopped where it did: the time limit (with the pass it was
+/// in) or a fixpoint where every pass's candidates lost the finding (`last`: checks per
+/// pass in the last round, none of which succeeded), and the largest commands left.
+fn why_large(s: &Script, rep: &Report, round: usize, last: &[(&str, u64)]) -> Vec<String> {
+    let mut why = vec![];
+    if rep.timed_out {
+        let pass = last.last().map_or(String::new(), |p| format!(", in pass `{}`", p.0));
+        why.push(format!(
+            "stopped by the time limit after {:.0}s, {} checks, round {}{pass}",
+            rep.seconds,
+            rep.checks,
+            round + 1
+        ));
+    } else {
+        let tried: Vec<String> = last.iter().map(|(p, n)| format!("{p} ({n})")).collect();
+        why.push(format!(
+            "fixpoint after {} rounds: {}",
+            round + 1,
+            if tried.is_empty() {
+                "no pass had a candidate left".into()
+            } else {
+                format!(
+                    "no candidate of these passes kept the finding (checks in the last round): {}",
+                    tried.join(", ")
+                )
+            }
+        ));
+    }
+    let mut sizes: Vec<(usize, String)> = s
+        .commands
+        .iter()
+        .map(|c| {
+            let text = crate::smtlib::printer::print_command_with(s, &c.kind, &[]);
+            let head: String = text.trim_start_matches('(').split([' ', ')', '\n']).next().unwrap_or("").into();
+            (text.len(), head)
+        })
+        .collect();
+    sizes.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let big: Vec<String> = sizes.iter().take(3).map(|(n, h)| format!("{h} ({n} bytes)")).collect();
+    why.push(format!("{} commands left; the largest: {}", s.commands.len(), big.join(", ")));
+    why
 }
 
 /// What one check of a wave said.

@@ -70,11 +70,17 @@ pub fn reduce_finding(
             }
         }
     }
+    let narrowed = narrow_limit(&mut judge, &meta, &smtlib::print(&script), opts.time.map(|t| t0 + t));
     let out = dir.reduced_path();
     let opts = Options { time: opts.time.map(|t| t.saturating_sub(t0.elapsed())), ..opts.clone() };
     // The script is handed over, not copied: the reduction drops it once it has beaten it.
     let (_, mut report) =
         super::driver::reduce_known(script, &judge, &opts, Some(&out), header.as_deref().unwrap_or(""), None)?;
+    if let Some((limit, checks)) = narrowed {
+        report.check_limit = limit.map(|l| l.as_secs_f64());
+        report.checks += checks;
+        report.seconds = t0.elapsed().as_secs_f64();
+    }
     if let Some(b) = bounds_report {
         report.original_bytes = b.from_bytes;
         report.seconds = t0.elapsed().as_secs_f64();
@@ -83,6 +89,47 @@ pub fn reduce_finding(
     meta.reduction = Some(report.clone());
     dir.write_meta(&meta).map_err(|e| ReduceError::Write { path: dir.meta_path().display().to_string(), source: e })?;
     Ok(report)
+}
+
+/// A finding whose trigger made a solver wait (a query that ran to its limit, or gave up
+/// with `unknown`) costs that wait in every check: the smtfd model-evaluation crash of
+/// issue 39, whose first `check-sat` times out, cost the campaign's limit per check and
+/// was never reduced. Its judge's limit is lowered to the smallest of 1 s, 2 s, 4 s, ...
+/// below the current one that still shows the bug on the trigger (`text`), measured
+/// with the judge's own confirmation; the steps double, so the limit is at most twice
+/// what the decisive query needs, and the measurement costs at most about twice that.
+/// Returns the new limit (`None`: unchanged) and the checks it cost; `None` when the
+/// finding made nothing wait.
+fn narrow_limit(
+    judge: &mut judge::FindingJudge,
+    meta: &crate::store::Meta,
+    text: &str,
+    deadline: Option<Instant>,
+) -> Option<(Option<Duration>, u64)> {
+    use super::Judge;
+    use crate::solver::Outcome;
+    let involved = |name: &str| judge.solvers.iter().any(|s| s.name == name);
+    let waited = meta
+        .answers
+        .iter()
+        .filter(|a| involved(&a.solver))
+        .any(|a| a.outcomes.iter().any(|o| matches!(o, Outcome::Timeout | Outcome::Unknown { .. })));
+    if !waited {
+        return None;
+    }
+    let full = judge.limits.time;
+    let mut rung = Duration::from_secs(1);
+    let mut checks = 0;
+    while rung < full && deadline.is_none_or(|d| Instant::now() + rung < d) {
+        judge.limits.time = rung;
+        checks += 1;
+        if judge.confirm(text) {
+            return Some((Some(rung), checks));
+        }
+        rung *= 2;
+    }
+    judge.limits.time = full;
+    Some((None, checks))
 }
 
 /// A fresh scratch directory under `parent` (hidden, unpredictable name), removed when

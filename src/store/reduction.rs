@@ -51,6 +51,15 @@ pub struct Report {
     /// was reduced by removing lines, untyped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub untyped: Option<String>,
+    /// The per-check limit, in seconds, when it was narrowed below the one derived from
+    /// the finding: its first query ran to the time limit, and the smallest limit that
+    /// still showed the bug on the trigger was measured (issue 39).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check_limit: Option<f64>,
+    /// Why a reduction that ends above 1 KB stopped there: the time limit, which passes
+    /// could not shrink it and what is left (issue 39).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub why_large: Vec<String>,
 }
 
 fn is_zero(x: &f64) -> bool {

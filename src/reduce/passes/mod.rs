@@ -35,8 +35,8 @@ use binders::{define_funs, lets, quant_vars};
 use declarations::{fresh, retype, unused};
 pub use declarations::{unused_all, unused_commands};
 use names::rename;
-use structure::{arity, checksat_assuming, commands, conjuncts, datatypes, logic, tactics};
-use substitute::{eliminate, merge, relations, share, simplify};
+use structure::{arity, checksat_assuming, commands, conjuncts, datatypes, logic, tactics, tail};
+use substitute::{constants, eliminate, merge, relations, share, simplify};
 use terms::{literals, terms};
 
 /// A term's replacement in a candidate.
@@ -135,13 +135,16 @@ pub type Pass = (&'static str, fn(&Ctx) -> Vec<Change>);
 
 /// The passes, in the order of what each bought per check on eleven real findings
 /// (BENCHMARKS.md, issue 26): whole commands, short names (every later candidate is
-/// smaller), merged constants and functions, shared terms, argument lists by ddmin, then
-/// term by term; equivalence-preserving rewrites and relation strengthening last. The
+/// smaller), constants equal to a literal substituted, merged constants and functions, shared terms, argument lists by ddmin, then
+/// term by term; equivalence-preserving rewrites and relation strengthening last. Before
+/// them all, what no finding needs after its query (`tail`, issue 39). The
 /// driver runs them in this order until none succeeds.
 pub const PASSES: &[Pass] = &[
+    ("tail", tail),
     ("unused", unused),
     ("commands", commands),
     ("rename", rename),
+    ("constants", constants),
     ("merge", merge),
     ("share", share),
     ("conjuncts", conjuncts),
@@ -161,6 +164,9 @@ pub const PASSES: &[Pass] = &[
     ("literals", literals),
     ("logic", logic),
 ];
+
+/// Passes run in the first round only (see [`structure::tail`]).
+pub const ONCE: &[&str] = &["tail"];
 
 /// ddmin over commands: drop the commands `r` (ascending indices) in chunks of `first`,
 /// then half that, ..., down to one at a time.

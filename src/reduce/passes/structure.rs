@@ -15,6 +15,43 @@ pub(super) fn removable(s: &Script) -> Vec<usize> {
         .collect()
 }
 
+/// Output commands: they make the solver print something (a model, a value, a message)
+/// and change nothing it decides. A finding keeps one only if its symptom is in what the
+/// command prints (an `eval` whose evaluation crashes), which the judge tells.
+pub(super) fn is_output(s: &Script, c: &CommandKind) -> bool {
+    use Nullary::*;
+    match *c {
+        CommandKind::Nullary(n) => {
+            matches!(n, GetAssertions | GetAssignment | GetModel | GetProof | GetUnsatAssumptions | GetUnsatCore)
+        }
+        CommandKind::GetInfo(_) | CommandKind::GetOption(_) | CommandKind::GetValue(_) | CommandKind::Echo(_) => true,
+        // z3's `(eval t)` and `(simplify t)` print a term; `get-objectives` the optimum.
+        CommandKind::TermCmd { name, .. } => matches!(s.str(name), "eval" | "simplify"),
+        CommandKind::Other { name, .. } => {
+            matches!(s.str(name), "get-objectives" | "get-difficulty" | "get-timeout-core")
+        }
+        _ => false,
+    }
+}
+
+/// What the finding cannot need, in as few checks as possible (issue 39): the script cut
+/// after its first check, its second, ... (shortest first: a finding about the first query
+/// loses the rest in one check), then every output command at once. Run in the first round
+/// only (the driver's [`ONCE`](super::ONCE)): later rounds would try the same cuts again
+/// on texts that differ only where other passes worked.
+pub(super) fn tail(ctx: &Ctx) -> Vec<Change> {
+    let s = ctx.s;
+    let n = s.commands.len();
+    let drop = |drop: Vec<usize>| Change::Edit { drop, commands: vec![], terms: vec![] };
+    let mut out: Vec<Change> =
+        (0..n).filter(|&i| s.is_check(&s.commands[i].kind) && i + 1 < n).map(|i| drop((i + 1..n).collect())).collect();
+    let outputs: Vec<usize> = (0..n).filter(|&i| is_output(s, &s.commands[i].kind)).collect();
+    if !outputs.is_empty() {
+        out.push(drop(outputs));
+    }
+    out
+}
+
 /// ddmin over commands: remove chunks of n/2, n/4, ..., 1 removable commands.
 pub(super) fn commands(ctx: &Ctx) -> Vec<Change> {
     let r = removable(ctx.s);

@@ -118,6 +118,21 @@ struct Elim {
 /// declaration and the equality. A chain `(= b a) (= a c)` resolves transitively; a set
 /// that would substitute a variable into itself is never built.
 pub(super) fn eliminate(ctx: &Ctx) -> Vec<Change> {
+    eliminations(ctx, false)
+}
+
+/// Constants asserted equal to a literal (`(declare-fun n () Real) (assert (= n 8.0))`):
+/// the declaration, the equality and every use (replaced by the literal) in one candidate,
+/// all of them first, then ddmin halves (issue 39: a 3.4 KB nonlinear disagreement kept
+/// such constants where ddSMT substituted them). [`eliminate`] restricted to literals,
+/// run early: `merge` would otherwise try them as other variables or as 0 first.
+pub(super) fn constants(ctx: &Ctx) -> Vec<Change> {
+    eliminations(ctx, true)
+}
+
+/// [`eliminate`]'s candidates; with `literals`, only eliminations by a literal or
+/// `true`/`false`, and none of the one-at-a-time leftovers.
+fn eliminations(ctx: &Ctx, literals: bool) -> Vec<Change> {
     let s = ctx.s;
     let sc = ctx.scope;
     let decls = declared_constants(s);
@@ -157,6 +172,9 @@ pub(super) fn eliminate(ctx: &Ctx) -> Vec<Change> {
         for (x, by) in [(sides[0], sides[1]), (sides[1], sides[0])] {
             let Some(name) = global_var(ctx, x).filter(|n| decls.contains_key(n)) else { continue };
             if sc.nodes[x].named || sc.nodes[by].named || frees(by).contains(name) {
+                continue;
+            }
+            if literals && leaf(ctx, by).is_none() {
                 continue;
             }
             all.push(Elim { name: name.to_string(), by, eq, cmd, whole });
@@ -200,6 +218,9 @@ pub(super) fn eliminate(ctx: &Ctx) -> Vec<Change> {
         }
     };
     let mut out = ddmin(&chosen, change);
+    if literals {
+        return out;
+    }
     // The eliminations left out of the consistent set (the other orientation of an
     // equality, a second equality of one variable), one at a time.
     for e in all {
