@@ -7,6 +7,7 @@ pub mod config;
 pub mod edit;
 pub mod file;
 pub mod fusion;
+pub mod mutator;
 pub mod opfuzz;
 pub mod scope;
 pub mod storm;
@@ -14,12 +15,15 @@ pub mod typefuzz;
 pub mod valfuzz;
 
 use crate::smtlib::Script;
+pub use mutator::{
+    mutator, solver_texts, Construction, Ctx, Learned, Mutant, Mutator, Partner, Reference, Skip, KEEP_SCRIPT_BYTES,
+};
 use choice::Choices;
 use edit::Edit;
 
 /// The mutation engines. OpFuzz, TypeFuzz and ValFuzz work on a seed alone; STORM needs
 /// a reference solver's model first ([`storm`]) and fusion a second seed whose status is
-/// known, so campaigns drive them themselves.
+/// known: each gets what it needs through [`Ctx`] ([`Mutator`], [`mutator`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Engine {

@@ -276,3 +276,22 @@ mod tests {
         assert_eq!(all, again, "deterministic");
     }
 }
+
+/// TypeFuzz as a [`super::Mutator`].
+#[derive(Default)]
+pub struct TypeFuzz<'s> {
+    seed: Option<Prepared<'s>>,
+    solvers: &'s [crate::solver::SolverSpec],
+}
+
+impl<'s> super::Mutator<'s> for TypeFuzz<'s> {
+    fn prepare(&mut self, seed: &'s Script, ctx: &mut super::Ctx<'s, '_>) -> Result<(), super::Skip> {
+        self.solvers = ctx.solvers;
+        self.seed.get_or_insert_with(|| Prepared::new(seed));
+        Ok(())
+    }
+    fn mutate(&mut self, rng_seed: u64) -> Option<super::Mutant> {
+        let (edits, m) = mutate_prepared(self.seed.as_ref()?, &mut super::choice::Rng::new(rng_seed))?;
+        Some(super::Mutant::of_script(self.solvers, rng_seed, edits, m, true))
+    }
+}
