@@ -1,16 +1,17 @@
 //! The mutants a campaign turn makes, pinned: per engine, a hash of one batch (each
 //! mutant's rng seed, edits and per-solver session texts) on three cvc5 regression seeds,
 //! with z3 5.4 and cvc5 as the solvers and z3 as the reference (BEC's answers, STORM's
-//! model). The constants were computed on main at c432512, before the engines moved
-//! behind `mutate::Mutator`: the same seed and rng give the same mutants.
+//! model). The constants were computed on main at c432512 (commit 76853e0 has the test as
+//! it mirrored that worker's `fuzz_batch`), before the engines moved behind
+//! `mutate::Mutator`: the same seed and rng give the same mutants.
 
 mod common;
 
-use smtstorm::mutate::choice::Rng;
-use smtstorm::mutate::{edit::strip_status, opfuzz, storm, valfuzz, Engine, Prepared};
+use smtstorm::mutate::{storm, Ctx, Engine, Mutant, Partner, Reference};
 use smtstorm::smtlib::{self, Script};
-use smtstorm::solver::{session_text, Family, Limits, Session, SolverSpec};
+use smtstorm::solver::{Family, Limits, Session, SolverSpec};
 use smtstorm::util::hash::{fnv1a, fnv1a_from, mix};
+use std::sync::Arc;
 
 const SEEDS: [&str; 3] = ["regress0/bug383.smt2", "regress0/bug339.smt2", "regress0/bug187.smt2"];
 const BATCH: u64 = 8;
@@ -31,10 +32,6 @@ fn solvers() -> Vec<SolverSpec> {
     ]
 }
 
-fn texts(solvers: &[SolverSpec], s: &Script) -> Vec<String> {
-    solvers.iter().map(|spec| session_text(&spec.own_script(s)).0).collect()
-}
-
 /// One mutant as hashed: rng seed, edits (JSON) and texts.
 fn digest(h: u64, rng_seed: u64, edits: &[smtstorm::mutate::edit::Edit], texts: &[String]) -> u64 {
     let mut h = fnv1a_from(h, &rng_seed.to_le_bytes());
@@ -45,9 +42,21 @@ fn digest(h: u64, rng_seed: u64, edits: &[smtstorm::mutate::edit::Edit], texts: 
     h
 }
 
-/// A batch as the worker made it on main (c432512, `campaign/worker.rs::fuzz_batch`):
-/// the mutants' hash and how many there were.
-fn batch_before(
+/// The reference as the campaign has it: z3's session, asked directly.
+struct Z3<'a>(&'a mut Session);
+
+impl Reference for Z3<'_> {
+    fn bec_answer(&mut self, query: &str) -> smtstorm::mutate::valfuzz::BecAnswer {
+        smtstorm::mutate::file::bec_answer(self.0, query)
+    }
+    fn pools(&mut self, seed: &Script, bounds: &storm::Bounds, rng_seed: u64) -> Option<Arc<storm::Pools>> {
+        smtstorm::oracle::witness::pools_for(seed, self.0, bounds, rng_seed, &mut 0).ok().map(Arc::new)
+    }
+}
+
+/// A batch as the campaign worker makes it (`campaign/worker.rs::make_batch`), through
+/// [`smtstorm::mutate::Mutator`]: the mutants' hash and how many there were.
+fn batch(
     engine: Engine,
     seeds: &[Script],
     paths: &[String],
@@ -55,90 +64,38 @@ fn batch_before(
     sess: &mut Session,
     solvers: &[SolverSpec],
 ) -> (u64, usize) {
-    let seed = &seeds[i];
     let options = smtstorm::solver::options::Options::default();
-    let turn = 0u64;
-    let run = 0u64;
-    let mut out: Vec<(u64, Vec<smtstorm::mutate::edit::Edit>, Vec<String>)> = vec![];
-    let script_mutant = |m: &mut Script| {
-        strip_status(m);
-        texts(solvers, m)
-    };
-    let prep_engine = if engine == Engine::Bec { Engine::ValFuzz } else { engine };
-    let prepared = Prepared::with_options(prep_engine, seed, &options);
-    let seed_text = (engine == Engine::OpFuzz).then(|| {
-        let mut plain = seed.clone();
-        strip_status(&mut plain);
-        opfuzz::SeedText::new(&plain)
-    });
-    let bec_made = match &prepared {
-        Prepared::ValFuzz(vp) if engine == Engine::Bec => {
-            match valfuzz::bec_plan(vp, 16, &mut Rng::new(mix(&[CAMPAIGN_SEED, i as u64, 0xbec]))) {
-                Some(plan) => {
-                    let mut rng = Rng::new(mix(&[CAMPAIGN_SEED, run, i as u64, Engine::Bec as u64, turn]));
-                    valfuzz::bec(vp, &plan, BATCH as usize, &mut rng, &mut |q| {
-                        smtstorm::mutate::file::bec_answer(sess, q)
-                    })
-                }
-                None => vec![],
-            }
-        }
-        _ => vec![],
-    };
     let bounds = storm::Bounds::default();
-    let pools = (engine == Engine::Storm)
-        .then(|| {
-            smtstorm::oracle::witness::pools_for(seed, sess, &bounds, mix(&[CAMPAIGN_SEED, i as u64, 0x5708]), &mut 0)
-                .ok()
-        })
-        .flatten();
+    let (turn, run) = (0u64, 0u64);
     let partner = (i + 1) % seeds.len();
-    for b in 0..BATCH {
-        let rng_seed = mix(&[CAMPAIGN_SEED, run, i as u64, engine as u64, turn, b]);
-        let made = match engine {
-            Engine::Storm => {
-                let Some(p) = pools.as_ref() else { break };
-                let mut rng = Rng::new(rng_seed);
-                p.instance(&bounds, &mut rng).and_then(|a| storm::instance_edit(a, &bounds, &mut rng)).map(|e| {
-                    let t = solvers
-                        .iter()
-                        .map(|spec| {
-                            let prefix = smtstorm::mutate::edit::recombine_prefix(&spec.own_script(seed));
-                            let body = storm::instance_body(&e, spec.family.reads_check_sat_using()).unwrap().0;
-                            format!("{prefix}{body}")
-                        })
-                        .collect();
-                    (vec![e], t)
-                })
-            }
-            Engine::Fusion => {
-                let a = smtstorm::mutate::fusion::Part::new(seed);
-                let bp = smtstorm::mutate::fusion::Part::new(&seeds[partner]);
-                let (Some(a), Some(bp)) = (a, bp) else { break };
-                smtstorm::mutate::fusion::fuse(&a, &bp, true, &mut Rng::new(rng_seed)).map(|(recipe, mut m)| {
-                    let e = smtstorm::mutate::edit::Edit::Fuse { other: paths[partner].clone(), recipe };
-                    (vec![e], script_mutant(&mut m))
-                })
-            }
-            Engine::Bec => bec_made.get(b as usize).map(|(e, m)| (e.clone(), script_mutant(&mut m.clone()))),
-            _ => match (&prepared, &seed_text) {
-                (Prepared::OpFuzz(op), Some(st)) => match opfuzz::choose(op, &mut Rng::new(rng_seed)) {
-                    Some(opfuzz::Choice::Swap { edits, term, to }) => {
-                        st.swapped(seed, term, to).map(|t| (edits, vec![t; solvers.len()]))
-                    }
-                    Some(opfuzz::Choice::Checked(edits, mut m)) => Some((edits, script_mutant(&mut m))),
-                    None => None,
-                },
-                _ => prepared.mutate(&mut Rng::new(rng_seed)).map(|(e, mut m)| (e, script_mutant(&mut m))),
-            },
-        };
-        if let Some((edits, t)) = made {
-            if !out.iter().any(|x| x.2 == t) {
-                out.push((rng_seed, edits, t));
+    let seed_draw = |tag: u64| mix(&[CAMPAIGN_SEED, i as u64, tag]);
+    let mut reference = Z3(sess);
+    let mut ctx = Ctx {
+        solvers,
+        options: &options,
+        storm: &bounds,
+        batch: BATCH as usize,
+        seed_draw: &seed_draw,
+        turn_draw: mix(&[CAMPAIGN_SEED, run, i as u64, engine as u64, turn]),
+        reference: Some(&mut reference),
+        reference_reads: true,
+        partner: Some(Partner { script: &seeds[partner], path: paths[partner].clone(), sat: true }),
+        learning: None,
+        baseline: vec![],
+    };
+    let mut m = smtstorm::mutate::mutator(engine);
+    let mut out: Vec<Mutant> = vec![];
+    if m.prepare(&seeds[i], &mut ctx).is_ok() {
+        for b in 0..BATCH {
+            let rng_seed = mix(&[CAMPAIGN_SEED, run, i as u64, engine as u64, turn, b]);
+            if let Some(x) = m.mutate(rng_seed) {
+                if !out.iter().any(|y| y.texts == x.texts) {
+                    out.push(x);
+                }
             }
         }
     }
-    let h = out.iter().fold(fnv1a(b"batch"), |h, (r, e, t)| digest(h, *r, e, t));
+    let h = out.iter().fold(fnv1a(b"batch"), |h, x| digest(h, x.rng_seed, &x.edits, &x.texts));
     (h, out.len())
 }
 
@@ -156,7 +113,7 @@ fn engines_make_the_same_mutants_as_before() {
     let mut made = 0;
     for engine in Engine::ALL {
         for i in 0..seeds.len() {
-            let (h, n) = batch_before(engine, &seeds, &paths, i, &mut sess, &solvers);
+            let (h, n) = batch(engine, &seeds, &paths, i, &mut sess, &solvers);
             made += n;
             got.push(format!("{engine} {i} {n} {h:016x}"));
         }

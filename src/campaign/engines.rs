@@ -21,7 +21,7 @@ pub(super) struct Partner {
 /// that some solver reads with it, drawn from the turn's seed (the draw depends on which
 /// seeds are ready, so the partner's path is stored with the edit, which replays without
 /// the draw). `None` when `i`'s status is unknown or no such seed is ready.
-pub(super) fn fusion_partner(sh: &Shared, i: usize, engine: Engine, turn: u64) -> Option<Partner> {
+pub(super) fn partner_for(sh: &Shared, i: usize, engine: Engine, turn: u64) -> Option<Partner> {
     let sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
     let me = &sched.state[i];
     let sat = me.fusion?;
@@ -47,7 +47,6 @@ pub(super) fn fusion_partner(sh: &Shared, i: usize, engine: Engine, turn: u64) -
         seed_blames: sched.state[j].seed_blames.clone(),
     })
 }
-
 
 /// The reference solver's session of one worker, for one seed's turn.
 pub(super) struct SessionReference<'a> {
@@ -105,8 +104,8 @@ impl Reference for SessionReference<'_> {
 /// turns: preparing costs more than the mutants themselves. Bounded; the oldest go first.
 #[derive(Default)]
 pub(super) struct MutatorCache<'s> {
-    /// BEC's reference answers by query hash ([`SessionReference`]).
-    pub(super) bec_answers: std::collections::HashMap<u64, crate::mutate::valfuzz::BecAnswer>,
+    /// The reference's answers by query hash ([`SessionReference`]), kept across turns.
+    pub(super) reference_answers: std::collections::HashMap<u64, crate::mutate::valfuzz::BecAnswer>,
     map: std::collections::HashMap<(usize, Engine), Box<dyn Mutator<'s> + 's>>,
     /// The entries in the order they were made, with their seed's bytes.
     order: VecDeque<((usize, Engine), usize)>,

@@ -10,11 +10,12 @@
 //! ([`oracle`]), bisected over the installed releases of the blamed solver, and
 //! deduplicated ([`store`]).
 
+mod candidates;
 mod confirm;
 mod engines;
 pub mod event;
-pub mod report;
 mod prescreen;
+pub mod report;
 mod schedule;
 mod stats;
 pub mod triage;
@@ -22,9 +23,9 @@ mod worker;
 
 use confirm::{confirm_and_store, Candidate};
 pub use event::{Event, Events};
+use prescreen::per_solver;
 use schedule::{Found, Job, Scheduler, Seed, SeedState};
 pub use stats::{Counters, Stats};
-use prescreen::per_solver;
 
 use crate::oracle::{self, BlameBy, BugKind};
 use crate::store;

@@ -1,8 +1,9 @@
 //! One worker's loop: take a turn, pre-screen its seed once, make a batch of mutants,
 //! run them on every solver's session and hand suspicious answers to [`super::confirm`].
 
-use super::engines::{fusion_partner, MutatorCache, SessionReference};
-use super::prescreen::{count_candidate, gave_up, prescreen};
+use super::candidates::{candidates, count_mutant, Judged};
+use super::engines::{partner_for, MutatorCache, SessionReference};
+use super::prescreen::prescreen;
 use super::*;
 use crate::mutate::{Construction, Ctx, Mutant, Mutator, Skip};
 
@@ -91,10 +92,10 @@ const BATCH_BYTES: usize = 4 << 20;
 
 /// A turn's solvers (those that read the seed, and for a fusion its partner too), their
 /// time limit, and the blames the seeds already carry.
-struct Turn {
-    solvers: Vec<usize>,
-    limit: Duration,
-    seed_blames: Vec<(BugKind, Option<usize>, String)>,
+pub(super) struct Turn {
+    pub(super) solvers: Vec<usize>,
+    pub(super) limit: Duration,
+    pub(super) seed_blames: Vec<(BugKind, Option<usize>, String)>,
 }
 
 /// One turn of `engine` on seed `i`: ready its mutator, make a batch of mutants, ask
@@ -112,13 +113,13 @@ pub(super) fn fuzz_batch<'s>(
     w: usize,
 ) {
     let t0 = Instant::now();
-    let mut answers = std::mem::take(&mut cache.bec_answers);
+    let mut answers = std::mem::take(&mut cache.reference_answers);
     if answers.len() > 4096 {
         answers.clear();
     }
     let m = cache.get(sh, i, engine);
     let ready = ready(sh, m, sessions, &mut answers, i, engine, turn, limits);
-    cache.bec_answers = answers;
+    cache.reference_answers = answers;
     let m = cache.get(sh, i, engine);
     let t = match ready {
         Ok(t) => t,
@@ -194,15 +195,12 @@ fn ready<'s>(
     };
     let mut partner = None;
     if m.wants_partner() {
-        let p = fusion_partner(sh, i, engine, turn).ok_or(Skip::Wait)?;
+        let p = partner_for(sh, i, engine, turn).ok_or(Skip::Wait)?;
         (solvers, limit) = (p.solvers.clone(), p.limit.min(limits.time));
         seed_blames.extend(p.seed_blames.iter().cloned());
         let other = &sh.seeds[p.seed];
-        partner = Some(crate::mutate::Partner {
-            script: other.script(),
-            path: other.path.display().to_string(),
-            sat: p.sat,
-        });
+        partner =
+            Some(crate::mutate::Partner { script: other.script(), path: other.path.display().to_string(), sat: p.sat });
     }
     let r = sh.reference;
     let seed_draw = |tag: u64| mix(&[sh.cfg.seed, i as u64, tag]);
@@ -294,115 +292,4 @@ fn ask(sh: &Shared, sessions: &mut [Session], mutants: &[Mutant], t: &Turn) -> O
     let all = results.iter().flat_map(|r| r.iter().enumerate().filter_map(|(k, q)| q.as_ref().map(|q| (k, q))));
     sh.counters.tallies.lock().unwrap_or_else(|e| e.into_inner()).count_outcomes(&sh.solvers, all);
     Some(results)
-}
-
-/// Counts a mutant's answers: errors, timeouts (a solver that gave up at the limit says
-/// nothing about the mutant, and a seed whose mutants all do so is retired) and resource
-/// outs. Whether it was any of them.
-fn count_mutant(sh: &Shared, rs: &[Option<&QueryResult>], limit: Duration, y: &mut super::stats::Yield) -> bool {
-    sh.counters.mutants.fetch_add(1, Relaxed);
-    y.mutants += 1;
-    let any = |f: &dyn Fn(&Outcome) -> bool| rs.iter().flatten().any(|r| r.outcomes.iter().any(f));
-    let errored = any(&|o| matches!(o, Outcome::Error { .. }));
-    let timed_out = any(&|o| matches!(o, Outcome::Timeout)) || rs.iter().flatten().any(|r| gave_up(r, limit));
-    let exhausted = any(&|o| matches!(o, Outcome::Resource { .. }));
-    if exhausted {
-        sh.counters.resources.fetch_add(1, Relaxed);
-    }
-    if errored {
-        sh.counters.invalid.fetch_add(1, Relaxed);
-    } else {
-        sh.counters.valid.fetch_add(1, Relaxed);
-        y.valid += 1;
-    }
-    if timed_out {
-        sh.counters.timeouts.fetch_add(1, Relaxed);
-    }
-    errored || timed_out || exhausted
-}
-
-/// A mutant with its answers, to judge.
-struct Judged<'a> {
-    i: usize,
-    engine: Engine,
-    mutant: &'a Mutant,
-    rs: &'a [Option<&'a QueryResult>],
-    seed_framing: Option<&'a crate::smtlib::framing::Framing>,
-}
-
-/// Judges a mutant's answers ([`oracle::judge`]) and confirms each candidate
-/// ([`confirm_and_store`]): the distinct bugs stored.
-#[allow(clippy::too_many_arguments)]
-fn candidates(
-    sh: &Shared,
-    m: &dyn Mutator<'_>,
-    j: &Judged,
-    t: &Turn,
-    limits: &Limits,
-    tmp: &Path,
-    w: usize,
-    y: &mut super::stats::Yield,
-) -> u64 {
-    let Judged { i, engine, mutant, rs, seed_framing } = *j;
-    let seed = &sh.seeds[i];
-    // A STORM instance is satisfied by its witness: any `unsat` is a candidate. A fusion
-    // has its seeds' answer by construction.
-    let (built, witness, fused) = match m.construction() {
-        Construction::None => (None, None, false),
-        Construction::Witness(w) => (Some(Outcome::Sat), Some(w), false),
-        Construction::Answer(sat) => (Some(if sat { Outcome::Sat } else { Outcome::Unsat }), None, true),
-    };
-    let constructed = built.map(|o| vec![o; mutant.checks.max(1)]);
-    let truth = constructed.as_deref();
-    let framing = mutant.framing.as_ref().or(seed_framing);
-    let verdicts = match truth {
-        Some(t) if fused => oracle::judge_constructed(rs, &sh.families, t, framing),
-        _ => oracle::judge(rs, &sh.families, truth, framing),
-    };
-    let mut new_bugs = 0;
-    for mut v in verdicts {
-        if witness.is_some() && v.blame_by == BlameBy::Status {
-            v.blame_by = BlameBy::Witness;
-        }
-        // Soundness repeats are known from the blame alone; a crash only after the fresh
-        // run has given its normalised message (checked in confirmation).
-        if witness.is_none()
-            && v.kind == BugKind::Soundness
-            && t.seed_blames.iter().any(|(k, b, sig)| {
-                // A self-contradiction is its own bug: another framing's is not the seed's.
-                *k == v.kind && *b == v.blamed && (v.blame_by != BlameBy::SelfContradiction || *sig == v.signature)
-            })
-        {
-            sh.counters.inherited.fetch_add(1, Relaxed);
-            continue;
-        }
-        count_candidate(sh, rs);
-        y.candidates += 1;
-        // A mutant sent as text is built as a script for a candidate only.
-        let trigger = match m.rebuild(seed.script(), mutant) {
-            Ok(s) => s,
-            Err(Some(why)) => {
-                sh.events.emit(Event::StormInstanceRefused { seed: crate::util::path::shown(&seed.path), why });
-                continue;
-            }
-            Err(None) => continue,
-        };
-        let cand = Candidate {
-            seed: i,
-            trigger: &trigger,
-            engine: Origin::Engine(engine),
-            edits: &mutant.edits,
-            rng_seed: mutant.rng_seed,
-            truth,
-            seed_finding: false,
-            witness,
-        };
-        if time_up(sh) {
-            // Confirming takes fresh processes, a per-query limit each: none is started
-            // once the run's time is up.
-            break;
-        }
-        new_bugs += confirm_and_store(sh, &cand, &v, limits, tmp, w).is_some_and(|(_, new)| new) as u64;
-    }
-    new_bugs
 }

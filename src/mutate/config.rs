@@ -570,7 +570,8 @@ impl<'s> super::Mutator<'s> for ConfigEngine<'s> {
     fn post_exec(&mut self, m: &super::Mutant, rs: &[Option<&crate::solver::QueryResult>]) -> Option<super::Learned> {
         use crate::solver::Family;
         let edits = &m.edits;
-        if !edits.iter().all(|e| matches!(e, Edit::AskAgain { .. } | Edit::SetOptions { .. } | Edit::PushSplit { .. })) {
+        if !edits.iter().all(|e| matches!(e, Edit::AskAgain { .. } | Edit::SetOptions { .. } | Edit::PushSplit { .. }))
+        {
             return None;
         }
         let keys = Learning::keys(edits);

@@ -15,11 +15,11 @@ pub mod typefuzz;
 pub mod valfuzz;
 
 use crate::smtlib::Script;
+use choice::Choices;
+use edit::Edit;
 pub use mutator::{
     mutator, solver_texts, Construction, Ctx, Learned, Mutant, Mutator, Partner, Reference, Skip, KEEP_SCRIPT_BYTES,
 };
-use choice::Choices;
-use edit::Edit;
 
 /// The mutation engines. OpFuzz, TypeFuzz and ValFuzz work on a seed alone; STORM needs
 /// a reference solver's model first ([`storm`]) and fusion a second seed whose status is

@@ -612,11 +612,7 @@ impl<'s> super::Mutator<'s> for Storm<'s> {
     /// The instance as a script, sort-checked against the seed's own diagnostics: the
     /// text was sent without the re-check, and an instance the check refuses is the
     /// generator's doing, not a finding.
-    fn rebuild<'m>(
-        &self,
-        seed: &Script,
-        m: &'m super::Mutant,
-    ) -> Result<std::borrow::Cow<'m, Script>, Option<String>> {
+    fn rebuild<'m>(&self, seed: &Script, m: &'m super::Mutant) -> Result<std::borrow::Cow<'m, Script>, Option<String>> {
         edit::apply_with_baseline(seed, &m.edits, self.seed_diagnostics)
             .map(std::borrow::Cow::Owned)
             .map_err(|e| Some(e.to_string()))
