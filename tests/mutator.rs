@@ -18,14 +18,7 @@ const BATCH: u64 = 8;
 const CAMPAIGN_SEED: u64 = 1;
 
 fn solvers() -> Vec<SolverSpec> {
-    let spec = |name: &str, family, command: Vec<String>| SolverSpec {
-        name: name.into(),
-        family,
-        command,
-        version: None,
-        restart_every: None,
-        option_owners: Default::default(),
-    };
+    let spec = SolverSpec::new;
     vec![
         spec("z3-5.4.0", Family::Z3, vec![common::solver_bin("z3-5.4.0/bin/z3").display().to_string(), "-smt2".into()]),
         spec("cvc5", Family::Cvc5, vec![common::solver_bin("cvc5/cvc5-smt2").display().to_string()]),

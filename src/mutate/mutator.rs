@@ -173,12 +173,44 @@ pub trait Mutator<'s> {
     }
 }
 
+/// One mutant drawn from a prepared seed: its edits and script.
+pub type Draw<P> = fn(&P, &mut super::choice::Rng) -> Option<(Vec<Edit>, Script)>;
+
+/// An engine that works on its preparation of the seed alone (TypeFuzz, ValFuzz): `new`
+/// prepares the seed once, `make` draws one mutant from it.
+pub struct Plain<'s, P> {
+    seed: Option<P>,
+    solvers: &'s [SolverSpec],
+    new: fn(&'s Script) -> P,
+    make: Draw<P>,
+}
+
+impl<'s, P> Plain<'s, P> {
+    pub fn new(new: fn(&'s Script) -> P, make: Draw<P>) -> Self {
+        Plain { seed: None, solvers: &[], new, make }
+    }
+}
+
+impl<'s, P> Mutator<'s> for Plain<'s, P> {
+    fn prepare(&mut self, seed: &'s Script, ctx: &mut Ctx<'s, '_>) -> Result<(), Skip> {
+        self.solvers = ctx.solvers;
+        if self.seed.is_none() {
+            self.seed = Some((self.new)(seed));
+        }
+        Ok(())
+    }
+    fn mutate(&mut self, rng_seed: u64) -> Option<Mutant> {
+        let (edits, m) = (self.make)(self.seed.as_ref()?, &mut super::choice::Rng::new(rng_seed))?;
+        Some(Mutant::of_script(self.solvers, rng_seed, edits, m, true))
+    }
+}
+
 /// The list of engines: a fresh mutator for `engine`.
 pub fn mutator<'s>(engine: Engine) -> Box<dyn Mutator<'s> + 's> {
     match engine {
         Engine::OpFuzz => Box::<super::opfuzz::OpFuzz>::default(),
-        Engine::TypeFuzz => Box::<super::typefuzz::TypeFuzz>::default(),
-        Engine::ValFuzz => Box::<super::valfuzz::ValFuzz>::default(),
+        Engine::TypeFuzz => Box::new(super::typefuzz::mutator()),
+        Engine::ValFuzz => Box::new(super::valfuzz::mutator()),
         Engine::Storm => Box::<super::storm::Storm>::default(),
         Engine::Bec => Box::<super::bec::Bec>::default(),
         Engine::Config => Box::<super::config::ConfigEngine>::default(),

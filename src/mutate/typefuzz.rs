@@ -205,6 +205,11 @@ fn width(e: &theory::WExpr, n: u64, w: &mut [Option<u64>; 8]) -> bool {
     }
 }
 
+/// TypeFuzz as a [`super::Mutator`].
+pub fn mutator<'s>() -> super::mutator::Plain<'s, Prepared<'s>> {
+    super::mutator::Plain::new(Prepared::new, mutate_prepared)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,24 +279,5 @@ mod tests {
         assert!(all.iter().all(|t| !t.contains("(bvult (bvult")));
         let again: Vec<String> = mutants(src, 300).into_iter().map(|(_, t)| t).collect();
         assert_eq!(all, again, "deterministic");
-    }
-}
-
-/// TypeFuzz as a [`super::Mutator`].
-#[derive(Default)]
-pub struct TypeFuzz<'s> {
-    seed: Option<Prepared<'s>>,
-    solvers: &'s [crate::solver::SolverSpec],
-}
-
-impl<'s> super::Mutator<'s> for TypeFuzz<'s> {
-    fn prepare(&mut self, seed: &'s Script, ctx: &mut super::Ctx<'s, '_>) -> Result<(), super::Skip> {
-        self.solvers = ctx.solvers;
-        self.seed.get_or_insert_with(|| Prepared::new(seed));
-        Ok(())
-    }
-    fn mutate(&mut self, rng_seed: u64) -> Option<super::Mutant> {
-        let (edits, m) = mutate_prepared(self.seed.as_ref()?, &mut super::choice::Rng::new(rng_seed))?;
-        Some(super::Mutant::of_script(self.solvers, rng_seed, edits, m, true))
     }
 }

@@ -291,6 +291,11 @@ pub fn mutate(seed: &Script, choices: &mut impl Choices) -> Option<(Vec<Edit>, S
     mutate_prepared(&Prepared::new(seed), choices)
 }
 
+/// ValFuzz as a [`super::Mutator`].
+pub fn mutator<'s>() -> super::mutator::Plain<'s, Prepared<'s>> {
+    super::mutator::Plain::new(Prepared::new, mutate_prepared)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,24 +358,5 @@ mod tests {
         let (edits, m) = plan.mutant(&p, &vals).unwrap();
         assert_eq!(edits.len(), 2);
         assert!(print(&m).contains("(assert (or (> x (- 4)) (= b #x5)))"), "{}", print(&m));
-    }
-}
-
-/// ValFuzz as a [`super::Mutator`].
-#[derive(Default)]
-pub struct ValFuzz<'s> {
-    seed: Option<Prepared<'s>>,
-    solvers: &'s [crate::solver::SolverSpec],
-}
-
-impl<'s> super::Mutator<'s> for ValFuzz<'s> {
-    fn prepare(&mut self, seed: &'s Script, ctx: &mut super::Ctx<'s, '_>) -> Result<(), super::Skip> {
-        self.solvers = ctx.solvers;
-        self.seed.get_or_insert_with(|| Prepared::new(seed));
-        Ok(())
-    }
-    fn mutate(&mut self, rng_seed: u64) -> Option<super::Mutant> {
-        let (edits, m) = mutate_prepared(self.seed.as_ref()?, &mut super::choice::Rng::new(rng_seed))?;
-        Some(super::Mutant::of_script(self.solvers, rng_seed, edits, m, true))
     }
 }
