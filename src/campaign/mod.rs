@@ -10,8 +10,11 @@
 //! ([`oracle`]), bisected over the installed releases of the blamed solver, and
 //! deduplicated ([`store`]).
 
+mod candidates;
 mod confirm;
+mod engines;
 pub mod event;
+mod prescreen;
 pub mod report;
 mod schedule;
 mod stats;
@@ -22,7 +25,6 @@ use confirm::{confirm_and_store, Candidate};
 pub use event::{Event, Events};
 use schedule::{Found, Job, Scheduler, Seed, SeedState};
 pub use stats::{Counters, Stats};
-use worker::StormSeed;
 
 use crate::oracle::{self, BlameBy, BugKind};
 use crate::store;
@@ -30,9 +32,9 @@ pub use crate::store::campaign::{CampaignFile, Config, Shard};
 use crate::util::hash::mix;
 use crate::util::stop::stop_flag;
 
-use crate::mutate::{choice::Rng, edit::strip_status, opfuzz, storm::instance_body, Engine, Prepared};
+use crate::mutate::{choice::Rng, edit::strip_status, Engine};
 use crate::smtlib::{self, Script};
-use crate::solver::{session_text, Limits, Outcome, QueryResult, Registry, Session, SolverSpec};
+use crate::solver::{Limits, Outcome, QueryResult, Registry, Session, SolverSpec};
 use crate::util::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -77,7 +79,7 @@ struct Shared {
     /// Panics of workers (each stops the campaign: the run ends with an error).
     panics: Mutex<Vec<String>>,
     /// STORM pools per seed, built on the first STORM turn (`None`: no usable model).
-    storm: Mutex<std::collections::HashMap<usize, Option<Arc<StormSeed>>>>,
+    storm: Mutex<std::collections::HashMap<usize, Option<Arc<crate::mutate::storm::Pools>>>>,
     /// Index of the reference solver.
     reference: usize,
     /// The configuration engine's tactics and parameters ([`configuration_space`]).

@@ -6,7 +6,7 @@
 
 use super::runner::Harness;
 use crate::mutate::choice::{Choices, Rng};
-use crate::mutate::{edit, storm, Engine, Prepared};
+use crate::mutate::{storm, Ctx, Engine, Mutator};
 use crate::smtlib::ast::CommandKind;
 use crate::smtlib::{self, Script};
 
@@ -25,13 +25,50 @@ pub fn mutate(engine: Engine, data: &[u8], seed: u32, max_size: usize) -> Option
     mutant_of(engine, &smtlib::parse_bytes(data).ok()?, seed, max_size)
 }
 
-/// [`mutate`] by a non-STORM engine, of the parsed input.
+/// [`mutate`] by a non-STORM engine, of the parsed input, through the engine's
+/// [`crate::mutate::Mutator`]. The configuration engine has no option tables here and
+/// fusion no partner: neither makes a mutant in the harness.
 fn mutant_of(engine: Engine, s: &Script, seed: u32, max_size: usize) -> Option<Vec<u8>> {
-    let p = Prepared::new(engine, s);
-    let (_, mut m) = p.mutate(&mut Rng::new(seed as u64))?;
-    edit::strip_status(&mut m);
+    if engine == Engine::Config {
+        return None;
+    }
+    let options = crate::solver::options::Options::default();
+    let bounds = storm::Bounds::default();
+    let no_draw = |_| 0;
+    let mut ctx = ctx(&options, &bounds, &no_draw, seed, None);
+    let m = one_mutant(crate::mutate::mutator(engine), s, &mut ctx, seed)?;
     let text = smtlib::print(&m);
     (text.len() <= max_size).then(|| text.into_bytes())
+}
+
+/// A harness turn's context: no solvers (the mutant's script is printed), one mutant.
+fn ctx<'s, 'c>(
+    options: &'s crate::solver::options::Options,
+    bounds: &'s storm::Bounds,
+    seed_draw: &'c dyn Fn(u64) -> u64,
+    seed: u32,
+    reference: Option<&'c mut dyn crate::mutate::Reference>,
+) -> Ctx<'s, 'c> {
+    Ctx {
+        solvers: &[],
+        options,
+        storm: bounds,
+        batch: 1,
+        seed_draw,
+        turn_draw: seed as u64,
+        reference_reads: reference.is_some(),
+        reference,
+        partner: None,
+        learning: None,
+        baseline: vec![],
+    }
+}
+
+/// The first mutant of `m` readied on `s`, as a script without its `:status`.
+fn one_mutant<'s>(mut m: Box<dyn Mutator<'s> + 's>, s: &'s Script, ctx: &mut Ctx<'s, '_>, seed: u32) -> Option<Script> {
+    m.prepare(s, ctx).ok()?;
+    let x = m.mutate(seed as u64)?;
+    m.rebuild(s, &x).ok().map(|c| c.into_owned())
 }
 
 /// The first line of an operator mutant made for a seed without STORM instances.
@@ -77,14 +114,16 @@ pub fn mutate_in(h: &mut Harness, engine: Engine, data: &[u8], seed: u32, max_si
 /// input's own (from its hash), the forced sub-terms come from libFuzzer's seed, and the
 /// reference's answers are cached per query ([`Harness::bec_answer`]).
 fn bec_mutant(h: &mut Harness, s: &Script, data: &[u8], seed: u32, max_size: usize) -> Option<Vec<u8>> {
-    use crate::mutate::valfuzz;
     if !crate::smtlib::check::check(s).diagnostics.is_empty() {
         return None;
     }
-    let p = valfuzz::Prepared::new(s);
-    let plan = valfuzz::bec_plan(&p, 16, &mut Rng::new(crate::util::hash::fnv1a(data)))?;
-    let (_, mut m) = valfuzz::bec(&p, &plan, 1, &mut Rng::new(seed as u64), &mut |q| h.bec_answer(q)).pop()?;
-    edit::strip_status(&mut m);
+    let options = crate::solver::options::Options::default();
+    let bounds = storm::Bounds::default();
+    // The plan is the input's own (from its hash), the forced sub-terms libFuzzer's seed's.
+    let plan_seed = crate::util::hash::fnv1a(data);
+    let draw = |_| plan_seed;
+    let mut ctx = ctx(&options, &bounds, &draw, seed, Some(&mut *h));
+    let m = one_mutant(crate::mutate::mutator(Engine::Bec), s, &mut ctx, seed)?;
     let text = smtlib::print(&m);
     h.stats.bec_mutants += 1;
     (text.len() <= max_size).then(|| text.into_bytes())

@@ -73,7 +73,7 @@ pub struct Harness {
     /// Queries framed by push/pop instead of reset ([`Harness::use_push_pop`]).
     pub push_pop: bool,
     /// STORM pools by seed text hash (`None`: no model for that seed).
-    pools: HashMap<u64, Option<Pools>>,
+    pools: HashMap<u64, Option<std::sync::Arc<Pools>>>,
     /// BEC answers of the reference by query hash ([`Harness::bec_answer`]).
     bec_answers: HashMap<u64, crate::mutate::valfuzz::BecAnswer>,
     scratch: tempfile::TempDir,
@@ -500,11 +500,16 @@ impl Harness {
         a
     }
 
-    pub fn pools(&mut self, seed: &Script, bounds: &storm::Bounds) -> Option<&Pools> {
+    /// The cache key of a seed's pools: its printed text's hash.
+    fn pools_key(seed: &Script) -> u64 {
         let text = smtlib::print(seed);
         let digest: [u8; 32] =
             sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(text.as_bytes())).into();
-        let key = u64::from_le_bytes(digest[..8].try_into().unwrap_or_default());
+        u64::from_le_bytes(digest[..8].try_into().unwrap_or_default())
+    }
+
+    pub fn pools(&mut self, seed: &Script, bounds: &storm::Bounds) -> Option<&Pools> {
+        let key = Self::pools_key(seed);
         if self.pools.contains_key(&key) {
             self.stats.pools_cached += 1;
         } else {
@@ -516,7 +521,9 @@ impl Harness {
             let p = match &mut self.sessions[r] {
                 // Ill-sorted (byte-mutated) input: the reference could only answer an error.
                 _ if !crate::smtlib::check::check(seed).diagnostics.is_empty() => None,
-                Backend::Process(sess) => crate::oracle::witness::pools_for(seed, sess, bounds, key, &mut 0).ok(),
+                Backend::Process(sess) => {
+                    crate::oracle::witness::pools_for(seed, sess, bounds, key, &mut 0).ok().map(std::sync::Arc::new)
+                }
                 #[cfg(feature = "z3-inprocess")]
                 Backend::InProcess(_) => None,
             };
@@ -525,7 +532,21 @@ impl Harness {
             self.stats.pools_wall += t0.elapsed();
             self.pools.insert(key, p);
         }
-        self.pools.get(&key).and_then(|p| p.as_ref())
+        self.pools.get(&key).and_then(|p| p.as_deref())
+    }
+}
+
+/// The harness's reference session, as the engines ask it ([`crate::mutate::Mutator`]).
+impl crate::mutate::Reference for Harness {
+    fn bec_answer(&mut self, query: &str) -> crate::mutate::valfuzz::BecAnswer {
+        Harness::bec_answer(self, query)
+    }
+    /// Pools by seed text: the harness draws a seed's fragments from its text's hash (a
+    /// libFuzzer input has no index), not from `rng_seed`.
+    fn pools(&mut self, seed: &Script, bounds: &storm::Bounds, _rng_seed: u64) -> Option<std::sync::Arc<Pools>> {
+        Harness::pools(self, seed, bounds)?;
+        let key = Self::pools_key(seed);
+        self.pools.get(&key).cloned().flatten()
     }
 }
 

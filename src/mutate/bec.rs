@@ -295,3 +295,33 @@ pub fn bec(
     }
     out
 }
+
+/// Boolean Expression Coercion as a [`super::Mutator`]: on ValFuzz's preparation of the
+/// seed (its constant sites), the plan (holes and monitored sub-terms) is the seed's own
+/// and the rounds vary by turn; a turn's mutants are made at once, one reference query a
+/// round ([`super::Ctx::batch`] rounds), and handed out one by one.
+#[derive(Default)]
+pub struct Bec<'s> {
+    seed: Option<Prepared<'s>>,
+    made: std::collections::VecDeque<(Vec<Edit>, Script)>,
+    solvers: &'s [crate::solver::SolverSpec],
+}
+
+impl<'s> super::Mutator<'s> for Bec<'s> {
+    fn prepare(&mut self, seed: &'s Script, ctx: &mut super::Ctx<'s, '_>) -> Result<(), super::Skip> {
+        self.solvers = ctx.solvers;
+        self.made.clear();
+        let p = self.seed.get_or_insert_with(|| Prepared::new(seed));
+        let Some(r) = ctx.reference.as_mut().filter(|_| ctx.reference_reads) else { return Ok(()) };
+        let Some(plan) = bec_plan(p, 16, &mut super::choice::Rng::new((ctx.seed_draw)(0xbec))) else { return Ok(()) };
+        let mut rng = super::choice::Rng::new(ctx.turn_draw);
+        self.made = bec(p, &plan, ctx.batch, &mut rng, &mut |q| r.bec_answer(q)).into();
+        Ok(())
+    }
+    /// The turn's next mutant (its draw was the turn's, at [`super::Mutator::prepare`]).
+    fn mutate(&mut self, rng_seed: u64) -> Option<super::Mutant> {
+        let (edits, m) = self.made.pop_front()?;
+        // Its edits do not replay from the seed alone: the script is always kept.
+        Some(super::Mutant::of_script(self.solvers, rng_seed, edits, m, false))
+    }
+}

@@ -535,3 +535,74 @@ mod tests {
         assert!(simplify > 8 * solve_eqs && solve_eqs > 0, "{simplify} against {solve_eqs}");
     }
 }
+
+/// The configuration engine as a [`super::Mutator`]: the campaign's learned weights come
+/// in through [`super::Ctx::weights`], and [`super::Mutator::post_exec`] says what each
+/// mutant taught ([`Learning`]).
+#[derive(Default)]
+pub struct ConfigEngine<'s> {
+    seed: Option<Prepared<'s>>,
+    solvers: &'s [crate::solver::SolverSpec],
+    baseline: Vec<Option<(Vec<&'static str>, std::time::Duration)>>,
+}
+
+impl<'s> super::Mutator<'s> for ConfigEngine<'s> {
+    fn prepare(&mut self, seed: &'s Script, ctx: &mut super::Ctx<'s, '_>) -> Result<(), super::Skip> {
+        self.solvers = ctx.solvers;
+        self.baseline = std::mem::take(&mut ctx.baseline);
+        let p = self.seed.get_or_insert_with(|| Prepared::new(seed, ctx.options));
+        if let Some((learning, logic)) = ctx.learning {
+            // What the campaign has learned so far of this logic's configurations.
+            p.set_weights(Some(learning.lock().unwrap_or_else(|e| e.into_inner()).weights(logic)));
+        }
+        Ok(())
+    }
+    fn mutate(&mut self, rng_seed: u64) -> Option<super::Mutant> {
+        let (edits, m) = mutate_prepared(self.seed.as_ref()?, &mut super::choice::Rng::new(rng_seed))?;
+        Some(super::Mutant::of_script(self.solvers, rng_seed, edits, m, true))
+    }
+    /// Counts a configuration mutant for the engine's learning: only one whose edits are
+    /// all configuration (a formula edit would change behaviour by itself), and only the
+    /// solvers its edits address (z3 for a tactic, cvc5 for options). It had an effect
+    /// when one of them answered a check-sat with an outcome the seed never got, or took
+    /// over twice or under half the seed's time (where either is over 20 ms: below that,
+    /// time is noise).
+    fn post_exec(&mut self, m: &super::Mutant, rs: &[Option<&crate::solver::QueryResult>]) -> Option<super::Learned> {
+        use crate::solver::Family;
+        let edits = &m.edits;
+        if !edits.iter().all(|e| matches!(e, Edit::AskAgain { .. } | Edit::SetOptions { .. } | Edit::PushSplit { .. }))
+        {
+            return None;
+        }
+        let keys = Learning::keys(edits);
+        if keys.is_empty() {
+            return None;
+        }
+        // Every solver of the campaign carries its option tables' owners.
+        let owners = self.solvers.first().map(|s| s.option_owners.clone()).unwrap_or_default();
+        let families: Vec<Family> = edits
+            .iter()
+            .flat_map(|e| match e {
+                Edit::AskAgain { .. } => vec![Family::Z3],
+                Edit::SetOptions { options } => {
+                    options.iter().filter_map(|(n, _)| owners.owner(&format!(":{n}"))).collect()
+                }
+                _ => vec![],
+            })
+            .collect();
+        let mut seen = false;
+        let mut effect = false;
+        for (k, r) in rs.iter().enumerate() {
+            let (Some(r), Some(Some((names, wall)))) = (r, self.baseline.get(k)) else { continue };
+            if !families.contains(&self.solvers[k].family) {
+                continue;
+            }
+            seen = true;
+            let new_outcome = r.outcomes.iter().any(|o| !names.contains(&o.name()));
+            let (a, b) = (r.wall.as_secs_f64(), wall.as_secs_f64());
+            let new_time = a.max(b) > 0.020 && (a > 2.0 * b || 2.0 * a < b);
+            effect |= new_outcome || new_time;
+        }
+        seen.then_some(super::Learned { keys, effect })
+    }
+}

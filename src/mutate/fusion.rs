@@ -508,3 +508,37 @@ mod tests {
         }
     }
 }
+
+/// Semantic Fusion as a [`super::Mutator`]: a turn needs a [`super::Partner`] of the
+/// same status, and its mutants have that status by construction.
+#[derive(Default)]
+pub struct Fusion<'s> {
+    parts: Option<(Part<'s>, Part<'s>)>,
+    other: String,
+    sat: bool,
+    solvers: &'s [crate::solver::SolverSpec],
+}
+
+impl<'s> super::Mutator<'s> for Fusion<'s> {
+    fn prepare(&mut self, seed: &'s Script, ctx: &mut super::Ctx<'s, '_>) -> Result<(), super::Skip> {
+        let p = ctx.partner.take().ok_or(super::Skip::Wait)?;
+        self.solvers = ctx.solvers;
+        self.parts = Part::new(seed).zip(Part::new(p.script));
+        self.other = p.path;
+        self.sat = p.sat;
+        Ok(())
+    }
+    fn mutate(&mut self, rng_seed: u64) -> Option<super::Mutant> {
+        let (a, b) = self.parts.as_ref()?;
+        let (recipe, m) = fuse(a, b, self.sat, &mut super::choice::Rng::new(rng_seed))?;
+        let edits = vec![super::edit::Edit::Fuse { other: self.other.clone(), recipe }];
+        // Its edits do not replay from the seed alone: the script is always kept.
+        Some(super::Mutant::of_script(self.solvers, rng_seed, edits, m, false))
+    }
+    fn wants_partner(&self) -> bool {
+        true
+    }
+    fn construction(&self) -> super::Construction<'_> {
+        super::Construction::Answer(self.sat)
+    }
+}

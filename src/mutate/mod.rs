@@ -7,6 +7,7 @@ pub mod config;
 pub mod edit;
 pub mod file;
 pub mod fusion;
+pub mod mutator;
 pub mod opfuzz;
 pub mod scope;
 pub mod storm;
@@ -16,10 +17,13 @@ pub mod valfuzz;
 use crate::smtlib::Script;
 use choice::Choices;
 use edit::Edit;
+pub use mutator::{
+    mutator, solver_texts, Construction, Ctx, Learned, Mutant, Mutator, Partner, Reference, Skip, KEEP_SCRIPT_BYTES,
+};
 
 /// The mutation engines. OpFuzz, TypeFuzz and ValFuzz work on a seed alone; STORM needs
 /// a reference solver's model first ([`storm`]) and fusion a second seed whose status is
-/// known, so campaigns drive them themselves.
+/// known: each gets what it needs through [`Ctx`] ([`Mutator`], [`mutator`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Engine {

@@ -399,3 +399,44 @@ mod tests {
         assert!(agree * 100 >= fast * 95, "{agree} of {fast}");
     }
 }
+
+/// OpFuzz as a [`super::Mutator`]. Its common case, an operator swap that keeps the sort,
+/// is sent as the seed's text with one symbol replaced ([`SeedText`]) when every solver
+/// reads the same text; the script is only built for a candidate.
+#[derive(Default)]
+pub struct OpFuzz<'s> {
+    seed: Option<(Prepared<'s>, Option<SeedText>)>,
+    solvers: &'s [crate::solver::SolverSpec],
+}
+
+impl<'s> super::Mutator<'s> for OpFuzz<'s> {
+    fn prepare(&mut self, seed: &'s Script, ctx: &mut super::Ctx<'s, '_>) -> Result<(), super::Skip> {
+        self.solvers = ctx.solvers;
+        if self.seed.is_none() {
+            let text = ctx.solvers.iter().all(|spec| spec.without_foreign_options(seed).is_none()).then(|| {
+                let mut plain = seed.clone();
+                edit::strip_status(&mut plain);
+                SeedText::new(&plain)
+            });
+            self.seed = Some((Prepared::new(seed), text));
+        }
+        Ok(())
+    }
+    fn mutate(&mut self, rng_seed: u64) -> Option<super::Mutant> {
+        let (p, text) = self.seed.as_ref()?;
+        let mut rng = super::choice::Rng::new(rng_seed);
+        let (edits, m) = match (text, choose(p, &mut rng)?) {
+            (Some(st), Choice::Swap { edits, term, to }) => {
+                let t = st.swapped(p.script, term, to)?;
+                let texts = vec![t; self.solvers.len()];
+                return Some(super::Mutant { rng_seed, edits, script: None, texts, checks: st.checks, framing: None });
+            }
+            (None, Choice::Swap { edits, .. }) => {
+                let m = edit::apply_unchecked(p.script, &edits).ok()?;
+                (edits, m)
+            }
+            (_, Choice::Checked(edits, m)) => (edits, *m),
+        };
+        Some(super::Mutant::of_script(self.solvers, rng_seed, edits, m, true))
+    }
+}

@@ -555,3 +555,66 @@ mod tests {
         go(&s, root)
     }
 }
+
+/// STORM as a [`super::Mutator`]: the pools come from the reference
+/// ([`super::Reference::pools`]); per solver, the text every instance starts with and
+/// whether it reads z3's tactics are built once. Instances are sent as text
+/// ([`instance_body`] after the solver's prefix); only a candidate is built as a script
+/// ([`super::Mutator::rebuild`]).
+#[derive(Default)]
+pub struct Storm<'s> {
+    pools: Option<std::sync::Arc<Pools>>,
+    prefixes: Vec<String>,
+    tactics: Vec<bool>,
+    seed_diagnostics: usize,
+    bounds: Bounds,
+    solvers: &'s [crate::solver::SolverSpec],
+}
+
+impl<'s> super::Mutator<'s> for Storm<'s> {
+    fn prepare(&mut self, seed: &'s Script, ctx: &mut super::Ctx<'s, '_>) -> Result<(), super::Skip> {
+        if self.pools.is_none() {
+            let rng_seed = (ctx.seed_draw)(0x5708);
+            let r = ctx.reference.as_mut().ok_or(super::Skip::Nothing)?;
+            let pools = r.pools(seed, ctx.storm, rng_seed).ok_or(super::Skip::Nothing)?;
+            self.pools = Some(pools);
+            self.prefixes = ctx.solvers.iter().map(|spec| edit::recombine_prefix(&spec.own_script(seed))).collect();
+            self.tactics = ctx.solvers.iter().map(|spec| spec.family.reads_check_sat_using()).collect();
+            self.seed_diagnostics = check::check(seed).diagnostics.len();
+        }
+        self.bounds = ctx.storm.clone();
+        self.solvers = ctx.solvers;
+        Ok(())
+    }
+    fn mutate(&mut self, rng_seed: u64) -> Option<super::Mutant> {
+        let p = self.pools.as_ref()?;
+        let mut rng = super::choice::Rng::new(rng_seed);
+        let a = p.instance(&self.bounds, &mut rng)?;
+        let e = instance_edit(a, &self.bounds, &mut rng)?;
+        // At most two bodies (with and without the z3 tactic), each built once.
+        let with = if self.tactics.contains(&true) { Some(instance_body(&e, true)?) } else { None };
+        let without = if self.tactics.contains(&false) { Some(instance_body(&e, false)?) } else { None };
+        let checks = with.as_ref().or(without.as_ref())?.1;
+        let texts = (0..self.solvers.len())
+            .map(|k| {
+                let body = if self.tactics[k] { &with } else { &without };
+                format!("{}{}", self.prefixes[k], body.as_ref().map_or("", |b| b.0.as_str()))
+            })
+            .collect();
+        Some(super::Mutant { rng_seed, edits: vec![e], script: None, texts, checks, framing: None })
+    }
+    fn construction(&self) -> super::Construction<'_> {
+        match &self.pools {
+            Some(p) => super::Construction::Witness(&p.witness),
+            None => super::Construction::None,
+        }
+    }
+    /// The instance as a script, sort-checked against the seed's own diagnostics: the
+    /// text was sent without the re-check, and an instance the check refuses is the
+    /// generator's doing, not a finding.
+    fn rebuild<'m>(&self, seed: &Script, m: &'m super::Mutant) -> Result<std::borrow::Cow<'m, Script>, Option<String>> {
+        edit::apply_with_baseline(seed, &m.edits, self.seed_diagnostics)
+            .map(std::borrow::Cow::Owned)
+            .map_err(|e| Some(e.to_string()))
+    }
+}

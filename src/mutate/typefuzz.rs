@@ -205,6 +205,11 @@ fn width(e: &theory::WExpr, n: u64, w: &mut [Option<u64>; 8]) -> bool {
     }
 }
 
+/// TypeFuzz as a [`super::Mutator`].
+pub fn mutator<'s>() -> super::mutator::Plain<'s, Prepared<'s>> {
+    super::mutator::Plain::new(Prepared::new, mutate_prepared)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -291,6 +291,11 @@ pub fn mutate(seed: &Script, choices: &mut impl Choices) -> Option<(Vec<Edit>, S
     mutate_prepared(&Prepared::new(seed), choices)
 }
 
+/// ValFuzz as a [`super::Mutator`].
+pub fn mutator<'s>() -> super::mutator::Plain<'s, Prepared<'s>> {
+    super::mutator::Plain::new(Prepared::new, mutate_prepared)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
