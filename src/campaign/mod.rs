@@ -11,6 +11,7 @@
 //! deduplicated ([`store`]).
 
 mod confirm;
+pub mod regroup;
 pub mod event;
 pub mod report;
 mod schedule;
@@ -511,11 +512,26 @@ fn reduce_findings(sh: &Shared, out: &Path, quiet: bool, deadline: Option<Instan
         }
         sh.events.emit(ev);
     }
-    let merged = sh.store.lock().unwrap_or_else(|e| e.into_inner()).merge_same_reductions();
-    for (kept, gone) in merged {
-        let id = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    // One finding per cause: each reduction's range over the family's releases, then
+    // the findings whose identities meet merged (issue 39).
+    let timeout = crate::util::time::seconds(sh.cfg.timeout);
+    let solvers = |_: &Path| sh.solvers.clone();
+    let done = regroup::regroup(out, &sh.store, &solvers, &sh.ladder, timeout, deadline);
+    let id = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if !quiet {
+        for (f, words) in &done.ranged {
+            eprintln!("range of {f}: {words}");
+        }
+        for (f, change) in &done.dialect {
+            eprintln!("{f} is a dialect difference ({change}), not a bug");
+        }
+        for (f, why) in &done.failed {
+            eprintln!("no range for {f}: {why}");
+        }
+    }
+    for (kept, gone) in done.merged {
         if !quiet {
-            eprintln!("merged {} into {}: their reductions are identical", id(&gone), id(&kept));
+            eprintln!("merged {} into {}: one cause", id(&gone), id(&kept));
         }
         sh.events.emit(Event::Merged { id: id(&kept), merged: id(&gone) });
     }
