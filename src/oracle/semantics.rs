@@ -25,6 +25,19 @@ pub struct MeaningChange {
     pub used_by: fn(&str) -> bool,
 }
 
+impl MeaningChange {
+    /// The family's name as reports write it.
+    pub fn family_name(&self) -> &'static str {
+        match self.family {
+            Family::Z3 => "z3",
+            Family::Cvc5 => "cvc5",
+            Family::Yices => "yices",
+            Family::Bitwuzla => "bitwuzla",
+            Family::Other => "the solver",
+        }
+    }
+}
+
 /// The table. Every release of a family is compared with `since` by
 /// [`crate::solver::registry::version_cmp`].
 pub const CHANGES: &[MeaningChange] = &[

@@ -405,6 +405,11 @@ pub fn shape(text: &str) -> Option<String> {
             out.push_str(&format!("(check-sat-using {})\n", decisive_tactics(&words)));
             continue;
         }
+        if head == "set-option" {
+            // An option's value is its configuration, not a literal to abstract.
+            out.push_str(&format!("(set-option {})\n", (a + 2..b - 1).map(word).collect::<Vec<_>>().join(" ")));
+            continue;
+        }
         let mut line: Vec<String> = vec![];
         let mut i = a;
         while i < b {
@@ -440,6 +445,11 @@ pub fn shape(text: &str) -> Option<String> {
                 k => literal_sort(k, w).unwrap_or_else(|| w.to_string()),
             });
             i += 1;
+        }
+        // `(declare-const x S)` is `(declare-fun x () S)` (SMT-LIB 2.6, §4.2.3).
+        if line.get(1).is_some_and(|w| w == "declare-const") && line.len() > 3 {
+            line[1] = "declare-fun".into();
+            line.insert(3, "()".into());
         }
         out.push_str(&line.join(" ").replace("( ", "(").replace(" )", ")"));
         out.push('\n');
@@ -629,7 +639,7 @@ mod tests {
         let c = "(declare-const v (_ BitVec 8))\n(assert (= v #x0f (_ bv3 8) #b1))\n(assert (= \"a\\u{41}\" \"\"))";
         assert_eq!(
             shape(c).unwrap(),
-            "(declare-const x0 (_ BitVec 8))\n(assert (= x0 #BV8 #BV8 #BV1))\n(assert (= #String #String))\n"
+            "(declare-fun x0 () (_ BitVec 8))\n(assert (= x0 #BV8 #BV8 #BV1))\n(assert (= #String #String))\n"
         );
         // Bound variables and defined-function parameters are the script's own.
         let d = "(define-fun f ((p Int)) Int (let ((q p)) q))\n(assert (forall ((r Int)) (= (f r) r)))";

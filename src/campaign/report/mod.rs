@@ -219,7 +219,7 @@ pub fn markdown(out: &Path, d: &Data) -> String {
                 cell(&m.blamed),
                 cell(&m.logic),
                 cell(&crate::oracle::signature_words(&m.signature)),
-                cell(m.fixed_in.as_deref().unwrap_or("not fixed in the installed releases")),
+                cell(&finding::fixed_words(m)),
                 m.trigger_bytes,
                 match &m.reduction {
                     Some(r) => format!("[{} bytes]({})", r.reduced_bytes, cell(&rel(out, &f.reduced_path()))),
