@@ -11,8 +11,8 @@
 //! deduplicated ([`store`]).
 
 mod confirm;
-pub mod regroup;
 pub mod event;
+pub mod regroup;
 pub mod report;
 mod schedule;
 mod stats;

@@ -129,11 +129,14 @@ pub(crate) fn run_campaign(
     let (md, _) = smtstorm::campaign::report::write(out)?;
     if !json {
         eprintln!(
-            "{} mutants in {:.0} s ({:.1}/s); {} distinct bugs, {} seed findings in {}; report: {}",
+            "{} mutants in {:.0} s ({:.1}/s); {}, {} seed findings in {}; report: {}",
             sum.stats.mutants,
             sum.stats.elapsed,
             sum.stats.mutants as f64 / sum.stats.elapsed.max(1e-9),
-            sum.bugs,
+            smtstorm::store::identity::Tally::of(
+                smtstorm::store::Store::list_in(out).iter().map(|f| &f.1).filter(|m| !m.seed_finding)
+            )
+            .words(),
             sum.seed_findings,
             smtstorm::store::layout::bugs(out).display(),
             md.display()

@@ -58,7 +58,8 @@ pub fn regression_range(
         Ok(t) => (layout::REDUCED, t),
         Err(_) => (
             layout::TRIGGER,
-            f.read_trigger().map_err(|e| ReduceError::Write { path: f.trigger_path().display().to_string(), source: e })?,
+            f.read_trigger()
+                .map_err(|e| ReduceError::Write { path: f.trigger_path().display().to_string(), source: e })?,
         ),
     };
     let script = smtlib::parse(&text).map_err(|e| e.in_file(&f.path().join(on)))?;
@@ -84,19 +85,24 @@ pub fn regression_range(
         use ProbeVerdict::*;
         let crashed = r.crash.is_some() || r.outcomes.iter().any(|o| matches!(o, Outcome::Crash { .. }));
         let refused = r.outcomes.is_empty()
-            || r.outcomes.iter().any(|o| matches!(o, Outcome::Error { .. } | Outcome::Timeout | Outcome::Resource { .. }));
+            || r.outcomes
+                .iter()
+                .any(|o| matches!(o, Outcome::Error { .. } | Outcome::Timeout | Outcome::Resource { .. }));
         match &judge.symptom {
             Symptom::Crash { .. } if crashed => Fails,
             Symptom::Crash { .. } if crash_fixed(r) => Passes,
             Symptom::Crash { .. } => Inconclusive,
             _ if crashed => Inconclusive,
-            Symptom::InvalidModel { .. } if r.outcomes.iter().any(|o| matches!(o, Outcome::InvalidModel { .. })) => Fails,
+            Symptom::InvalidModel { .. } if r.outcomes.iter().any(|o| matches!(o, Outcome::InvalidModel { .. })) => {
+                Fails
+            }
             Symptom::Contradiction if self_contradiction(r, &framing).is_some() => Fails,
             Symptom::Contradiction if r.outcomes.iter().filter(|o| o.is_definite()).count() < 2 => Inconclusive,
             Symptom::Answers { want } => {
                 let Some(wrong) = want.first().cloned().flatten() else { return Inconclusive };
                 let fails = r.outcomes.iter().enumerate().any(|(c, o)| {
-                    let said: Vec<&Outcome> = others.iter().filter_map(|x| x.get(c)).filter(|o| o.is_definite()).collect();
+                    let said: Vec<&Outcome> =
+                        others.iter().filter_map(|x| x.get(c)).filter(|o| o.is_definite()).collect();
                     *o == wrong && (said.is_empty() || said.iter().any(|s| **s != wrong))
                 });
                 match (fails, refused) {

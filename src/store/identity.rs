@@ -137,7 +137,8 @@ impl Range {
     /// range: the fix is after the newest failing release.
     pub fn settle(&mut self) {
         let conclusive = |i: &usize| self.probes[*i].verdict != ProbeVerdict::Inconclusive;
-        let fails: Vec<usize> = (0..self.probes.len()).filter(|&i| self.probes[i].verdict == ProbeVerdict::Fails).collect();
+        let fails: Vec<usize> =
+            (0..self.probes.len()).filter(|&i| self.probes[i].verdict == ProbeVerdict::Fails).collect();
         self.introduced_in = None;
         self.fixed_in = None;
         if let (Some(&first), Some(&last)) = (fails.first(), fails.last()) {
@@ -401,7 +402,8 @@ pub fn shape(text: &str) -> Option<String> {
             continue;
         }
         if head == "check-sat-using" {
-            let words: Vec<&str> = (a + 2..b).filter(|&i| is_sym(i) || tape[i].kind == Tok::Keyword).map(word).collect();
+            let words: Vec<&str> =
+                (a + 2..b).filter(|&i| is_sym(i) || tape[i].kind == Tok::Keyword).map(word).collect();
             out.push_str(&format!("(check-sat-using {})\n", decisive_tactics(&words)));
             continue;
         }
@@ -418,7 +420,9 @@ pub fn shape(text: &str) -> Option<String> {
             if t.kind == Tok::LParen
                 && i + 3 < b
                 && word(i + 1) == "_"
-                && word(i + 2).strip_prefix("bv").is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+                && word(i + 2)
+                    .strip_prefix("bv")
+                    .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
                 && tape[i + 4 - 1].kind == Tok::Numeral
                 && tape.get(i + 4).is_some_and(|t| t.kind == Tok::RParen)
             {
@@ -522,6 +526,44 @@ pub fn key(m: &Meta, family: &str, reduced: &str) -> Option<String> {
         _ => format!("shape|{}", crate::util::hash::short_hash(&shape(reduced)?)),
     };
     Some(format!("{top}|{}|{family}|{ident}", m.kind))
+}
+
+/// The headline count of a store's findings (issue 39): causes, with the dedup keys and
+/// the instances (every confirmed find, duplicates included) beside them; dialect
+/// differences are not causes and are counted apart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub causes: usize,
+    pub dialect: usize,
+    pub keys: usize,
+    pub instances: u64,
+}
+
+impl Tally {
+    /// The tally of these findings.
+    pub fn of<'a>(metas: impl IntoIterator<Item = &'a Meta>) -> Tally {
+        let mut t = Tally::default();
+        for m in metas {
+            if m.cause.dialect.is_some() {
+                t.dialect += 1;
+            } else {
+                t.causes += 1;
+            }
+            t.keys += 1 + m.merged_keys.len();
+            t.instances += 1 + m.duplicates;
+        }
+        t
+    }
+
+    /// `3 causes (5 keys, 9 instances; 1 dialect difference)`.
+    pub fn words(&self) -> String {
+        let dialect = match self.dialect {
+            0 => String::new(),
+            1 => "; 1 dialect difference, not a bug".into(),
+            n => format!("; {n} dialect differences, not bugs"),
+        };
+        format!("{} causes ({} keys, {} instances{dialect})", self.causes, self.keys, self.instances)
+    }
 }
 
 /// What [`Store::regroup`] did: (kept, merged) directory pairs, the merged one now under
@@ -678,8 +720,18 @@ mod tests {
         let r = mk(&[("4.8.5", Inconclusive), ("4.8.7", Fails), ("4.8.8", Fails), ("5.4.0", Fails)]);
         assert_eq!((r.introduced_in.as_deref(), r.fixed_in.as_deref(), r.newest_fails), (None, None, true));
         assert!(r.words().contains("still failing in the newest, 5.4.0"), "{}", r.words());
-        let r = mk(&[("4.8.5", Passes), ("4.8.7", Fails), ("4.8.8", Passes), ("4.8.9", Fails), ("4.12.6", Inconclusive), ("5.4.0", Passes)]);
-        assert_eq!((r.introduced_in.as_deref(), r.fixed_in.as_deref(), r.newest_fails), (Some("4.8.7"), Some("5.4.0"), false));
+        let r = mk(&[
+            ("4.8.5", Passes),
+            ("4.8.7", Fails),
+            ("4.8.8", Passes),
+            ("4.8.9", Fails),
+            ("4.12.6", Inconclusive),
+            ("5.4.0", Passes),
+        ]);
+        assert_eq!(
+            (r.introduced_in.as_deref(), r.fixed_in.as_deref(), r.newest_fails),
+            (Some("4.8.7"), Some("5.4.0"), false)
+        );
         let r = mk(&[("4.8.5", Passes), ("4.8.7", Passes)]);
         assert!(r.failing().is_empty() && r.words().starts_with("no installed release"));
     }

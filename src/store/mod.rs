@@ -354,10 +354,20 @@ mod tests {
         let b = dir(st.record(meta("ALL", "4.8.9", 2.0), "(set-logic ALL)").unwrap());
         let c = dir(st.record(meta("QF_S", "4.8.8", 3.0), "(set-logic QF_S)").unwrap());
         let d = dir(st.record(meta("QF_LIA", "4.8.9", 4.0), "(set-logic QF_LIA)").unwrap());
-        std::fs::write(a.join("reduced.smt2"), "(declare-const s String)\n(assert (str.<= s s))\n(check-sat)\n").unwrap();
-        std::fs::write(b.join("reduced.smt2"), "(declare-const t String)\n(assert (str.<= t t))\n(check-sat)\n").unwrap();
-        std::fs::write(c.join("reduced.smt2"), "(set-logic QF_S)\n(declare-const u String)\n(assert (str.<= u u))\n(check-sat)\n").unwrap();
-        std::fs::write(d.join("reduced.smt2"), "; smtstorm-witness: ((x 1))\n(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n").unwrap();
+        std::fs::write(a.join("reduced.smt2"), "(declare-const s String)\n(assert (str.<= s s))\n(check-sat)\n")
+            .unwrap();
+        std::fs::write(b.join("reduced.smt2"), "(declare-const t String)\n(assert (str.<= t t))\n(check-sat)\n")
+            .unwrap();
+        std::fs::write(
+            c.join("reduced.smt2"),
+            "(set-logic QF_S)\n(declare-const u String)\n(assert (str.<= u u))\n(check-sat)\n",
+        )
+        .unwrap();
+        std::fs::write(
+            d.join("reduced.smt2"),
+            "; smtstorm-witness: ((x 1))\n(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n",
+        )
+        .unwrap();
         assert_eq!(st.regroup(&[]), vec![(a.clone(), b.clone()), (a.clone(), c.clone())]);
         assert_eq!(st.counts(), (2, 0));
         assert!(!b.exists() && !c.exists());

@@ -63,11 +63,7 @@ pub(super) fn cause_lines(m: &Meta) -> Option<Vec<String>> {
         ));
     }
     let family = m.cause.family.as_deref().unwrap_or("the solver");
-    v.push(format!(
-        "- Regression range of `{}` over the installed releases of {family}: {}",
-        range.on,
-        range.words()
-    ));
+    v.push(format!("- Regression range of `{}` over the installed releases of {family}: {}", range.on, range.words()));
     for p in &range.probes {
         let verdict = match p.verdict {
             crate::store::identity::ProbeVerdict::Fails => "fails",
@@ -77,10 +73,22 @@ pub(super) fn cause_lines(m: &Meta) -> Option<Vec<String>> {
         v.push(format!("  - {}: {verdict} ({})", p.release, p.answers));
     }
     if !m.cause.instances.is_empty() {
-        v.push(format!("- The same cause was also found as {} other finding(s), kept under `{}/`:", m.cause.instances.len(), layout::INSTANCES));
+        v.push(format!(
+            "- The same cause was also found as {} other finding(s), kept under `{}/`:",
+            m.cause.instances.len(),
+            layout::INSTANCES
+        ));
         for i in &m.cause.instances {
-            let size = i.reduced_bytes.map_or(format!("{} bytes", i.trigger_bytes), |b| format!("reduced to {b} bytes"));
-            v.push(format!("  - `{}`: {} ({}), logic {}, {size}, found {} time(s)", i.id, i.blamed, i.blamed_version.as_deref().unwrap_or("?"), i.logic, i.found));
+            let size =
+                i.reduced_bytes.map_or(format!("{} bytes", i.trigger_bytes), |b| format!("reduced to {b} bytes"));
+            v.push(format!(
+                "  - `{}`: {} ({}), logic {}, {size}, found {} time(s)",
+                i.id,
+                i.blamed,
+                i.blamed_version.as_deref().unwrap_or("?"),
+                i.logic,
+                i.found
+            ));
         }
     }
     Some(v)

@@ -203,7 +203,8 @@ pub fn markdown(out: &Path, d: &Data) -> String {
     for (title, seed) in [("Bugs found by fuzzing", false), ("Seed findings (the unmutated seed already fails)", true)]
     {
         let rows: Vec<&(PathBuf, Meta)> = d.findings.iter().filter(|f| f.1.seed_finding == seed).collect();
-        let _ = writeln!(s, "\n## {title}: {}\n", rows.len());
+        let tally = crate::store::identity::Tally::of(rows.iter().map(|r| &r.1));
+        let _ = writeln!(s, "\n## {title}: {}\n", tally.words());
         if rows.is_empty() {
             continue;
         }
