@@ -519,20 +519,11 @@ fn reduce_findings(sh: &Shared, out: &Path, quiet: bool, deadline: Option<Instan
     let done = regroup::regroup(out, &sh.store, &solvers, &sh.ladder, timeout, deadline);
     let id = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if !quiet {
-        for (f, words) in &done.ranged {
-            eprintln!("range of {f}: {words}");
-        }
-        for (f, change) in &done.dialect {
-            eprintln!("{f} is a dialect difference ({change}), not a bug");
-        }
-        for (f, why) in &done.failed {
-            eprintln!("no range for {f}: {why}");
+        for l in done.lines() {
+            eprintln!("{l}");
         }
     }
     for (kept, gone) in done.merged {
-        if !quiet {
-            eprintln!("merged {} into {}: one cause", id(&gone), id(&kept));
-        }
         sh.events.emit(Event::Merged { id: id(&kept), merged: id(&gone) });
     }
 }

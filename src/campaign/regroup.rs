@@ -28,6 +28,18 @@ pub struct Outcome {
     pub merged: Regrouped,
 }
 
+impl Outcome {
+    /// What a person is told (the campaign's stderr, `report --regroup`'s), a line each.
+    pub fn lines(&self) -> Vec<String> {
+        let id = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let ranged = self.ranged.iter().map(|(f, w)| format!("range of {f}: {w}"));
+        let dialect = self.dialect.iter().map(|(f, c)| format!("{f} is a dialect difference ({c}), not a bug"));
+        let failed = self.failed.iter().map(|(f, why)| format!("no range for {f}: {why}"));
+        let merged = self.merged.iter().map(|(k, g)| format!("merged {} into {}: one cause", id(g), id(k)));
+        ranged.chain(dialect).chain(failed).chain(merged).collect()
+    }
+}
+
 /// Ranges every reduced finding of the store at `out` that has no range on its current
 /// reduction (with `solvers` resolving its solvers, `ladder` the installed releases,
 /// `max_time` the per-query limit), marks dialect differences, and merges the findings of

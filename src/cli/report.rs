@@ -67,17 +67,8 @@ fn regroup(dir: &std::path::Path) -> Result<()> {
         smtstorm::util::time::seconds(timeout),
         None,
     );
-    for (f, words) in &done.ranged {
-        eprintln!("range of {f}: {words}");
-    }
-    for (f, change) in &done.dialect {
-        eprintln!("{f} is a dialect difference ({change}), not a bug");
-    }
-    for (f, why) in &done.failed {
-        eprintln!("no range for {f}: {why}");
-    }
-    for (kept, gone) in &done.merged {
-        eprintln!("merged {} into {}: one cause", gone.display(), kept.display());
+    for l in done.lines() {
+        eprintln!("{l}");
     }
     Ok(())
 }
