@@ -510,6 +510,7 @@ impl<'a> Bandit<'a> {
                 reduction: None,
                 merged_keys: vec![],
                 merged_from: vec![],
+                cause: Default::default(),
                 frames: vec![],
             };
             match self.store.record(meta, text) {

@@ -187,6 +187,7 @@ pub(super) fn confirm_and_store(
         reduction: None,
         merged_keys: vec![],
         merged_from: vec![],
+        cause: Default::default(),
         frames,
     };
     // A STORM trigger carries its witness as a comment line (solvers never see it).

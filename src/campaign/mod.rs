@@ -15,6 +15,7 @@ mod confirm;
 mod engines;
 pub mod event;
 mod prescreen;
+pub mod regroup;
 pub mod report;
 mod schedule;
 mod stats;
@@ -147,9 +148,30 @@ fn configuration_space(
 /// Runs (or resumes) a campaign writing to `out`. `quiet` silences the progress line;
 /// `json` also prints events to stdout. Fails at once if another process uses `out`
 /// ([`store::lock`]).
-pub fn run(cfg: Config, registry: &Registry, out: &Path, quiet: bool, json: bool) -> Result<Summary> {
+/// `reconfigure`: a resumed store may run with settings other than those it was made
+/// with ([`Config::differences`]); without it that is [`Error::SettingsDiffer`], decided
+/// once the store is ours (a store in use says so first).
+pub fn run(
+    cfg: Config,
+    registry: &Registry,
+    out: &Path,
+    quiet: bool,
+    json: bool,
+    reconfigure: bool,
+) -> Result<Summary> {
     cfg.validate()?;
     let lock = store::lock::lock(out)?;
+    if !reconfigure {
+        if let Ok(Some(prev)) = CampaignFile::read(out) {
+            let changes = prev.config.differences(&cfg);
+            if !changes.is_empty() {
+                return Err(Error::SettingsDiffer {
+                    out: out.to_path_buf(),
+                    changes: changes.iter().map(|(k, a, b)| format!("{k}: stored {a}, given {b}")).collect(),
+                });
+            }
+        }
+    }
     run_locked(cfg, registry, out, quiet, json, &lock)
 }
 
@@ -541,12 +563,18 @@ fn reduce_findings(sh: &Shared, out: &Path, quiet: bool, deadline: Option<Instan
         }
         sh.events.emit(ev);
     }
-    let merged = sh.store.lock().unwrap_or_else(|e| e.into_inner()).merge_same_reductions();
-    for (kept, gone) in merged {
-        let id = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if !quiet {
-            eprintln!("merged {} into {}: their reductions are identical", id(&gone), id(&kept));
+    // One finding per cause: each reduction's range over the family's releases, then
+    // the findings whose identities meet merged (issue 39).
+    let timeout = crate::util::time::seconds(sh.cfg.timeout);
+    let solvers = |_: &Path| sh.solvers.clone();
+    let done = regroup::regroup(out, &sh.store, &solvers, &sh.ladder, timeout, deadline);
+    let id = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if !quiet {
+        for l in done.lines() {
+            eprintln!("{l}");
         }
+    }
+    for (kept, gone) in done.merged {
         sh.events.emit(Event::Merged { id: id(&kept), merged: id(&gone) });
     }
 }

@@ -53,6 +53,6 @@ impl FuzzCmd {
         if self.shard.is_some() {
             cfg.shard = self.shard;
         }
-        self.run.run(cfg, stored.as_ref())
+        self.run.run(cfg)
     }
 }

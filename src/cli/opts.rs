@@ -100,14 +100,9 @@ pub(crate) fn stored_config(out: &std::path::Path) -> Result<Option<smtstorm::ca
 }
 
 impl RunOpts {
-    /// Applies the options that were given, then runs the campaign. `stored`: the
-    /// settings of the store being resumed ([`stored_config`]), which `cfg` must keep
-    /// unless `--reconfigure`.
-    pub(crate) fn run(
-        &self,
-        mut cfg: smtstorm::campaign::Config,
-        stored: Option<&smtstorm::campaign::Config>,
-    ) -> Result<i32> {
+    /// Applies the options that were given, then runs the campaign (which refuses a
+    /// resumed store's settings changed without `--reconfigure`).
+    pub(crate) fn run(&self, mut cfg: smtstorm::campaign::Config) -> Result<i32> {
         if let Some(w) = self.workers {
             cfg.workers = w;
         }
@@ -132,42 +127,34 @@ impl RunOpts {
         if self.no_bisect {
             cfg.bisect = false;
         }
-        if let Some(stored) = stored.filter(|_| !self.reconfigure) {
-            let changes = stored.differences(&cfg);
-            if !changes.is_empty() {
-                let said: Vec<String> = changes.iter().map(|(k, a, b)| format!("{k}: stored {a}, given {b}")).collect();
-                anyhow::bail!(
-                    "{} is a campaign made with other settings ({}); resume it without them, \
-                     pass --reconfigure to change them, or use another --out",
-                    self.out.display(),
-                    said.join("; ")
-                );
-            }
-        }
-        let code = run_campaign(cfg, &self.out, self.quiet, self.json)?;
+        let code = run_campaign(cfg, &self.out, self.quiet, self.json, self.reconfigure)?;
         Ok(if self.exit_zero_on_findings && code == EXIT_FINDINGS { 0 } else { code })
     }
 }
 
 /// Runs (or resumes) a campaign, writes its report and returns the exit status: 10 when
-/// findings are stored, 0 otherwise.
+/// this run stored new findings, 0 otherwise.
 pub(crate) fn run_campaign(
     cfg: smtstorm::campaign::Config,
     out: &std::path::Path,
     quiet: bool,
     json: bool,
+    reconfigure: bool,
 ) -> Result<i32> {
     let reg = smtstorm::solver::resolve::default_registry()?;
     smtstorm::util::stop::install_signal_handlers();
-    let sum = smtstorm::campaign::run(cfg, &reg, out, quiet, json)?;
+    let sum = smtstorm::campaign::run(cfg, &reg, out, quiet, json, reconfigure)?;
     let (md, _) = smtstorm::campaign::report::write(out)?;
     if !json {
         eprintln!(
-            "{} mutants in {:.0} s ({:.1}/s); {} distinct bugs, {} seed findings in {}; report: {}",
+            "{} mutants in {:.0} s ({:.1}/s); {}, {} seed findings in {}; report: {}",
             sum.stats.mutants,
             sum.stats.elapsed,
             sum.stats.mutants as f64 / sum.stats.elapsed.max(1e-9),
-            sum.bugs,
+            smtstorm::store::identity::Tally::of(
+                smtstorm::store::Store::list_in(out).iter().map(|f| &f.1).filter(|m| !m.seed_finding)
+            )
+            .words(),
             sum.seed_findings,
             smtstorm::store::layout::bugs(out).display(),
             md.display()

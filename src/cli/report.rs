@@ -7,6 +7,11 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub(crate) struct ReportCmd {
     dir: PathBuf,
+    /// First regroup the store by cause: range every reduced finding over its family's
+    /// installed releases (on its reduction), mark dialect differences, and merge the
+    /// findings whose identities meet (the others kept under the survivor's instances/).
+    #[arg(long)]
+    regroup: bool,
 }
 
 impl ReportCmd {
@@ -23,14 +28,47 @@ impl ReportCmd {
                         let why = smtstorm::store::layout::META_UNREADABLE;
                         eprintln!("smtstorm: {}: {why}; moved to {}", from.display(), to.display());
                     }
+                    if self.regroup {
+                        regroup(dir)?;
+                    }
+                }
+                Err(smtstorm::Error::Locked { .. }) if self.regroup => {
+                    anyhow::bail!("{}: a campaign holds the store; regroup it when the campaign ends", dir.display())
                 }
                 Err(smtstorm::Error::Locked { .. }) => {}
                 Err(e) => return Err(e.into()),
             }
+        } else if self.regroup {
+            anyhow::bail!("{}: not a campaign's store, nothing to regroup", dir.display());
         }
         let (md, html) =
             smtstorm::campaign::report::write(&self.dir).map_err(|e| anyhow::anyhow!("{}: {e}", self.dir.display()))?;
         outln!("{}\n{}", md.display(), html.display());
         Ok(())
     }
+}
+
+/// `--regroup`: the library's regroup with the store's solvers and the installed ladder.
+fn regroup(dir: &std::path::Path) -> Result<()> {
+    let store = smtstorm::store::Store::open(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    let timeout = smtstorm::store::CampaignFile::read(dir)
+        .ok()
+        .flatten()
+        .map_or(smtstorm::solver::DEFAULT_TIMEOUT_S, |c| c.config.timeout);
+    let ladder = smtstorm::solver::Registry::load(&smtstorm::solver::registry::default_toml())
+        .map(|r| r.solvers)
+        .unwrap_or_default();
+    let store = std::sync::Mutex::new(store);
+    let done = smtstorm::campaign::regroup::regroup(
+        dir,
+        &store,
+        &smtstorm::reduce::finding_solvers,
+        &ladder,
+        smtstorm::util::time::seconds(timeout),
+        None,
+    );
+    for l in done.lines() {
+        eprintln!("{l}");
+    }
+    Ok(())
 }

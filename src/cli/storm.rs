@@ -44,6 +44,6 @@ impl StormCmd {
             storm: self.bounds.clone(),
             ..base
         };
-        self.run.run(cfg, stored.as_ref())
+        self.run.run(cfg)
     }
 }

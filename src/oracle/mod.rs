@@ -24,6 +24,7 @@ use std::path::Path;
 pub mod confirm;
 pub mod eval;
 pub mod kind;
+pub mod semantics;
 pub mod witness;
 
 pub use kind::{BlameBy, BugKind};

@@ -23,6 +23,7 @@ pub mod finding;
 pub mod judge;
 mod lines;
 pub mod passes;
+pub mod range;
 
 pub use crate::store::reduction::{BoundsReport, Report};
 pub use bounds::storm_minimize_finding;

@@ -29,6 +29,9 @@ pub const MINIMIZED: &str = "minimized.smt2";
 /// A report, ready to file upstream (a finding's), or the campaign's.
 pub const REPORT_MD: &str = "report.md";
 pub const REPORT_HTML: &str = "report.html";
+/// A finding's `instances/<id>/`: findings of the same cause merged into it
+/// ([`crate::store::Store::regroup`]), each kept whole.
+pub const INSTANCES: &str = "instances";
 /// A finding's `repro/<solver>.smt2`: the input as that solver is asked.
 pub const REPRO: &str = "repro";
 

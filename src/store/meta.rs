@@ -171,6 +171,12 @@ pub struct Meta {
     /// identical ([`super::Store::merge_same_reductions`]); they stay in the index.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_keys: Vec<String>,
+    /// The finding's cause (issue 39): its identity after reduction, its regression
+    /// range on the reduced trigger, whether it is a dialect difference, and the findings
+    /// merged into it ([`super::identity`]). Empty, and absent from the file, until the
+    /// finding is regrouped: older stores read.
+    #[serde(default, skip_serializing_if = "super::identity::Cause::is_empty")]
+    pub cause: super::identity::Cause,
 }
 
 impl Meta {

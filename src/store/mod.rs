@@ -26,6 +26,7 @@
 
 pub mod campaign;
 pub mod finding;
+pub mod identity;
 pub mod layout;
 pub mod lock;
 mod merge;
@@ -36,6 +37,7 @@ pub mod severity;
 
 pub use campaign::CampaignFile;
 pub use finding::FindingDir;
+pub use identity::{Cause, Range};
 pub use layout::{store_root_of, StoreFileError};
 pub use merge::MergeReport;
 pub use meta::{seed_hash, Meta, Origin, SolverAnswer};
@@ -156,6 +158,9 @@ impl Store {
                 let dups = old.duplicates;
                 let (id, found_at, found_unix, run) = (old.id.clone(), old.found_at, old.found_unix, old.run);
                 let merged_keys = std::mem::take(&mut old.merged_keys);
+                // The instances merged into it stay; its identity and range were the old
+                // reduction's and are derived again with the new one.
+                let cause = Cause { instances: std::mem::take(&mut old.cause.instances), ..Default::default() };
                 old = Meta {
                     id,
                     found_at,
@@ -164,6 +169,7 @@ impl Store {
                     duplicates: dups,
                     trigger_bytes: trigger.len(),
                     merged_keys,
+                    cause,
                     ..meta
                 };
             }
@@ -194,59 +200,6 @@ fn top_of(meta: &Meta) -> &'static str {
         layout::SEED_FINDINGS
     } else {
         layout::BUGS
-    }
-}
-
-impl Store {
-    /// Merges findings whose reductions came out identical: same kind, blamed solver,
-    /// signature and fixed-in release, and the same `reduced.smt2` (a STORM witness line
-    /// aside). The dedup key also holds the trigger's declared logic, so the same bug
-    /// reached from a `QF_SLIA` seed and from an `ALL` seed was stored twice until
-    /// reduction showed it (measured: `(assert (str.<= s s))` twice in one triage). The
-    /// earliest finding stays, counting the other and its duplicates; the other's key
-    /// keeps pointing at it. Returns (kept, merged) directory pairs.
-    pub fn merge_same_reductions(&mut self) -> Vec<(PathBuf, PathBuf)> {
-        let mut kept: Vec<(PathBuf, Meta, String)> = vec![];
-        let mut merged = vec![];
-        for (path, meta) in Store::list_in(&self.out) {
-            let Some(f) = FindingDir::of_meta(&path) else { continue };
-            let Ok(text) = f.read_reduced() else { continue };
-            let dir = f.path().to_path_buf();
-            let body: String = text
-                .lines()
-                .filter(|l| !l.starts_with(crate::mutate::storm::WITNESS_PREFIX))
-                .flat_map(|l| [l, "\n"])
-                .collect();
-            let same = kept.iter_mut().find(|(d, m, b)| {
-                *b == body
-                    && d.parent() == dir.parent()
-                    && m.seed_finding == meta.seed_finding
-                    && (&m.blamed, &m.signature, &m.fixed_in) == (&meta.blamed, &meta.signature, &meta.fixed_in)
-            });
-            let Some((kdir, kmeta, _)) = same else {
-                kept.push((dir, meta, body));
-                continue;
-            };
-            let key = dedup_key(&meta);
-            // Idempotent: a merge interrupted after the survivor was written is not
-            // counted twice when it is finished later.
-            if !kmeta.merged_keys.contains(&key) {
-                kmeta.duplicates += 1 + meta.duplicates;
-                kmeta.merged_keys.push(key.clone());
-                kmeta.merged_keys.extend(meta.merged_keys.iter().cloned());
-                if FindingDir::new(&*kdir).write_meta(kmeta).is_err() {
-                    continue;
-                }
-            }
-            // meta.json first: a directory without it is no finding, whatever remains.
-            let _ = std::fs::remove_file(&path);
-            let _ = std::fs::remove_dir_all(&dir);
-            for k in std::iter::once(key).chain(meta.merged_keys) {
-                self.index.insert(k, kdir.clone());
-            }
-            merged.push((kdir.clone(), dir));
-        }
-        merged
     }
 }
 
@@ -355,6 +308,7 @@ mod tests {
             merged_keys: vec![],
             merged_from: vec![],
             frames: vec![],
+            cause: Default::default(),
         }
     }
 
@@ -383,92 +337,53 @@ mod tests {
         );
     }
 
+    /// Issue 39: findings whose reductions are one shape are one cause, whatever their
+    /// declared logic and fixed-in release; the others move under the survivor's
+    /// `instances/`, and a merged bug found again is a duplicate of the survivor.
     #[test]
-    fn findings_whose_reductions_are_identical_are_merged_once_and_stay_merged() {
-        let out = std::env::temp_dir().join(format!("smtstorm-store-merge-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&out);
-        let mut st = Store::open(&out).unwrap();
+    fn findings_of_one_shape_are_merged_once_and_stay_merged() {
+        let out = tempfile::tempdir().unwrap();
+        let out = out.path();
+        let mut st = Store::open(out).unwrap();
         let dir = |r: Recorded| match r {
             Recorded::New(d) => d,
             Recorded::Duplicate(d) => panic!("stored as a duplicate of {}", d.display()),
         };
-        // The same bug from a QF_SLIA and an ALL seed (declared logics differ), another
-        // bug with the same signature, and a different reduction.
+        // The same bug from a QF_SLIA and an ALL seed (declared logics differ), found
+        // again with another fixed-in release, and a different reduction.
         let a = dir(st.record(meta("QF_SLIA", "4.8.9", 1.0), "(set-logic QF_SLIA)").unwrap());
         let b = dir(st.record(meta("ALL", "4.8.9", 2.0), "(set-logic ALL)").unwrap());
         let c = dir(st.record(meta("QF_S", "4.8.8", 3.0), "(set-logic QF_S)").unwrap());
         let d = dir(st.record(meta("QF_LIA", "4.8.9", 4.0), "(set-logic QF_LIA)").unwrap());
-        let same = "(declare-const s String)\n(assert (str.<= s s))\n(check-sat)\n";
-        std::fs::write(a.join("reduced.smt2"), format!("; smtstorm-witness: ((s \"a\"))\n{same}")).unwrap();
-        std::fs::write(b.join("reduced.smt2"), same).unwrap();
-        std::fs::write(c.join("reduced.smt2"), same).unwrap();
-        std::fs::write(d.join("reduced.smt2"), "(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n").unwrap();
-        assert_eq!(st.merge_same_reductions(), vec![(a.clone(), b.clone())]);
-        assert_eq!(st.counts(), (3, 0));
-        assert!(!b.exists());
-        let kept: Meta = serde_json::from_slice(&std::fs::read(a.join("meta.json")).unwrap()).unwrap();
-        assert_eq!((kept.duplicates, kept.merged_keys.len()), (1, 1));
-        // Nothing left to merge; the merged bug found again is a duplicate of the survivor,
-        // also after the store is reopened.
-        assert!(st.merge_same_reductions().is_empty());
-        assert_eq!(st.record(meta("ALL", "4.8.9", 5.0), "x").unwrap(), Recorded::Duplicate(a.clone()));
-        let mut again = Store::open(&out).unwrap();
-        assert_eq!(again.record(meta("ALL", "4.8.9", 6.0), "x").unwrap(), Recorded::Duplicate(a.clone()));
-        let kept: Meta = serde_json::from_slice(&std::fs::read(a.join("meta.json")).unwrap()).unwrap();
-        assert_eq!((kept.duplicates, kept.merged_keys.len()), (3, 1));
-        let _ = std::fs::remove_dir_all(&out);
-    }
-
-    /// A store written by 0957fee, when bug kinds and blame reasons were strings,
-    /// opens with the same index, and each `meta.json` reads and writes back to the
-    /// same bytes but its edits (migrated: `null` is no edits, the old spelling of a
-    /// STORM instance a `recombine`); one written now reads back too.
-    #[test]
-    fn stores_written_before_kinds_were_enums_still_read_byte_for_byte() {
-        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/store-0957fee");
-        let out = std::env::temp_dir().join(format!("smtstorm-store-compat-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&out);
-        let mut metas = 0;
-        for (top, kind, id) in [("bugs", "soundness", "5c1d0e7f3a2b"), ("seed-findings", "crash", "0a1b2c3d4e5f")] {
-            let from = fixture.join(top).join(kind).join(id);
-            let to = out.join(top).join(kind).join(id);
-            std::fs::create_dir_all(&to).unwrap();
-            for f in ["meta.json", "trigger.smt2"] {
-                std::fs::copy(from.join(f), to.join(f)).unwrap();
-            }
-            let text = std::fs::read_to_string(from.join("meta.json")).unwrap();
-            let m: Meta = serde_json::from_str(&text).unwrap();
-            assert_eq!(m.kind.as_str(), kind);
-            let written = serde_json::to_string_pretty(&m).unwrap();
-            let without_edits = |t: &str| {
-                let mut v: serde_json::Value = serde_json::from_str(t).unwrap();
-                v.as_object_mut().unwrap().insert("edits".into(), serde_json::Value::Null);
-                serde_json::to_string_pretty(&v).unwrap()
-            };
-            assert_eq!(without_edits(&written), without_edits(&text), "{top}/{kind}/{id}");
-            // Everything but the edits keeps its bytes (the key order is the struct's).
-            let (w, t) = (written.split("\"edits\"").next(), text.split("\"edits\"").next());
-            assert_eq!(w, t, "{top}/{kind}/{id}");
-            metas += 1;
-        }
-        assert_eq!(metas, 2);
-        let mut st = Store::open(&out).unwrap();
-        assert_eq!(st.counts(), (1, 1));
-        let old = serde_json::from_str::<Meta>(
-            &std::fs::read_to_string(out.join("bugs/soundness/5c1d0e7f3a2b/meta.json")).unwrap(),
+        std::fs::write(a.join("reduced.smt2"), "(declare-const s String)\n(assert (str.<= s s))\n(check-sat)\n")
+            .unwrap();
+        std::fs::write(b.join("reduced.smt2"), "(declare-const t String)\n(assert (str.<= t t))\n(check-sat)\n")
+            .unwrap();
+        std::fs::write(
+            c.join("reduced.smt2"),
+            "(set-logic QF_S)\n(declare-const u String)\n(assert (str.<= u u))\n(check-sat)\n",
         )
         .unwrap();
-        assert_eq!((old.kind, old.blame_by), (BugKind::Soundness, BlameBy::Witness));
-        assert_eq!(old.reduction.as_ref().and_then(|r| r.bounds.as_ref()).map(|b| b.dmax), Some(2));
-        // The same bug found again is a duplicate of the old directory, not a new one.
-        assert!(matches!(st.record(old.clone(), "(check-sat)\n").unwrap(), Recorded::Duplicate(_)));
-        let Recorded::New(dir) = st.record(meta("QF_LIA", "4.8.9", 9.0), "(check-sat)\n").unwrap() else {
-            panic!("a new bug was taken for a duplicate")
-        };
-        let now: Meta = serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
-        assert_eq!((now.kind, now.blame_by), (BugKind::InvalidModel, BlameBy::Validation));
-        assert!(dir.starts_with(out.join("bugs/invalid-model")));
-        let _ = std::fs::remove_dir_all(&out);
+        std::fs::write(
+            d.join("reduced.smt2"),
+            "; smtstorm-witness: ((x 1))\n(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n",
+        )
+        .unwrap();
+        assert_eq!(st.regroup(&[]), vec![(a.clone(), b.clone()), (a.clone(), c.clone())]);
+        assert_eq!(st.counts(), (2, 0));
+        assert!(!b.exists() && !c.exists());
+        assert!(identity::instance_dir(&a, &b.file_name().unwrap().to_string_lossy()).join("trigger.smt2").is_file());
+        let kept: Meta = serde_json::from_slice(&std::fs::read(a.join("meta.json")).unwrap()).unwrap();
+        assert_eq!((kept.duplicates, kept.merged_keys.len(), kept.cause.instances.len()), (2, 2, 2));
+        assert_eq!(kept.cause.family.as_deref(), Some("z3"));
+        // Nothing left to merge; the merged bugs found again are duplicates of the
+        // survivor, also after the store is reopened.
+        assert!(st.regroup(&[]).is_empty());
+        assert_eq!(st.record(meta("ALL", "4.8.9", 5.0), "x").unwrap(), Recorded::Duplicate(a.clone()));
+        let mut again = Store::open(out).unwrap();
+        assert_eq!(again.record(meta("QF_S", "4.8.8", 6.0), "x").unwrap(), Recorded::Duplicate(a.clone()));
+        let kept: Meta = serde_json::from_slice(&std::fs::read(a.join("meta.json")).unwrap()).unwrap();
+        assert_eq!((kept.duplicates, kept.merged_keys.len()), (4, 2));
     }
 
     /// Issue 21, item 7: a smaller duplicate takes the trigger's place together with its

@@ -90,6 +90,9 @@ pub struct Severity {
     /// The newest release seen failing: the blamed one, or a newer one bisection probed.
     pub newest_failing: Option<String>,
     pub trigger_bytes: usize,
+    /// The known change of meaning between releases that explains the finding
+    /// ([`crate::oracle::semantics`]): a dialect difference, not a bug.
+    pub dialect: Option<String>,
 }
 
 /// P1 (read first) to P4.
@@ -102,7 +105,8 @@ pub enum Priority {
     P2,
     /// Fixed in a newer installed release: worth knowing, not worth a report.
     P3,
-    /// Needs a tactic or option the maintainers disown.
+    /// Needs a tactic or option the maintainers disown, or is a dialect difference
+    /// between releases rather than a bug.
     P4,
 }
 
@@ -136,14 +140,15 @@ impl Severity {
             impact: Impact::of(m.kind),
             configuration,
             caveats: found,
-            in_newest: m.fixed_in.is_none(),
+            in_newest: m.cause.range.as_ref().map_or(m.fixed_in.is_none(), |r| r.newest_fails),
             newest_failing: newest_failing(m),
+            dialect: m.cause.dialect.clone(),
             trigger_bytes: trigger.len(),
         }
     }
 
     pub fn priority(&self) -> Priority {
-        if !self.caveats.is_empty() {
+        if !self.caveats.is_empty() || self.dialect.is_some() {
             Priority::P4
         } else if !self.in_newest {
             Priority::P3
@@ -172,7 +177,9 @@ impl Severity {
     /// caveats named.
     pub fn summary(&self) -> String {
         let mut s = format!("{:?} · {} · {}", self.priority(), self.impact.as_str(), self.configuration.as_str());
-        if !self.in_newest {
+        if let Some(d) = &self.dialect {
+            s.push_str(&format!(" · dialect difference ({d}), not a bug"));
+        } else if !self.in_newest {
             s.push_str(" · fixed in a newer release");
         }
         for c in &self.caveats {
@@ -182,10 +189,14 @@ impl Severity {
     }
 }
 
-/// The newest release seen failing: the blamed release, or a newer one bisection probed
-/// before the fix (bisection searches the releases newer than the blamed one; a probe
-/// older than the first fixed release failed).
+/// The newest release seen failing: from the reduced trigger's regression range when it
+/// was run ([`super::identity::Range`]); else the blamed release, or a newer one bisection
+/// probed before the fix (bisection searches the releases newer than the blamed one; a
+/// probe older than the first fixed release failed).
 fn newest_failing(m: &Meta) -> Option<String> {
+    if let Some(r) = &m.cause.range {
+        return r.failing().into_iter().max_by(|a, b| version_cmp(a, b)).map(str::to_string);
+    }
     let failed = m
         .bisection
         .iter()

@@ -50,6 +50,10 @@ pub enum Error {
     /// SMT solver (or does not start): refused before a campaign counts its silence.
     #[error("solver {solver} ({command}) is not a working SMT solver: to `(set-logic QF_UF) (check-sat)` it answered {answer}")]
     NotASolver { solver: String, command: String, answer: String },
+    /// A resumed store given settings other than those it was made with, each `key:
+    /// stored X, given Y`, without `--reconfigure`.
+    #[error("{} is a campaign made with other settings ({}); resume it without them, pass --reconfigure to change them, or use another --out", out.display(), changes.join("; "))]
+    SettingsDiffer { out: PathBuf, changes: Vec<String> },
     /// A campaign's `reference` that is not one of its solvers.
     #[error("reference {name:?} is not one of the campaign's solvers")]
     UnknownReference { name: String },

@@ -30,6 +30,81 @@ fn title(m: &Meta, spec: Option<&crate::solver::SolverSpec>) -> (String, String)
     (who, what)
 }
 
+/// How the trigger as found was bisected when the finding was stored (before issue 39's
+/// ranges, and for a finding without a reduction).
+fn bisection_lines(r: &mut String, m: &Meta) {
+    match &m.fixed_in {
+        Some(f) => {
+            // The bisection ran when the finding was stored, on the campaign's trigger: the
+            // reduced input can have been fixed in an earlier release.
+            let on = if m.reduction.is_some() { format!(", on `{}`", layout::TRIGGER) } else { String::new() };
+            let _ = writeln!(r, "- Not reproduced from release {f} on (bisected over the installed releases{on})");
+        }
+        None if !m.bisection.is_empty() => {
+            let _ = writeln!(r, "- No newer installed release was found to answer correctly; asked:");
+        }
+        None => {}
+    }
+    for (release, answer) in &m.bisection {
+        let _ = writeln!(r, "  - {release}: {answer}");
+    }
+}
+
+/// The cause's lines of a finding's `report.md` (issue 39): whether it is a dialect
+/// difference, its regression range on the reduced trigger with every release's answer,
+/// and the other findings of the same cause. `None` without a range.
+pub(super) fn cause_lines(m: &Meta) -> Option<Vec<String>> {
+    let range = m.cause.range.as_ref()?;
+    let mut v = vec![];
+    if let Some(c) = m.cause.dialect.as_deref().and_then(crate::oracle::semantics::change) {
+        v.push(format!(
+            "- **A dialect difference, not a bug**: only releases before {} {} show it, and the input uses what changed. {} (Evidence: {}.)",
+            c.since, c.family_name(), c.what, c.evidence
+        ));
+    }
+    let family = m.cause.family.as_deref().unwrap_or("the solver");
+    v.push(format!("- Regression range of `{}` over the installed releases of {family}: {}", range.on, range.words()));
+    for p in &range.probes {
+        let verdict = match p.verdict {
+            crate::store::identity::ProbeVerdict::Fails => "fails",
+            crate::store::identity::ProbeVerdict::Passes => "passes",
+            crate::store::identity::ProbeVerdict::Inconclusive => "inconclusive",
+        };
+        v.push(format!("  - {}: {verdict} ({})", p.release, p.answers));
+    }
+    if !m.cause.instances.is_empty() {
+        v.push(format!(
+            "- The same cause was also found as {} other finding(s), kept under `{}/`:",
+            m.cause.instances.len(),
+            layout::INSTANCES
+        ));
+        for i in &m.cause.instances {
+            let size =
+                i.reduced_bytes.map_or(format!("{} bytes", i.trigger_bytes), |b| format!("reduced to {b} bytes"));
+            v.push(format!(
+                "  - `{}`: {} ({}), logic {}, {size}, found {} time(s)",
+                i.id,
+                i.blamed,
+                i.blamed_version.as_deref().unwrap_or("?"),
+                i.logic,
+                i.found
+            ));
+        }
+    }
+    Some(v)
+}
+
+/// What the campaign's table says in its "fixed in" column: the range on the reduced
+/// trigger where there is one (and that a dialect difference is no bug), else the
+/// bisection of the trigger as found.
+pub(super) fn fixed_words(m: &Meta) -> String {
+    match (&m.cause.range, &m.cause.dialect) {
+        (Some(r), Some(d)) => format!("dialect difference ({d}): {}", r.words()),
+        (Some(r), None) => r.words(),
+        _ => m.fixed_in.clone().unwrap_or_else(|| "not fixed in the installed releases".into()),
+    }
+}
+
 /// The largest input a finding's report shows inline (a larger one is linked).
 const INLINE_INPUT: usize = 6000;
 
@@ -56,20 +131,13 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
     }
     let _ = writeln!(r, "## Versions\n");
     let _ = writeln!(r, "- Affected: {who}{}", if m.seed_finding { " (the unmutated seed already fails)" } else { "" });
-    match &m.fixed_in {
-        Some(f) => {
-            // The bisection ran when the finding was stored, on the campaign's trigger: the
-            // reduced input can have been fixed in an earlier release.
-            let on = if m.reduction.is_some() { format!(", on `{}`", layout::TRIGGER) } else { String::new() };
-            let _ = writeln!(r, "- Not reproduced from release {f} on (bisected over the installed releases{on})");
+    match cause_lines(m) {
+        Some(lines) => {
+            for l in lines {
+                let _ = writeln!(r, "{l}");
+            }
         }
-        None if !m.bisection.is_empty() => {
-            let _ = writeln!(r, "- No newer installed release was found to answer correctly; asked:");
-        }
-        None => {}
-    }
-    for (release, answer) in &m.bisection {
-        let _ = writeln!(r, "  - {release}: {answer}");
+        None => bisection_lines(&mut r, m),
     }
     let _ = writeln!(r, "\n## Command line\n");
     // As it was confirmed: with the solver's own per-query limit, which some findings
@@ -191,7 +259,7 @@ pub(super) fn write_page(
         ("decided by", m.blame_by.to_string()),
         ("logic", m.logic.clone()),
         ("engine", m.origin.to_string()),
-        ("fixed in", m.fixed_in.clone().unwrap_or_else(|| "not fixed in the installed releases".into())),
+        ("fixed in", fixed_words(m)),
         ("found", format!("{:.0} s into the campaign (run {})", m.found_at, m.run)),
         ("duplicates", m.duplicates.to_string()),
         ("seed", m.seed.clone()),
@@ -266,7 +334,10 @@ pub(super) fn write_page(
         );
     }
     let _ = writeln!(b, "</table>");
-    let _ = writeln!(b, "<h2>Bisection</h2>");
+    if let Some(lines) = cause_lines(m) {
+        let _ = writeln!(b, "<h2>Regression range</h2>\n<pre>{}</pre>", esc(&lines.join("\n")));
+    }
+    let _ = writeln!(b, "<h2>Bisection</h2>\n<p>Of the trigger as found, when the finding was stored.</p>");
     match &m.fixed_in {
         Some(f) => {
             let _ = writeln!(b, "<p>Not reproduced from release {} on. Releases asked:</p>", esc(f));

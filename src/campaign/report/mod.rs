@@ -147,7 +147,8 @@ pub fn markdown(out: &Path, d: &Data) -> String {
             })
             .collect();
         rows.sort_by(|a, b| a.2.cmp_importance(&b.2));
-        let _ = writeln!(s, "\n## {title}: {}\n", rows.len());
+        let tally = crate::store::identity::Tally::of(rows.iter().map(|r| r.1));
+        let _ = writeln!(s, "\n## {title}: {}\n", tally.words());
         if rows.is_empty() {
             continue;
         }
@@ -163,7 +164,7 @@ pub fn markdown(out: &Path, d: &Data) -> String {
                 cell(&m.blamed),
                 cell(&m.logic),
                 cell(&crate::oracle::signature_words(&m.signature)),
-                cell(m.fixed_in.as_deref().unwrap_or("not fixed in the installed releases")),
+                cell(&finding::fixed_words(m)),
                 m.trigger_bytes,
                 match &m.reduction {
                     Some(r) => format!("[{} bytes]({})", r.reduced_bytes, cell(&rel(out, &f.reduced_path()))),

@@ -1,0 +1,149 @@
+//! A stored finding's regression range (issue 39): every installed release of the blamed
+//! solver's family run on the *reduced* trigger, oldest first.
+//!
+//! The bisection a campaign runs when it stores a finding (`oracle::bisect`) is on the
+//! trigger as found, over newer releases only, and assumes a release stays fixed once
+//! fixed: `4777ca5fae8a` read "fixed in 5.4.0" where its reduced trigger is fixed in
+//! 4.12.6; `4531959abda5` read "fixed in 4.8.17" while its own probes showed 4.8.17 to
+//! 4.13.4 failing. Here every release is run (the ladder is about a dozen), older ones
+//! too, so the range says where the bug came in (ClusterFuzz's regressed range), where it
+//! went (its fixed range) and whether the newest release still fails.
+
+use super::judge::{FindingJudge, Symptom};
+use super::{tempdir_in, ReduceError};
+use crate::oracle::{crash_fixed, self_contradiction};
+use crate::smtlib;
+use crate::solver::registry::version_cmp;
+use crate::solver::{run_file, Outcome, QueryResult, SolverSpec};
+use crate::store::identity::{Probe, ProbeVerdict, Range};
+use crate::store::{layout, FindingDir};
+use std::path::Path;
+use std::time::Duration;
+
+/// The releases of `blamed`'s family in `ladder` (and `blamed` itself), one per version,
+/// oldest first; `blamed` stands for its own version (a configured variant keeps its
+/// command line there).
+pub fn releases(blamed: &SolverSpec, ladder: &[SolverSpec]) -> Vec<SolverSpec> {
+    let Some(bv) = blamed.version.as_deref() else { return vec![blamed.clone()] };
+    let mut out: Vec<SolverSpec> = vec![blamed.clone()];
+    for s in ladder.iter().filter(|s| s.family == blamed.family) {
+        let Some(v) = s.version.as_deref() else { continue };
+        if v != bv && !out.iter().any(|o| o.version.as_deref() == Some(v)) {
+            let mut s = s.clone();
+            s.option_owners.merge(&blamed.option_owners);
+            out.push(s);
+        }
+    }
+    out.sort_by(|a, b| version_cmp(a.version.as_deref().unwrap_or(""), b.version.as_deref().unwrap_or("")));
+    out
+}
+
+/// Runs the ladder on the finding in `dir` (its reduction, or its trigger when it has
+/// none) and returns the range. Each release is judged against the finding's own symptom:
+/// a crash fails wherever the release crashes (its message and frames are its own build's)
+/// and passes where it answers; a wrong answer fails where the release gives it and the
+/// other solvers of the finding do not; `unknown` passes (no wrong answer is given);
+/// an error, a timeout or a memory-out is inconclusive. For a crash, the crash state on
+/// the newest failing release is recorded ([`Range::state`]).
+pub fn regression_range(
+    dir: &Path,
+    solvers: &[SolverSpec],
+    ladder: &[SolverSpec],
+    max_time: Duration,
+) -> Result<Range, ReduceError> {
+    let scratch = tempdir_in(dir)?;
+    let (judge, _meta) = FindingJudge::for_finding(dir, solvers, max_time, scratch.path())?;
+    let f = FindingDir::new(dir);
+    let (on, text) = match f.read_reduced() {
+        Ok(t) => (layout::REDUCED, t),
+        Err(_) => (
+            layout::TRIGGER,
+            f.read_trigger()
+                .map_err(|e| ReduceError::Write { path: f.trigger_path().display().to_string(), source: e })?,
+        ),
+    };
+    let script = smtlib::parse(&text).map_err(|e| e.in_file(&f.path().join(on)))?;
+    let checks = smtlib::checks(&script);
+    let file = scratch.path().join("range.smt2");
+    let run = |spec: &SolverSpec| -> QueryResult {
+        let own = spec.own_script(&script);
+        let body = format!("{}{}", spec.family.dialect().model_validation, smtlib::print(&own));
+        if std::fs::write(&file, body).is_err() {
+            let message = "cannot write the probe file".to_string();
+            return crate::solver::failed(vec![Outcome::Error { message }; checks.max(1)], std::time::Instant::now());
+        }
+        run_file(spec, &file, checks, &judge.limits)
+    };
+    // The other solvers' definite answers per check-sat: what a wrong answer is measured
+    // against (they do not change with the blamed solver's release).
+    let others: Vec<Vec<Outcome>> = match &judge.symptom {
+        Symptom::Answers { .. } => judge.solvers[1..].iter().map(|s| run(s).outcomes).collect(),
+        _ => vec![],
+    };
+    let framing = smtlib::framing::framing(&script);
+    let verdict = |r: &QueryResult| -> ProbeVerdict {
+        use ProbeVerdict::*;
+        let crashed = r.crash.is_some() || r.outcomes.iter().any(|o| matches!(o, Outcome::Crash { .. }));
+        let refused = r.outcomes.is_empty()
+            || r.outcomes
+                .iter()
+                .any(|o| matches!(o, Outcome::Error { .. } | Outcome::Timeout | Outcome::Resource { .. }));
+        match &judge.symptom {
+            Symptom::Crash { .. } if crashed => Fails,
+            Symptom::Crash { .. } if crash_fixed(r) => Passes,
+            Symptom::Crash { .. } => Inconclusive,
+            _ if crashed => Inconclusive,
+            Symptom::InvalidModel { .. } if r.outcomes.iter().any(|o| matches!(o, Outcome::InvalidModel { .. })) => {
+                Fails
+            }
+            Symptom::Contradiction if self_contradiction(r, &framing).is_some() => Fails,
+            Symptom::Contradiction if r.outcomes.iter().filter(|o| o.is_definite()).count() < 2 => Inconclusive,
+            Symptom::Answers { want } => {
+                let Some(wrong) = want.first().cloned().flatten() else { return Inconclusive };
+                let fails = r.outcomes.iter().enumerate().any(|(c, o)| {
+                    let said: Vec<&Outcome> =
+                        others.iter().filter_map(|x| x.get(c)).filter(|o| o.is_definite()).collect();
+                    *o == wrong && (said.is_empty() || said.iter().any(|s| **s != wrong))
+                });
+                match (fails, refused) {
+                    (true, _) => Fails,
+                    (false, true) => Inconclusive,
+                    (false, false) => Passes,
+                }
+            }
+            _ if refused => Inconclusive,
+            _ => Passes,
+        }
+    };
+    let ladder = releases(&judge.solvers[0], ladder);
+    let mut range = Range { on: on.to_string(), ..Default::default() };
+    for spec in &ladder {
+        let r = run(spec);
+        range.probes.push(Probe {
+            release: spec.version.clone().unwrap_or_else(|| spec.name.clone()),
+            verdict: verdict(&r),
+            answers: r.outcomes.iter().chain(&r.crash).map(|o| o.to_string()).collect::<Vec<_>>().join(" "),
+        });
+    }
+    range.settle();
+    if let Symptom::Crash { .. } = &judge.symptom {
+        // The crash state on the newest failing release: the same crash reached from two
+        // releases is compared on one build.
+        let newest = range.probes.iter().rposition(|p| p.verdict == ProbeVerdict::Fails);
+        if let Some(spec) = newest.map(|i| &ladder[i]) {
+            let r = run(spec);
+            let message = r.crash.iter().chain(&r.outcomes).find_map(|o| match o {
+                Outcome::Crash { message, .. } => Some(message.clone()),
+                _ => None,
+            });
+            let bare = |m: &str| m.starts_with("SIG") && !m.contains(|c: char| c.is_whitespace() || c == ':');
+            range.state = match message {
+                Some(m) if !bare(&m) => vec![m],
+                // A bare signal without frames says nothing: the identity falls back to
+                // the finding's own crash state, or its shape.
+                _ => crate::solver::backtrace::crash_state(spec, &file, &judge.limits).unwrap_or_default(),
+            };
+        }
+    }
+    Ok(range)
+}

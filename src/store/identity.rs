@@ -1,0 +1,745 @@
+//! A finding's identity after reduction (issue 39): what makes two stored findings one
+//! cause, and the regroup that merges them.
+//!
+//! The dedup key ([`super::dedup_key`]) is decided when a finding is confirmed, from the
+//! trigger as found: the blamed *release*, the declared logic, the answer pattern and the
+//! fixed-in release of the unreduced trigger. Held-out runs judged by hand had 16 keys
+//! for 10 causes against z3 4.8.12 and 18 for 14 against today's releases: one `smtfd`
+//! crash under a 4.8.12 key and a 5.4.0 key, one `fp.to_real` bug under four keys (two
+//! inputs × two tactic pipelines), one yices bug under `yices`, `yices+mcsat` and
+//! `yices+ematch-trial-vdepth=3`. Once a finding is reduced its identity ([`key`]) is
+//! recomputed from what it is:
+//!
+//! * its kind and its solver's *family* (not the release, not a configured variant);
+//! * for a crash, the crash state (gdb's top frames) or message — on the newest release
+//!   the regression range found failing ([`Range::state`]), so that a crash reached from
+//!   two releases, whose binaries inline differently (z3 4.8.12's `smtfd` crash tops out
+//!   in `expr::get_sort`, 5.4.0's in `decl_plugin::mk_func_decl`), is compared on one;
+//! * otherwise the reduced trigger's normalised shape ([`shape`]): symbols renamed in
+//!   order of first appearance, literals abstracted to their sort, the logic, `set-info`,
+//!   output commands and options that only ask for output dropped, and a
+//!   `check-sat-using` pipeline cut to its decisive tactics ([`decisive_tactics`]).
+//!
+//! Findings whose identities meet are merged ([`super::Store::regroup`]): the one with the
+//! smallest reduction stays and is shown; the others move whole under its `instances/`,
+//! each listed in its [`Cause::instances`].
+
+use super::{dedup_key, layout, FindingDir, Meta, Store};
+use crate::oracle::BugKind;
+use crate::smtlib::lexer::{Lexer, Tok};
+use crate::solver::Family;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// What `meta.json` says of a finding's cause: its identity after reduction, its
+/// regression range over the family's installed releases, whether it is a dialect
+/// difference, and the other findings merged into it. Every field is optional in the
+/// file: stores written before issue 39 read with an empty one.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Cause {
+    /// The identity ([`key`]), once the finding has been regrouped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// The blamed solver's family (`z3`, `yices`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
+    /// The regression range of the reduced trigger.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<Range>,
+    /// The id of the known change of meaning ([`crate::oracle::semantics::CHANGES`]) that
+    /// explains the finding: a dialect difference, not a bug.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<String>,
+    /// The findings merged into this one, smallest reduction first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<Instance>,
+}
+
+impl Cause {
+    pub fn is_empty(&self) -> bool {
+        *self == Cause::default()
+    }
+}
+
+/// A finding merged into another as one more instance of its cause; its files are under
+/// the survivor's `instances/<id>/`.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Instance {
+    pub id: String,
+    pub blamed: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blamed_version: Option<String>,
+    pub logic: String,
+    pub trigger_bytes: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduced_bytes: Option<usize>,
+    /// How many times it had been found (1 + its duplicates).
+    pub found: u64,
+}
+
+/// What one release did on the trigger a range was computed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProbeVerdict {
+    /// Shows the bug.
+    Fails,
+    /// Answers without the bug (`unknown` included: no wrong answer, no invalid model).
+    Passes,
+    /// Says nothing about it: refuses the input, runs out of time or memory, or fails
+    /// another way.
+    Inconclusive,
+}
+
+/// One release of the ladder, run on the reduced trigger.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Probe {
+    pub release: String,
+    pub verdict: ProbeVerdict,
+    /// Its answers, as outcomes display.
+    pub answers: String,
+}
+
+/// A regression range (ClusterFuzz's regressed and fixed ranges), from running every
+/// installed release of the blamed family on the reduced trigger, oldest first.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Range {
+    /// Which file it was computed on (`reduced.smt2`, or `trigger.smt2` if there is no
+    /// reduction).
+    pub on: String,
+    pub probes: Vec<Probe>,
+    /// The oldest failing release whose nearest older conclusive release passes; `None`
+    /// when the oldest release that reads the trigger already fails.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub introduced_in: Option<String>,
+    /// The first release that passes after the newest failing one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed_in: Option<String>,
+    /// The newest release probed, and whether it fails.
+    pub newest: String,
+    pub newest_fails: bool,
+    /// For a crash: the crash state (gdb's frames, or the message where gdb gives none)
+    /// on the newest failing release: the crash's identity across releases.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub state: Vec<String>,
+}
+
+impl Range {
+    /// The failing releases, oldest first.
+    pub fn failing(&self) -> Vec<&str> {
+        self.probes.iter().filter(|p| p.verdict == ProbeVerdict::Fails).map(|p| p.release.as_str()).collect()
+    }
+    /// The passing releases, oldest first.
+    pub fn passing(&self) -> Vec<&str> {
+        self.probes.iter().filter(|p| p.verdict == ProbeVerdict::Passes).map(|p| p.release.as_str()).collect()
+    }
+    /// Fills in `introduced_in`, `fixed_in`, `newest` and `newest_fails` from the probes
+    /// (oldest first). A release between two failing ones that passes does not end the
+    /// range: the fix is after the newest failing release.
+    pub fn settle(&mut self) {
+        let conclusive = |i: &usize| self.probes[*i].verdict != ProbeVerdict::Inconclusive;
+        let fails: Vec<usize> =
+            (0..self.probes.len()).filter(|&i| self.probes[i].verdict == ProbeVerdict::Fails).collect();
+        self.introduced_in = None;
+        self.fixed_in = None;
+        if let (Some(&first), Some(&last)) = (fails.first(), fails.last()) {
+            let before = (0..first).rev().find(conclusive);
+            if before.is_some_and(|b| self.probes[b].verdict == ProbeVerdict::Passes) {
+                self.introduced_in = Some(self.probes[first].release.clone());
+            }
+            let after = (last + 1..self.probes.len()).find(conclusive);
+            if let Some(a) = after.filter(|&a| self.probes[a].verdict == ProbeVerdict::Passes) {
+                self.fixed_in = Some(self.probes[a].release.clone());
+            }
+        }
+        self.newest = self.probes.last().map(|p| p.release.clone()).unwrap_or_default();
+        self.newest_fails = self.probes.last().is_some_and(|p| p.verdict == ProbeVerdict::Fails);
+    }
+
+    /// The range in words: `introduced in 4.8.9, fixed in 4.12.6`, `in every release
+    /// from 4.8.7 (the oldest that reads it), still failing in 5.4.0`.
+    pub fn words(&self) -> String {
+        let fails = self.failing();
+        let (Some(first), Some(last)) = (fails.first(), fails.last()) else {
+            return format!("no installed release shows it on `{}`", self.on);
+        };
+        let from = match &self.introduced_in {
+            Some(i) => format!("introduced in {i}"),
+            None => format!("failing from {first} (the oldest installed release that reads it)"),
+        };
+        let to = match (&self.fixed_in, self.newest_fails) {
+            (_, true) => format!("still failing in the newest, {}", self.newest),
+            (Some(f), _) => format!("fixed in {f}"),
+            (None, false) => format!("last seen failing in {last}; no newer release answers it"),
+        };
+        format!("{from}, {to}")
+    }
+}
+
+/// The family a solver name stands for: the campaign's definition of that name when
+/// there is one, else the name's stem (`z3-4.8.12` is z3, `yices+mcsat` is yices).
+pub fn family_of(name: &str, solvers: &[crate::solver::SolverSpec]) -> String {
+    let fam = solvers.iter().find(|s| s.name == name).map(|s| s.family).unwrap_or_else(|| Family::guess(name));
+    match fam {
+        // An unknown command line is a family of its own, up to its configured variants.
+        Family::Other => name.split('+').next().unwrap_or(name).to_string(),
+        f => serde_json::to_value(f).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+    }
+}
+
+/// Commands whose presence says nothing about a bug's cause: metadata, the logic (one
+/// `euf-completion` invalid model was four keys under four logics), and the commands that
+/// only print (the issue's `smtfd` model crash kept `(get-model)`, `(echo …)`, `(eval …)`).
+const NOISE_COMMANDS: &[&str] = &[
+    "set-info",
+    "set-logic",
+    "get-model",
+    "get-value",
+    "get-info",
+    "get-option",
+    "get-assignment",
+    "get-proof",
+    "get-unsat-core",
+    "get-unsat-assumptions",
+    "get-assertions",
+    "echo",
+    "eval",
+    "exit",
+    "display",
+];
+
+/// Options that only ask for output or seed randomness: their presence in a reduced
+/// trigger is noise. Any other option that survived reduction is kept with its value:
+/// the reducer would have dropped it if the bug did not need it (a config-engine finding's
+/// decisive option).
+const NOISE_OPTIONS: &[&str] = &[
+    ":produce-models",
+    ":produce-assignments",
+    ":produce-unsat-cores",
+    ":produce-unsat-assumptions",
+    ":produce-assertions",
+    ":produce-proofs",
+    ":print-success",
+    ":verbosity",
+    ":diagnostic-output-channel",
+    ":regular-output-channel",
+    ":global-declarations",
+    ":random-seed",
+    ":smt.random_seed",
+    ":sat.random_seed",
+    ":model_validate",
+    ":model.completion",
+    ":check-models",
+    ":timeout",
+];
+
+/// Tactics and combinators that any pipeline may carry around the one that matters:
+/// preprocessing z3 runs by default anyway, the default solvers at the end of a
+/// pipeline, and the combinators themselves. `(then simplify smtfd)` and `smtfd` are one
+/// configuration; so are `(then fpa2bv smt)` and `(then simplify fpa2bv smt)`.
+const GENERIC_TACTICS: &[&str] = &[
+    "then",
+    "and-then",
+    "or-else",
+    "par-or",
+    "par-then",
+    "try-for",
+    "repeat",
+    "using-params",
+    "!",
+    "when",
+    "cond",
+    "fail-if",
+    "if",
+    "skip",
+    "fail",
+    "simplify",
+    "propagate-values",
+    "ctx-simplify",
+    "solve-eqs",
+    "smt",
+    "sat",
+    "default",
+];
+
+/// The tactics of a `check-sat-using` pipeline (its tokens after the command word) that
+/// decide its configuration: every tactic name not in [`GENERIC_TACTICS`], sorted, or
+/// `smt` when only generic ones remain. Parameters (`:random-seed 3`) and numbers
+/// (`try-for`'s milliseconds) are not tactics.
+pub fn decisive_tactics(words: &[&str]) -> String {
+    let mut t: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !w.starts_with(':') && !w.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .filter(|w| !GENERIC_TACTICS.contains(w) && !matches!(*w, "true" | "false"))
+        .collect();
+    t.sort_unstable();
+    t.dedup();
+    if t.is_empty() {
+        "smt".into()
+    } else {
+        t.join(",")
+    }
+}
+
+/// The sort a literal token stands for ([`shape`]'s abstraction).
+fn literal_sort(kind: Tok, text: &str) -> Option<String> {
+    Some(match kind {
+        Tok::Numeral => "#Int".into(),
+        Tok::Decimal | Tok::Rational => "#Real".into(),
+        Tok::String => "#String".into(),
+        Tok::Hex => format!("#BV{}", 4 * text.len().saturating_sub(2)),
+        Tok::Binary => format!("#BV{}", text.len().saturating_sub(2)),
+        _ => return None,
+    })
+}
+
+/// Commands whose second word (and, for datatypes, every symbol inside) the script
+/// declares: the symbols [`shape`] renames.
+const DECLARING: &[&str] = &[
+    "declare-fun",
+    "declare-const",
+    "define-fun",
+    "define-fun-rec",
+    "define-const",
+    "declare-sort",
+    "define-sort",
+    "declare-datatype",
+    "declare-datatypes",
+    "define-funs-rec",
+];
+
+/// Binders whose first list names variables: `let`, quantifiers, `lambda`.
+const BINDERS: &[&str] = &["let", "forall", "exists", "lambda"];
+
+/// A reduced trigger's normalised shape, one command a line: symbols the script declares
+/// or binds renamed `x0`, `x1`, ... in order of first appearance; numerals, decimals,
+/// strings and bit-vector literals (`#x..`, `#b..`, `(_ bvN w)`) replaced by their sort;
+/// [`NOISE_COMMANDS`], [`NOISE_OPTIONS`] and comments dropped; a `check-sat-using`
+/// pipeline cut to its [`decisive_tactics`]. `None` when the text does not tokenise.
+pub fn shape(text: &str) -> Option<String> {
+    let src = text.as_bytes();
+    let tape = Lexer::new(src).tape();
+    if tape.last().is_some_and(|t| t.kind == Tok::Error) {
+        return None;
+    }
+    let word = |i: usize| -> &str {
+        let t = &tape[i];
+        let w = text.get(t.start as usize..t.end as usize).unwrap_or("");
+        if t.kind == Tok::QuotedSymbol {
+            w.trim_matches('|')
+        } else {
+            w
+        }
+    };
+    let is_sym = |i: usize| matches!(tape[i].kind, Tok::Symbol | Tok::QuotedSymbol);
+    // Split into top-level commands (token index ranges).
+    let mut commands: Vec<(usize, usize)> = vec![];
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, t) in tape.iter().enumerate() {
+        match t.kind {
+            Tok::LParen => {
+                if depth == 0 {
+                    start = i;
+                }
+                depth += 1;
+            }
+            Tok::RParen => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    commands.push((start, i + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    // The script's own symbols: declared, defined, bound.
+    let mut own: HashSet<&str> = HashSet::new();
+    for &(a, b) in &commands {
+        let head = if a + 1 < b { word(a + 1) } else { "" };
+        if DECLARING.contains(&head) {
+            if head.starts_with("declare-datatype") || head == "define-funs-rec" {
+                // Every symbol in the declaration but sort words the theories define.
+                for i in a + 2..b {
+                    if is_sym(i) && !is_builtin_sort(word(i)) && word(i) != "par" {
+                        own.insert(word(i));
+                    }
+                }
+            } else if a + 2 < b && is_sym(a + 2) {
+                own.insert(word(a + 2));
+                // Parameters of a defined function: `((x Int) (y Int))`.
+                if head.starts_with("define-fun") && tape.get(a + 3).is_some_and(|t| t.kind == Tok::LParen) {
+                    let mut i = a + 4;
+                    while i + 1 < b && tape[i].kind == Tok::LParen {
+                        if is_sym(i + 1) {
+                            own.insert(word(i + 1));
+                        }
+                        i = skip(&tape, i);
+                    }
+                }
+            }
+        }
+        for i in a..b {
+            if is_sym(i) && BINDERS.contains(&word(i)) && tape.get(i + 1).is_some_and(|t| t.kind == Tok::LParen) {
+                let end = skip(&tape, i + 1);
+                let mut j = i + 2;
+                while j + 1 < end && tape[j].kind == Tok::LParen {
+                    if is_sym(j + 1) {
+                        own.insert(word(j + 1));
+                    }
+                    j = skip(&tape, j);
+                }
+            }
+        }
+    }
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    let mut out = String::new();
+    for &(a, b) in &commands {
+        let head = if a + 1 < b { word(a + 1) } else { "" };
+        if NOISE_COMMANDS.contains(&head) {
+            continue;
+        }
+        if head == "set-option" && a + 2 < b && NOISE_OPTIONS.contains(&word(a + 2)) {
+            continue;
+        }
+        if head == "check-sat-using" {
+            let words: Vec<&str> =
+                (a + 2..b).filter(|&i| is_sym(i) || tape[i].kind == Tok::Keyword).map(word).collect();
+            out.push_str(&format!("(check-sat-using {})\n", decisive_tactics(&words)));
+            continue;
+        }
+        if head == "set-option" {
+            // An option's value is its configuration, not a literal to abstract.
+            out.push_str(&format!("(set-option {})\n", (a + 2..b - 1).map(word).collect::<Vec<_>>().join(" ")));
+            continue;
+        }
+        let mut line: Vec<String> = vec![];
+        let mut i = a;
+        while i < b {
+            let t = tape[i];
+            // `(_ bvN w)`: a bit-vector literal.
+            if t.kind == Tok::LParen
+                && i + 3 < b
+                && word(i + 1) == "_"
+                && word(i + 2)
+                    .strip_prefix("bv")
+                    .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+                && tape[i + 4 - 1].kind == Tok::Numeral
+                && tape.get(i + 4).is_some_and(|t| t.kind == Tok::RParen)
+            {
+                line.push(format!("#BV{}", word(i + 3)));
+                i += 5;
+                continue;
+            }
+            // Any other indexed identifier (`(_ BitVec 8)`, `(_ extract 3 0)`) as written:
+            // its indices are part of the sort or operator, not literals.
+            if t.kind == Tok::LParen && i + 1 < b && word(i + 1) == "_" {
+                let end = skip(&tape, i).min(b);
+                line.push(format!("(_ {})", (i + 2..end.saturating_sub(1)).map(word).collect::<Vec<_>>().join(" ")));
+                i = end;
+                continue;
+            }
+            let w = word(i);
+            line.push(match t.kind {
+                Tok::LParen => "(".into(),
+                Tok::RParen => ")".into(),
+                Tok::Symbol | Tok::QuotedSymbol if own.contains(w) => {
+                    let n = names.len();
+                    format!("x{}", *names.entry(w).or_insert(n))
+                }
+                k => literal_sort(k, w).unwrap_or_else(|| w.to_string()),
+            });
+            i += 1;
+        }
+        // `(declare-const x S)` is `(declare-fun x () S)` (SMT-LIB 2.6, §4.2.3).
+        if line.get(1).is_some_and(|w| w == "declare-const") && line.len() > 3 {
+            line[1] = "declare-fun".into();
+            line.insert(3, "()".into());
+        }
+        out.push_str(&line.join(" ").replace("( ", "(").replace(" )", ")"));
+        out.push('\n');
+    }
+    Some(out)
+}
+
+/// Sort names the theories define (not the script's own in a datatype declaration).
+fn is_builtin_sort(w: &str) -> bool {
+    matches!(
+        w,
+        "Int"
+            | "Real"
+            | "Bool"
+            | "String"
+            | "RegLan"
+            | "Array"
+            | "BitVec"
+            | "FloatingPoint"
+            | "RoundingMode"
+            | "Float16"
+            | "Float32"
+            | "Float64"
+            | "Float128"
+            | "Seq"
+            | "_"
+    )
+}
+
+/// The index after the parenthesised group that starts at `i` (or `i + 1` if `i` is not
+/// an opening parenthesis).
+fn skip(tape: &[crate::smtlib::lexer::Token], i: usize) -> usize {
+    if tape[i].kind != Tok::LParen {
+        return i + 1;
+    }
+    let mut depth = 0usize;
+    for (j, t) in tape.iter().enumerate().skip(i) {
+        match t.kind {
+            Tok::LParen => depth += 1,
+            Tok::RParen => {
+                depth -= 1;
+                if depth == 0 {
+                    return j + 1;
+                }
+            }
+            Tok::Eof | Tok::Error => return j,
+            _ => {}
+        }
+    }
+    tape.len()
+}
+
+/// A finding's identity after reduction (see the module's overview), or `None` before it
+/// has a reduction (its dedup key stands for it then). `reduced` is its reduction's text.
+pub fn key(m: &Meta, family: &str, reduced: &str) -> Option<String> {
+    let top = if m.seed_finding { "seed" } else { "fuzz" };
+    if let Some(d) = &m.cause.dialect {
+        // A dialect difference is one cause per change of meaning and reduced shape.
+        return Some(format!("{top}|dialect|{d}|{}", crate::util::hash::short_hash(&shape(reduced)?)));
+    }
+    let bare_signal = m.signature.starts_with("SIG") && !m.signature.contains(|c: char| c.is_whitespace() || c == ':');
+    let state = m.cause.range.as_ref().map(|r| r.state.clone()).filter(|s| !s.is_empty());
+    let ident = match m.kind {
+        BugKind::Crash => match state {
+            Some(s) => format!("state|{}", s.join("|")),
+            None if !m.frames.is_empty() => format!("state|{}", m.frames.join("|")),
+            None if !bare_signal => format!("message|{}", m.signature),
+            None => format!("shape|{}", crate::util::hash::short_hash(&shape(reduced)?)),
+        },
+        _ => format!("shape|{}", crate::util::hash::short_hash(&shape(reduced)?)),
+    };
+    Some(format!("{top}|{}|{family}|{ident}", m.kind))
+}
+
+/// The headline count of a store's findings (issue 39): causes, with the dedup keys and
+/// the instances (every confirmed find, duplicates included) beside them; dialect
+/// differences are not causes and are counted apart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub causes: usize,
+    pub dialect: usize,
+    pub keys: usize,
+    pub instances: u64,
+}
+
+impl Tally {
+    /// The tally of these findings.
+    pub fn of<'a>(metas: impl IntoIterator<Item = &'a Meta>) -> Tally {
+        let mut t = Tally::default();
+        for m in metas {
+            if m.cause.dialect.is_some() {
+                t.dialect += 1;
+            } else {
+                t.causes += 1;
+            }
+            t.keys += 1 + m.merged_keys.len();
+            t.instances += 1 + m.duplicates;
+        }
+        t
+    }
+
+    /// `3 causes (5 keys, 9 instances; 1 dialect difference)`.
+    pub fn words(&self) -> String {
+        let dialect = match self.dialect {
+            0 => String::new(),
+            1 => "; 1 dialect difference, not a bug".into(),
+            n => format!("; {n} dialect differences, not bugs"),
+        };
+        format!("{} causes ({} keys, {} instances{dialect})", self.causes, self.keys, self.instances)
+    }
+}
+
+/// What [`Store::regroup`] did: (kept, merged) directory pairs, the merged one now under
+/// the kept one's `instances/`.
+pub type Regrouped = Vec<(PathBuf, PathBuf)>;
+
+/// The directory a merged finding moves to under its survivor.
+pub fn instance_dir(survivor: &Path, id: &str) -> PathBuf {
+    survivor.join(layout::INSTANCES).join(id)
+}
+
+impl Store {
+    /// Recomputes the identity of every reduced finding ([`key`]; `solvers` name the
+    /// families) and merges those whose identities meet: the one with the smallest
+    /// reduction (then the earliest) stays, counting the others' finds as duplicates and
+    /// listing each as an [`Instance`]; each other moves whole under its `instances/`,
+    /// and its dedup keys keep pointing at the survivor. Idempotent, and safe to
+    /// interrupt: the survivor's `meta.json` is written before anything moves, and a
+    /// merge it already counted is not counted again.
+    pub fn regroup(&mut self, solvers: &[crate::solver::SolverSpec]) -> Regrouped {
+        let mut groups: BTreeMap<String, Vec<(PathBuf, Meta, usize)>> = BTreeMap::new();
+        for (path, mut meta) in Store::list_in(&self.out) {
+            let Some(f) = FindingDir::of_meta(&path) else { continue };
+            let Ok(text) = f.read_reduced() else { continue };
+            let family = family_of(&meta.blamed, solvers);
+            let Some(k) = key(&meta, &family, &text) else { continue };
+            if meta.cause.key.as_ref() != Some(&k) || meta.cause.family.as_ref() != Some(&family) {
+                meta.cause.key = Some(k.clone());
+                meta.cause.family = Some(family);
+                if f.write_meta(&meta).is_err() {
+                    continue;
+                }
+            }
+            let bytes = meta.reduction.as_ref().map_or(text.len(), |r| r.reduced_bytes);
+            groups.entry(k).or_default().push((f.path().to_path_buf(), meta, bytes));
+        }
+        let mut merged = vec![];
+        for (_, mut g) in groups {
+            if g.len() < 2 {
+                continue;
+            }
+            g.sort_by(|a, b| a.2.cmp(&b.2).then(a.1.found_at.total_cmp(&b.1.found_at)).then(a.1.id.cmp(&b.1.id)));
+            let mut it = g.into_iter();
+            let Some((kdir, mut kmeta, _)) = it.next() else { continue };
+            for (dir, meta, bytes) in it {
+                let dkey = dedup_key(&meta);
+                if !kmeta.merged_keys.contains(&dkey) {
+                    kmeta.duplicates += 1 + meta.duplicates;
+                    kmeta.merged_keys.push(dkey.clone());
+                    kmeta.merged_keys.extend(meta.merged_keys.iter().cloned());
+                    kmeta.cause.instances.push(Instance {
+                        id: meta.id.clone(),
+                        blamed: meta.blamed.clone(),
+                        blamed_version: meta.blamed_version.clone(),
+                        logic: meta.logic.clone(),
+                        trigger_bytes: meta.trigger_bytes,
+                        reduced_bytes: Some(bytes),
+                        found: 1 + meta.duplicates,
+                    });
+                    kmeta.cause.instances.extend(meta.cause.instances.iter().cloned());
+                    if kmeta.cause.range.is_none() {
+                        kmeta.cause.range = meta.cause.range.clone();
+                    }
+                    kmeta.cause.instances.sort_by_key(|i| (i.reduced_bytes, i.id.clone()));
+                    if FindingDir::new(&kdir).write_meta(&kmeta).is_err() {
+                        continue;
+                    }
+                }
+                if move_under(&dir, &kdir, &meta.id).is_err() {
+                    continue;
+                }
+                for k in std::iter::once(dkey).chain(meta.merged_keys) {
+                    self.index.insert(k, kdir.clone());
+                }
+                merged.push((kdir.clone(), dir));
+            }
+        }
+        merged
+    }
+}
+
+/// Moves the finding `dir` under `survivor`'s `instances/<id>/` (its own instances
+/// first, flattened), `meta.json` last so that a move cut short leaves either a finding
+/// or none.
+fn move_under(dir: &Path, survivor: &Path, id: &str) -> std::io::Result<()> {
+    let inst = survivor.join(layout::INSTANCES);
+    crate::util::fs::create_dirs(&inst)?;
+    if let Ok(rd) = std::fs::read_dir(dir.join(layout::INSTANCES)) {
+        for e in rd.flatten() {
+            let to = inst.join(e.file_name());
+            if !to.exists() {
+                std::fs::rename(e.path(), to)?;
+            }
+        }
+    }
+    let to = instance_dir(survivor, id);
+    if to.exists() {
+        // Moved before, the finding written again since: the newer copy wins.
+        std::fs::remove_dir_all(&to)?;
+    }
+    std::fs::rename(dir, &to)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_rename_symbols_abstract_literals_and_drop_noise() {
+        let a = "(set-info :status sat)\n(set-logic QF_LIA)\n(declare-fun x () Int)\n(assert (> x 3))\n(check-sat)\n(get-model)\n";
+        let b = "(set-logic ALL)\n(set-option :produce-models true)\n(declare-const |y| Int)\n(assert (> y 17)) ; c\n(check-sat)\n(exit)\n";
+        assert_eq!(shape(a), shape(b));
+        assert_eq!(shape(a).unwrap(), "(declare-fun x0 () Int)\n(assert (> x0 #Int))\n(check-sat)\n");
+        // Literals keep their sort; operators and sorts stay.
+        let c = "(declare-const v (_ BitVec 8))\n(assert (= v #x0f (_ bv3 8) #b1))\n(assert (= \"a\\u{41}\" \"\"))";
+        assert_eq!(
+            shape(c).unwrap(),
+            "(declare-fun x0 () (_ BitVec 8))\n(assert (= x0 #BV8 #BV8 #BV1))\n(assert (= #String #String))\n"
+        );
+        // Bound variables and defined-function parameters are the script's own.
+        let d = "(define-fun f ((p Int)) Int (let ((q p)) q))\n(assert (forall ((r Int)) (= (f r) r)))";
+        assert_eq!(
+            shape(d).unwrap(),
+            "(define-fun x0 ((x1 Int)) Int (let ((x2 x1)) x2))\n(assert (forall ((x3 Int)) (= (x0 x3) x3)))\n"
+        );
+        // A pipeline as found and as reduced: one configuration.
+        let p1 = "(declare-const a Int)\n(check-sat-using (then simplify (using-params smtfd :random-seed 3)))";
+        let p2 = "(declare-const b Int)\n(check-sat-using smtfd)";
+        assert_eq!(shape(p1), shape(p2));
+        assert_ne!(shape(p2), shape("(declare-const b Int)\n(check-sat-using euf-completion)"));
+        // A decisive option stays, with its value.
+        assert_ne!(
+            shape("(set-option :smt.arith.solver 2)\n(check-sat)"),
+            shape("(set-option :smt.arith.solver 6)\n(check-sat)")
+        );
+        assert_eq!(shape("(assert |unterminated"), None);
+    }
+
+    #[test]
+    fn ranges_settle_on_the_first_and_last_failing_release() {
+        use ProbeVerdict::*;
+        let mk = |v: &[(&str, ProbeVerdict)]| {
+            let mut r = Range {
+                on: "reduced.smt2".into(),
+                probes: v
+                    .iter()
+                    .map(|(rel, x)| Probe { release: rel.to_string(), verdict: *x, answers: String::new() })
+                    .collect(),
+                ..Default::default()
+            };
+            r.settle();
+            r
+        };
+        let r = mk(&[("4.8.5", Inconclusive), ("4.8.7", Fails), ("4.8.8", Fails), ("5.4.0", Fails)]);
+        assert_eq!((r.introduced_in.as_deref(), r.fixed_in.as_deref(), r.newest_fails), (None, None, true));
+        assert!(r.words().contains("still failing in the newest, 5.4.0"), "{}", r.words());
+        let r = mk(&[
+            ("4.8.5", Passes),
+            ("4.8.7", Fails),
+            ("4.8.8", Passes),
+            ("4.8.9", Fails),
+            ("4.12.6", Inconclusive),
+            ("5.4.0", Passes),
+        ]);
+        assert_eq!(
+            (r.introduced_in.as_deref(), r.fixed_in.as_deref(), r.newest_fails),
+            (Some("4.8.7"), Some("5.4.0"), false)
+        );
+        let r = mk(&[("4.8.5", Passes), ("4.8.7", Passes)]);
+        assert!(r.failing().is_empty() && r.words().starts_with("no installed release"));
+    }
+
+    #[test]
+    fn families_not_releases_or_variants() {
+        assert_eq!(family_of("z3-4.8.12", &[]), "z3");
+        assert_eq!(family_of("yices+mcsat+mcsat-nra-nlsat", &[]), "yices");
+        assert_eq!(family_of("mysolver+x", &[]), "mysolver");
+    }
+}
