@@ -260,9 +260,11 @@ fn campaign_resumes_after_kill_9_without_losing_or_duplicating_findings() {
     no_leftovers(dir.join("fault_proxy.py").to_str().unwrap());
     let before = metas(&out);
     assert!(!before.is_empty());
+    // 10 if these 8 s stored a new finding, 0 if they only met stored ones: either way
+    // nothing failed.
     let mut child = run("8");
     let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(10));
+    assert!(matches!(status.code(), Some(0 | 10)), "{status:?}");
     let after = metas(&out);
     for (p, m) in &before {
         let now = after.iter().find(|a| &a.0 == p).unwrap_or_else(|| panic!("finding {} lost", m.id));
