@@ -230,12 +230,7 @@ pub fn run_locked(
     }
     // A campaign.json that exists but does not read is an error, never run 1 again (which
     // would restart the run count and the campaign's clock over stored findings).
-    let prev: Option<CampaignFile> = CampaignFile::read(out).map_err(|e| match e {
-        store::StoreFileError::Json { path, source } => {
-            Error::config(&path, format!("unreadable ({source}); fix or remove it to start the campaign anew"))
-        }
-        store::StoreFileError::Io { path, source } => Error::io(&path, source),
-    })?;
+    let prev: Option<CampaignFile> = CampaignFile::read_to_resume(out)?;
     let now_unix = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let cfile = CampaignFile {
         config: cfg.clone(),

@@ -96,7 +96,7 @@ pub(crate) struct RunOpts {
 /// The settings the store at `out` was made with, if it has any: a resumed campaign
 /// starts from them ([`RunOpts::run`]).
 pub(crate) fn stored_config(out: &std::path::Path) -> Result<Option<smtstorm::campaign::Config>> {
-    Ok(smtstorm::store::CampaignFile::read(out)?.map(|c| c.config))
+    Ok(smtstorm::store::CampaignFile::read_to_resume(out)?.map(|c| c.config))
 }
 
 impl RunOpts {

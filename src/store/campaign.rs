@@ -250,6 +250,17 @@ impl CampaignFile {
             Err(e) => Err(e),
         }
     }
+    /// [`CampaignFile::read`] for a run about to resume the store: a file that exists but
+    /// does not read is an error saying so, never taken for a missing one (a campaign that
+    /// did would start over at run 1 on stored findings).
+    pub fn read_to_resume(out: &Path) -> Result<Option<CampaignFile>> {
+        CampaignFile::read(out).map_err(|e| match e {
+            super::StoreFileError::Json { path, source } => {
+                Error::config(&path, format!("unreadable ({source}); fix or remove it to start the campaign anew"))
+            }
+            super::StoreFileError::Io { path, source } => Error::io(&path, source),
+        })
+    }
     /// Writes the store's `campaign.json` (atomically).
     pub fn write(&self, out: &Path) -> std::io::Result<()> {
         let data = serde_json::to_vec_pretty(self).unwrap_or_default();
