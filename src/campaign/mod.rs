@@ -431,24 +431,28 @@ pub fn run_locked(
         }
         if !quiet {
             let s = c.snapshot(shared.run, el, shared.elapsed_before);
+            // Most telling first, so that a line cut to the terminal's width keeps it.
+            // Findings are counted by key here: causes are known once they are reduced
+            // and regrouped, at the end ([`regroup`]).
             let mut line = format!(
-                "[{:>6.0}s] mutants {} ({:.0}/s) | solver calls {:.0}/s | valid {:.1}% | bugs {} new, {} dup | seed findings {} | unconfirmed {} | seeds {} ready, {} demoted",
+                "[{:>5.0}s] findings {} new, {} seed, {} dup | {} mutants {:.0}/s, {:.0}% valid | {} calls/s | {} unconfirmed | seeds {} ready, {} demoted",
                 el,
+                s.new_bugs,
+                s.seed_findings,
+                s.duplicates,
                 s.mutants,
                 s.mutants as f64 / el.max(1e-3),
-                s.solver_calls as f64 / el.max(1e-3),
                 100.0 * s.valid as f64 / (s.valid + s.invalid).max(1) as f64,
-                s.new_bugs,
-                s.duplicates,
-                s.seed_findings,
+                (s.solver_calls as f64 / el.max(1e-3)).round(),
                 s.unconfirmed,
                 s.seeds_ready,
                 s.seeds_demoted
             );
             if s.store_errors > 0 {
-                line.push_str(&format!(" | NOT STORED {} (see events.jsonl)", s.store_errors));
+                line = format!("NOT STORED {} (see events.jsonl) | {line}", s.store_errors);
             }
             if tty {
+                let line = crate::util::term::stderr_width().map_or(line.clone(), |w| crate::util::term::fit(&line, w));
                 eprint!("\r{line}\x1b[K");
             } else if last_stats.elapsed() < Duration::from_millis(200) {
                 eprintln!("{line}");

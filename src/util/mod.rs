@@ -11,4 +11,5 @@ pub mod hash;
 pub mod markup;
 pub mod path;
 pub mod stop;
+pub mod term;
 pub mod time;
