@@ -631,5 +631,9 @@ fn a_reduction_left_above_one_kilobyte_says_why() {
     assert_eq!(rep.by_pass.get("tail"), Some(&1), "{rep:?}");
     assert!(rep.why_large[0].contains("fixpoint"), "{rep:?}");
     assert!(rep.why_large[1].starts_with("67 commands left; the largest: declare-const (37 bytes)"), "{rep:?}");
+    // The finding's report says it too.
+    let meta = smtstorm::store::FindingDir::new(&dir).read_meta().unwrap();
+    let page = smtstorm::campaign::report::finding_report(&dir, &meta, &[], 10.0);
+    assert!(page.contains("- Why it is still this large: ") && page.contains("67 commands left"), "{page}");
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -217,6 +217,17 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
             "- Reduced from {} to {} bytes by `smtstorm reduce`, each step checked the same way.",
             m.trigger_bytes, red.reduced_bytes
         );
+        // A reduction left above 1 KB says why, so that a reader knows whether more time
+        // would help (issue 39).
+        if !red.why_large.is_empty() {
+            let _ = writeln!(r, "- Why it is still this large: {}.", red.why_large.join("; "));
+        }
+        if let Some(l) = red.check_limit {
+            let _ = writeln!(
+                r,
+                "- Each reduction step ran under a {l} s limit per query (the first query runs to its limit)."
+            );
+        }
     }
     let _ = writeln!(r, "- Seed: `{}`.", m.seed);
     r
