@@ -51,7 +51,7 @@ pub(super) fn per_solver_texts(sh: &Shared, s: &Script) -> Vec<String> {
     crate::mutate::solver_texts(&sh.solvers, s)
 }
 
-/// The first slice of `s`'s assertions ([`smtlib::ast::assertion_slices`]) that one of
+/// The first slice of `s`'s assertions ([`smtlib::slice::assertion_slices`]) that one of
 /// the solvers in `who` answers `sat` or `unsat` to within a quarter of the campaign's
 /// time limit (a slice that needs more leaves little time to its mutants), trying at most
 /// [`SLICE_CALLS`] queries: `None` if none does.
@@ -65,8 +65,8 @@ fn answered_slice(
     let floor = crate::util::time::seconds(crate::store::campaign::MIN_TIMEOUT_S);
     let limit = (limits.time / 4).max(floor).min(limits.time);
     let mut calls = 0;
-    for keep in smtlib::ast::assertion_slices(s) {
-        let slice = smtlib::ast::keep_commands(s, &keep);
+    for keep in smtlib::slice::assertion_slices(s) {
+        let slice = smtlib::slice::keep_commands(s, &keep);
         let checks = smtlib::checks(&slice);
         let texts = per_solver_texts(sh, &slice);
         for &k in who {

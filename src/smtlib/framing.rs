@@ -253,14 +253,14 @@ mod tests {
             "(declare-const x Int)(assert (> x 1))(simplify (+ x 1))(assert (< x 5))(get-value (x))",
         )
         .unwrap();
-        let asked = crate::smtlib::ast::with_check_sat(&s).unwrap();
+        let asked = crate::smtlib::slice::with_check_sat(&s).unwrap();
         assert_eq!(
             crate::smtlib::print(&asked),
             "(declare-const x Int)\n(assert (> x 1))\n(simplify (+ x 1))\n(assert (< x 5))\n(check-sat)\n(get-value (x))\n"
         );
         assert_eq!(asked.command_offsets.len(), asked.commands.len());
-        assert!(crate::smtlib::ast::with_check_sat(&asked).is_none());
-        assert!(crate::smtlib::ast::with_check_sat(&crate::smtlib::parse("(simplify (+ 1 2))").unwrap()).is_none());
+        assert!(crate::smtlib::slice::with_check_sat(&asked).is_none());
+        assert!(crate::smtlib::slice::with_check_sat(&crate::smtlib::parse("(simplify (+ 1 2))").unwrap()).is_none());
     }
 
     /// Issue 22, item 5: a seed too slow for every solver is fuzzed as a slice of its
@@ -268,7 +268,7 @@ mod tests {
     /// assertions too) but the `:status`, which no longer describes a slice.
     #[test]
     fn slices_keep_all_but_part_of_the_unnamed_assertions() {
-        use crate::smtlib::ast::{assertion_slices, keep_commands};
+        use crate::smtlib::slice::{assertion_slices, keep_commands};
         let s = crate::smtlib::parse(
             "(set-info :status unsat)(declare-const x Int)(assert (> x 1))(assert (! (< x 9) :named n))\
              (assert (< x 5))(push 1)(assert (= x 3))(assert (= x 4))(check-sat-assuming (n))",

@@ -13,6 +13,7 @@ pub mod check;
 pub mod dict;
 pub mod framing;
 pub mod logic;
+pub mod slice;
 pub mod sort;
 pub mod stats;
 pub mod theory;

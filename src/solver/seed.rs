@@ -2,7 +2,7 @@
 //! anything else that replays a finding's edits on its seed read the seed through
 //! [`load`], so that the edits land on the same commands they were made on.
 
-use crate::smtlib::{self, ast, Script};
+use crate::smtlib::{self, Script};
 
 /// A seed as loaded, and what loading changed.
 pub struct Loaded {
@@ -10,7 +10,7 @@ pub struct Loaded {
     /// Commands removed because they would make a solver write files ([`super::sandbox`]).
     pub sanitized: usize,
     /// A `(check-sat)` was added after the last assertion of a seed that asks nothing
-    /// ([`ast::with_check_sat`]).
+    /// ([`smtlib::slice::with_check_sat`]).
     pub check_sat_added: bool,
 }
 
@@ -23,7 +23,7 @@ pub fn load(bytes: &[u8]) -> Result<Loaded, smtlib::SyntaxError> {
         sanitized = script.commands.len() - clean.commands.len();
         script = clean;
     }
-    let asked = ast::with_check_sat(&script);
+    let asked = smtlib::slice::with_check_sat(&script);
     let check_sat_added = asked.is_some();
     if let Some(a) = asked {
         script = a;
@@ -36,7 +36,7 @@ pub fn load(bytes: &[u8]) -> Result<Loaded, smtlib::SyntaxError> {
 pub fn as_fuzzed(bytes: &[u8], slice: Option<&[usize]>) -> Result<Script, smtlib::SyntaxError> {
     let s = load(bytes)?.script;
     Ok(match slice {
-        Some(keep) => ast::keep_commands(&s, keep),
+        Some(keep) => smtlib::slice::keep_commands(&s, keep),
         None => s,
     })
 }

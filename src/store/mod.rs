@@ -34,6 +34,7 @@ pub mod meta;
 pub mod perf;
 pub mod reduction;
 pub mod severity;
+pub mod shape;
 
 pub use campaign::CampaignFile;
 pub use finding::FindingDir;

@@ -1,0 +1,326 @@
+//! A reduced trigger's normalised shape: what two triggers of one cause have in common
+//! once the names, literals and noise a fuzzer or a reducer leaves are taken away
+//! ([`super::identity`] makes a finding's identity from it).
+
+use crate::smtlib::lexer::{Lexer, Tok};
+use std::collections::{HashMap, HashSet};
+
+/// Commands whose presence says nothing about a bug's cause: metadata, the logic (one
+/// `euf-completion` invalid model was four keys under four logics), and the commands that
+/// only print (the issue's `smtfd` model crash kept `(get-model)`, `(echo …)`, `(eval …)`).
+const NOISE_COMMANDS: &[&str] = &[
+    "set-info",
+    "set-logic",
+    "get-model",
+    "get-value",
+    "get-info",
+    "get-option",
+    "get-assignment",
+    "get-proof",
+    "get-unsat-core",
+    "get-unsat-assumptions",
+    "get-assertions",
+    "echo",
+    "eval",
+    "exit",
+    "display",
+];
+
+/// Options that only ask for output or seed randomness: their presence in a reduced
+/// trigger is noise. Any other option that survived reduction is kept with its value:
+/// the reducer would have dropped it if the bug did not need it (a config-engine finding's
+/// decisive option).
+const NOISE_OPTIONS: &[&str] = &[
+    ":produce-models",
+    ":produce-assignments",
+    ":produce-unsat-cores",
+    ":produce-unsat-assumptions",
+    ":produce-assertions",
+    ":produce-proofs",
+    ":print-success",
+    ":verbosity",
+    ":diagnostic-output-channel",
+    ":regular-output-channel",
+    ":global-declarations",
+    ":random-seed",
+    ":smt.random_seed",
+    ":sat.random_seed",
+    ":model_validate",
+    ":model.completion",
+    ":check-models",
+    ":timeout",
+];
+
+/// Tactics and combinators that any pipeline may carry around the one that matters:
+/// preprocessing z3 runs by default anyway, the default solvers at the end of a
+/// pipeline, and the combinators themselves. `(then simplify smtfd)` and `smtfd` are one
+/// configuration; so are `(then fpa2bv smt)` and `(then simplify fpa2bv smt)`.
+const GENERIC_TACTICS: &[&str] = &[
+    "then",
+    "and-then",
+    "or-else",
+    "par-or",
+    "par-then",
+    "try-for",
+    "repeat",
+    "using-params",
+    "!",
+    "when",
+    "cond",
+    "fail-if",
+    "if",
+    "skip",
+    "fail",
+    "simplify",
+    "propagate-values",
+    "ctx-simplify",
+    "solve-eqs",
+    "smt",
+    "sat",
+    "default",
+];
+
+/// The tactics of a `check-sat-using` pipeline (its tokens after the command word) that
+/// decide its configuration: every tactic name not in [`GENERIC_TACTICS`], sorted, or
+/// `smt` when only generic ones remain. Parameters (`:random-seed 3`) and numbers
+/// (`try-for`'s milliseconds) are not tactics.
+pub fn decisive_tactics(words: &[&str]) -> String {
+    let mut t: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !w.starts_with(':') && !w.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .filter(|w| !GENERIC_TACTICS.contains(w) && !matches!(*w, "true" | "false"))
+        .collect();
+    t.sort_unstable();
+    t.dedup();
+    if t.is_empty() {
+        "smt".into()
+    } else {
+        t.join(",")
+    }
+}
+
+/// The sort a literal token stands for ([`shape`]'s abstraction).
+fn literal_sort(kind: Tok, text: &str) -> Option<String> {
+    Some(match kind {
+        Tok::Numeral => "#Int".into(),
+        Tok::Decimal | Tok::Rational => "#Real".into(),
+        Tok::String => "#String".into(),
+        Tok::Hex => format!("#BV{}", 4 * text.len().saturating_sub(2)),
+        Tok::Binary => format!("#BV{}", text.len().saturating_sub(2)),
+        _ => return None,
+    })
+}
+
+/// Commands whose second word (and, for datatypes, every symbol inside) the script
+/// declares: the symbols [`shape`] renames.
+const DECLARING: &[&str] = &[
+    "declare-fun",
+    "declare-const",
+    "define-fun",
+    "define-fun-rec",
+    "define-const",
+    "declare-sort",
+    "define-sort",
+    "declare-datatype",
+    "declare-datatypes",
+    "define-funs-rec",
+];
+
+/// Binders whose first list names variables: `let`, quantifiers, `lambda`.
+const BINDERS: &[&str] = &["let", "forall", "exists", "lambda"];
+
+/// A reduced trigger's normalised shape, one command a line: symbols the script declares
+/// or binds renamed `x0`, `x1`, ... in order of first appearance; numerals, decimals,
+/// strings and bit-vector literals (`#x..`, `#b..`, `(_ bvN w)`) replaced by their sort;
+/// [`NOISE_COMMANDS`], [`NOISE_OPTIONS`] and comments dropped; a `check-sat-using`
+/// pipeline cut to its [`decisive_tactics`]. `None` when the text does not tokenise.
+pub fn shape(text: &str) -> Option<String> {
+    let src = text.as_bytes();
+    let tape = Lexer::new(src).tape();
+    if tape.last().is_some_and(|t| t.kind == Tok::Error) {
+        return None;
+    }
+    let word = |i: usize| -> &str {
+        let t = &tape[i];
+        let w = text.get(t.start as usize..t.end as usize).unwrap_or("");
+        if t.kind == Tok::QuotedSymbol {
+            w.trim_matches('|')
+        } else {
+            w
+        }
+    };
+    let is_sym = |i: usize| matches!(tape[i].kind, Tok::Symbol | Tok::QuotedSymbol);
+    // Split into top-level commands (token index ranges).
+    let mut commands: Vec<(usize, usize)> = vec![];
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, t) in tape.iter().enumerate() {
+        match t.kind {
+            Tok::LParen => {
+                if depth == 0 {
+                    start = i;
+                }
+                depth += 1;
+            }
+            Tok::RParen => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    commands.push((start, i + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    // The script's own symbols: declared, defined, bound.
+    let mut own: HashSet<&str> = HashSet::new();
+    for &(a, b) in &commands {
+        let head = if a + 1 < b { word(a + 1) } else { "" };
+        if DECLARING.contains(&head) {
+            if head.starts_with("declare-datatype") || head == "define-funs-rec" {
+                // Every symbol in the declaration but sort words the theories define.
+                for i in a + 2..b {
+                    if is_sym(i) && !is_builtin_sort(word(i)) && word(i) != "par" {
+                        own.insert(word(i));
+                    }
+                }
+            } else if a + 2 < b && is_sym(a + 2) {
+                own.insert(word(a + 2));
+                // Parameters of a defined function: `((x Int) (y Int))`.
+                if head.starts_with("define-fun") && tape.get(a + 3).is_some_and(|t| t.kind == Tok::LParen) {
+                    let mut i = a + 4;
+                    while i + 1 < b && tape[i].kind == Tok::LParen {
+                        if is_sym(i + 1) {
+                            own.insert(word(i + 1));
+                        }
+                        i = skip(&tape, i);
+                    }
+                }
+            }
+        }
+        for i in a..b {
+            if is_sym(i) && BINDERS.contains(&word(i)) && tape.get(i + 1).is_some_and(|t| t.kind == Tok::LParen) {
+                let end = skip(&tape, i + 1);
+                let mut j = i + 2;
+                while j + 1 < end && tape[j].kind == Tok::LParen {
+                    if is_sym(j + 1) {
+                        own.insert(word(j + 1));
+                    }
+                    j = skip(&tape, j);
+                }
+            }
+        }
+    }
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    let mut out = String::new();
+    for &(a, b) in &commands {
+        let head = if a + 1 < b { word(a + 1) } else { "" };
+        if NOISE_COMMANDS.contains(&head) {
+            continue;
+        }
+        if head == "set-option" && a + 2 < b && NOISE_OPTIONS.contains(&word(a + 2)) {
+            continue;
+        }
+        if head == "check-sat-using" {
+            let words: Vec<&str> =
+                (a + 2..b).filter(|&i| is_sym(i) || tape[i].kind == Tok::Keyword).map(word).collect();
+            out.push_str(&format!("(check-sat-using {})\n", decisive_tactics(&words)));
+            continue;
+        }
+        if head == "set-option" {
+            // An option's value is its configuration, not a literal to abstract.
+            out.push_str(&format!("(set-option {})\n", (a + 2..b - 1).map(word).collect::<Vec<_>>().join(" ")));
+            continue;
+        }
+        let mut line: Vec<String> = vec![];
+        let mut i = a;
+        while i < b {
+            let t = tape[i];
+            // `(_ bvN w)`: a bit-vector literal.
+            if t.kind == Tok::LParen
+                && i + 3 < b
+                && word(i + 1) == "_"
+                && word(i + 2)
+                    .strip_prefix("bv")
+                    .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+                && tape[i + 4 - 1].kind == Tok::Numeral
+                && tape.get(i + 4).is_some_and(|t| t.kind == Tok::RParen)
+            {
+                line.push(format!("#BV{}", word(i + 3)));
+                i += 5;
+                continue;
+            }
+            // Any other indexed identifier (`(_ BitVec 8)`, `(_ extract 3 0)`) as written:
+            // its indices are part of the sort or operator, not literals.
+            if t.kind == Tok::LParen && i + 1 < b && word(i + 1) == "_" {
+                let end = skip(&tape, i).min(b);
+                line.push(format!("(_ {})", (i + 2..end.saturating_sub(1)).map(word).collect::<Vec<_>>().join(" ")));
+                i = end;
+                continue;
+            }
+            let w = word(i);
+            line.push(match t.kind {
+                Tok::LParen => "(".into(),
+                Tok::RParen => ")".into(),
+                Tok::Symbol | Tok::QuotedSymbol if own.contains(w) => {
+                    let n = names.len();
+                    format!("x{}", *names.entry(w).or_insert(n))
+                }
+                k => literal_sort(k, w).unwrap_or_else(|| w.to_string()),
+            });
+            i += 1;
+        }
+        // `(declare-const x S)` is `(declare-fun x () S)` (SMT-LIB 2.6, §4.2.3).
+        if line.get(1).is_some_and(|w| w == "declare-const") && line.len() > 3 {
+            line[1] = "declare-fun".into();
+            line.insert(3, "()".into());
+        }
+        out.push_str(&line.join(" ").replace("( ", "(").replace(" )", ")"));
+        out.push('\n');
+    }
+    Some(out)
+}
+
+/// Sort names the theories define (not the script's own in a datatype declaration).
+fn is_builtin_sort(w: &str) -> bool {
+    matches!(
+        w,
+        "Int"
+            | "Real"
+            | "Bool"
+            | "String"
+            | "RegLan"
+            | "Array"
+            | "BitVec"
+            | "FloatingPoint"
+            | "RoundingMode"
+            | "Float16"
+            | "Float32"
+            | "Float64"
+            | "Float128"
+            | "Seq"
+            | "_"
+    )
+}
+
+/// The index after the parenthesised group that starts at `i` (or `i + 1` if `i` is not
+/// an opening parenthesis).
+fn skip(tape: &[crate::smtlib::lexer::Token], i: usize) -> usize {
+    if tape[i].kind != Tok::LParen {
+        return i + 1;
+    }
+    let mut depth = 0usize;
+    for (j, t) in tape.iter().enumerate().skip(i) {
+        match t.kind {
+            Tok::LParen => depth += 1,
+            Tok::RParen => {
+                depth -= 1;
+                if depth == 0 {
+                    return j + 1;
+                }
+            }
+            Tok::Eof | Tok::Error => return j,
+            _ => {}
+        }
+    }
+    tape.len()
+}
