@@ -410,6 +410,33 @@ fn no_page_names_numbered_internal_work_items() {
     );
 }
 
+/// What users read of the CLI itself: no subcommand's `--help` points into our tracker
+/// either (`--tactics` said "issue 6 item 7").
+#[test]
+fn no_help_text_names_numbered_internal_work_items() {
+    let help = |args: &[&str]| {
+        let o = Command::new(common::bin()).args(args).output().unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let top = help(&["--help"]);
+    let subs: Vec<String> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|c| c != "help")
+        .collect();
+    assert!(subs.len() > 10, "{top}");
+    let mut found = vec![];
+    for sub in &subs {
+        for r in work_item_refs(&help(&[sub, "--help"])) {
+            found.push(format!("smtstorm {sub} --help: {r:?}"));
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
 #[test]
 fn readme_is_short() {
     let text = std::fs::read_to_string(common::repo().join("README.md")).unwrap();

@@ -20,9 +20,11 @@ fn same_file(a: &Path, b: &Path) -> bool {
 ///
 /// With a finding directory (`OUT/bugs/<kind>/<id>`), the bug is read from its
 /// `meta.json` (same kind, same blamed solver, same answers or crash message) and the
-/// result goes to `DIR/reduced.smt2`. With a file, `-- CMD ARGS...` decides as ddSMT's
-/// command does: a candidate is interesting iff `CMD ARGS... candidate.smt2` exits with
-/// status 0 (and prints `--match-out`/`--match-err`, if given) within the time limit.
+/// result goes to `DIR/reduced.smt2`. With a file, `-- CMD ARGS...` decides: a candidate
+/// is interesting iff `CMD ARGS... candidate.smt2` exits with status 0 (and prints
+/// `--match-out`/`--match-err`, if given) within the time limit. Unlike ddSMT, the
+/// original run's exit code and output are not compared: the command must exit 0 only
+/// on the bug.
 #[derive(clap::Args)]
 pub(crate) struct ReduceCmd {
     /// A finding directory, or an SMT-LIB file (then OUTPUT and CMD are required).

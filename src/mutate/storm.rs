@@ -56,9 +56,9 @@ pub struct Bounds {
     /// Make every other instance check with a z3 tactic, `(check-sat-using T)`; other
     /// solvers get a plain check-sat. `unknown` answers are never findings.
     ///
-    /// Each tactic simplifies or solves equations first and ends in `smt` (issue 6 item 7:
-    /// STORM's artifact varies z3's configuration the same way). Off by default: only z3
-    /// reads it, and a tactic that gives up answers `unknown`.
+    /// Each tactic simplifies or solves equations first and ends in `smt` (STORM's
+    /// artifact varies z3's configuration the same way). Off by default: only z3 reads
+    /// it, and a tactic that gives up answers `unknown`.
     #[arg(long)]
     pub tactics: bool,
 }
