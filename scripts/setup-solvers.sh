@@ -3,7 +3,7 @@
 #
 #   scripts/setup-solvers.sh            z3 5.4.0, the historical z3 ladder, yices, cvc5, bitwuzla
 #   scripts/setup-solvers.sh --minimal  only what the tests need: z3 5.4.0, 4.8.5, 4.8.7,
-#                                       4.8.9, 4.8.12 and 4.15.4, yices, cvc5, bitwuzla
+#                                       4.8.9, 4.8.10, 4.8.12, 4.15.4, yices, cvc5, bitwuzla
 #   --binaries                          only standalone executables (z3, yices): no Python
 #                                       drivers, no system solvers (OSS-Fuzz's $OUT/solvers)
 #
@@ -115,10 +115,11 @@ if [ "$minimal" = 0 ]; then
   for v in $Z3_LADDER; do install_z3 "$v"; done
 else
   # The campaign tests need a release with known soundness bugs and the one that fixed
-  # them (bisection); the reducer's a z3 4.8.5 wrong answer; a regression range the
-  # releases around two changes (4.8.5 has no smtfd, 4.8.12 reads string escapes as
-  # SMT-LIB 2.6 does) and a recent one between them and the newest.
-  for v in 4.8.5 4.8.7 4.8.9 4.8.12 4.15.4; do install_z3 "$v"; done
+  # them (bisection); the reducer's a z3 4.8.5 wrong answer; the regression-range tests
+  # the releases around two changes (4.8.5 has no smtfd; string escapes: 4.8.9 and
+  # 4.8.10 read only the SMT-LIB 2.6 \u{..} form, 4.8.12 no longer the old \x..) and a
+  # recent one between them and the newest.
+  for v in 4.8.5 4.8.7 4.8.9 4.8.10 4.8.12 4.15.4; do install_z3 "$v"; done
 fi
 
 # solvers.toml: one table per solver: command line (file argument appended), version.
