@@ -36,7 +36,7 @@ status=0
 "$bin" fuzz corpus --solver z3-4.8.7 --solver z3-5.4.0 --solver yices --solver cvc5 \
   --time "$secs" --timeout 5 --reduce 20 --out "$out/campaign" || status=$?
 case $status in
-  0) echo "no findings this time" ;;
+  0) echo "no new findings in this run (a rerun resumes the same store: earlier ones are in its report)" ;;
   10) ;;
   *) echo "smtstorm fuzz failed (exit $status)" >&2; exit "$status" ;;
 esac
