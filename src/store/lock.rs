@@ -26,14 +26,29 @@ pub fn lock(out: &Path) -> Result<StoreLock> {
     crate::util::fs::create_dirs(out).map_err(|e| Error::io(out, e))?;
     // Never through a symbolic link: the pid below would overwrite what it points to.
     let mut file = crate::util::fs::open_store_file(&path, false).map_err(io)?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(TryLockError::WouldBlock) => {
-            let mut text = String::new();
-            let _ = file.read_to_string(&mut text);
-            return Err(Error::Locked { path: out.to_path_buf(), pid: text.trim().parse().ok() });
+    let mut waited = std::time::Duration::ZERO;
+    loop {
+        match file.try_lock() {
+            Ok(()) => break,
+            Err(TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = file.rewind();
+                let _ = file.read_to_string(&mut text);
+                let pid: Option<u32> = text.trim().parse().ok();
+                // A holder killed with `kill -9` can leave its lock for a moment to a
+                // solver child it was starting: between fork and exec the child holds
+                // every descriptor (close-on-exec closes it at exec, or the child dies
+                // with its parent). Such a lock is waited for, briefly; a live holder's
+                // is refused at once.
+                if pid.is_some_and(|p| !alive(p)) && waited < RELEASE_WAIT {
+                    std::thread::sleep(RELEASE_STEP);
+                    waited += RELEASE_STEP;
+                    continue;
+                }
+                return Err(Error::Locked { path: out.to_path_buf(), pid });
+            }
+            Err(TryLockError::Error(e)) => return Err(io(e)),
         }
-        Err(TryLockError::Error(e)) => return Err(io(e)),
     }
     // The logs are appended to by whoever holds the lock, errors ignored (a full disk
     // must not stop a campaign): a symbolic link planted there is refused here, by name,
@@ -52,6 +67,18 @@ pub fn lock(out: &Path) -> Result<StoreLock> {
     Ok(StoreLock { _file: file })
 }
 
+/// How long a lock whose recorded holder is gone is waited for ([`lock`]).
+const RELEASE_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+const RELEASE_STEP: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Whether a process with this pid exists (`kill(pid, 0)`: `ESRCH` when none does).
+fn alive(pid: u32) -> bool {
+    let Ok(p) = libc::pid_t::try_from(pid) else { return false };
+    // SAFETY: signal 0 sends nothing; it only checks that the process exists.
+    let r = unsafe { libc::kill(p, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,5 +92,35 @@ mod tests {
         assert!(err.to_string().contains(&format!("pid {}", std::process::id())), "{err}");
         drop(first);
         lock(out.path()).unwrap();
+    }
+
+    /// A lock still held though its recorded holder is gone (a child between fork and
+    /// exec) is waited for while it is released; one held past the wait is refused.
+    #[test]
+    fn a_lock_whose_holder_is_gone_is_waited_for_briefly() {
+        let out = tempfile::tempdir().unwrap();
+        let mut gone = std::process::Command::new("true").spawn().unwrap();
+        let dead = gone.id();
+        gone.wait().unwrap();
+        assert!(!alive(dead) && alive(std::process::id()));
+        let hold = || {
+            let f = crate::util::fs::open_store_file(&out.path().join("lock"), false).unwrap();
+            f.try_lock().unwrap();
+            std::fs::write(out.path().join("lock"), format!("{dead}\n")).unwrap();
+            f
+        };
+        let held = hold();
+        let t = std::time::Instant::now();
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            drop(held);
+        });
+        lock(out.path()).unwrap();
+        release.join().unwrap();
+        assert!(t.elapsed() >= std::time::Duration::from_millis(250), "{:?}", t.elapsed());
+        // Held for longer than the wait: refused, naming the recorded pid.
+        let _held = hold();
+        let err = lock(out.path()).unwrap_err();
+        assert!(matches!(err, Error::Locked { pid: Some(p), .. } if p == dead), "{err}");
     }
 }
