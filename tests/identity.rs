@@ -167,7 +167,7 @@ fn an_old_store_regroups() {
     assert!(st.regroup(&[]).is_empty());
     let (_, m) = &findings(&out)[0];
     assert_eq!((m.id.as_str(), m.cause.family.as_deref()), ("5c1d0e7f3a2b", Some("z3")));
-    assert!(m.cause.key.as_deref().is_some_and(|k| k.starts_with("fuzz|soundness|z3|shape|")));
+    assert!(m.cause.key.as_deref().is_some_and(|k| k.starts_with("fuzz|soundness|witness|z3|shape|")));
     assert_eq!(m.fixed_in.as_deref(), Some("4.8.9"));
     let _ = std::fs::remove_dir_all(&out);
 }

@@ -76,6 +76,42 @@ named_enum! {
     }
 }
 
+named_enum! {
+    /// Which oracle decided a finding: the report groups and the dedup key name it
+    /// (issue 40), since a maintainer weighs a disagreement between solvers, a solver's
+    /// own checker and a relation the solver broke by itself differently. Several
+    /// [`BlameBy`] belong to one oracle (a differential verdict may be settled by
+    /// majority, status or a model cross-check).
+    pub enum Oracle {
+        /// Solvers of different families disagree (yinyang's differential testing).
+        Differential = "differential",
+        /// One solver answers `sat` and `unsat` to one assertion stack asked twice.
+        SelfConsistency = "self-consistency",
+        /// A STORM instance's witness satisfies what the solver called `unsat`.
+        Witness = "witness",
+        /// A Semantic Fusion mutant's satisfiability is known by construction.
+        Construction = "construction",
+        /// The solver's own model validation rejected its model.
+        ModelValidation = "model-validation",
+        /// The process died.
+        Crash = "crash",
+    }
+}
+
+impl BlameBy {
+    /// The oracle this way of blaming belongs to.
+    pub fn oracle(self) -> Oracle {
+        match self {
+            BlameBy::Majority | BlameBy::Status | BlameBy::ModelCheck | BlameBy::Undecided => Oracle::Differential,
+            BlameBy::Witness => Oracle::Witness,
+            BlameBy::Crash => Oracle::Crash,
+            BlameBy::Validation => Oracle::ModelValidation,
+            BlameBy::SelfContradiction => Oracle::SelfConsistency,
+            BlameBy::Construction => Oracle::Construction,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,6 +138,9 @@ mod tests {
             assert_eq!(json, format!("\"{k}\""));
             assert_eq!(serde_json::from_str::<BugKind>(&json).unwrap(), k);
         }
+        // Every way of blaming belongs to an oracle, and every oracle is reached.
+        let oracles: std::collections::BTreeSet<Oracle> = BlameBy::ALL.iter().map(|b| b.oracle()).collect();
+        assert_eq!(oracles.len(), Oracle::ALL.len());
         for &b in BlameBy::ALL {
             let json = serde_json::to_string(&b).unwrap();
             assert_eq!(json, format!("\"{b}\""));

@@ -205,7 +205,11 @@ pub fn key(m: &Meta, family: &str, reduced: &str) -> Option<String> {
         },
         _ => format!("shape|{}", crate::util::hash::short_hash(&shape(reduced)?)),
     };
-    Some(format!("{top}|{}|{family}|{ident}", m.kind))
+    let oracle = match m.kind {
+        BugKind::Crash => String::new(),
+        _ => format!("{}|", m.blame_by.oracle()),
+    };
+    Some(format!("{top}|{}|{oracle}{family}|{ident}", m.kind))
 }
 
 /// The headline count of a store's findings (issue 39): causes, with the dedup keys and

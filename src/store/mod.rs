@@ -271,7 +271,16 @@ pub fn dedup_key(m: &Meta) -> String {
         // message cannot: every segfault has the same one.
         BugKind::Crash if !m.frames.is_empty() => format!("{top}|crash|{}|{}", m.blamed, m.frames.join("|")),
         BugKind::Crash if !bare_signal => format!("{top}|crash|{}|{}", m.blamed, m.signature),
-        k => format!("{top}|{k}|{}|{}|{}|{}", m.blamed, m.logic, m.signature, m.fixed_in.as_deref().unwrap_or("-")),
+        // Which oracle decided is part of the key (issue 40): a solver's own checker and
+        // a disagreement between families are different reports even on one input.
+        k => format!(
+            "{top}|{k}|{}|{}|{}|{}|{}",
+            m.blame_by.oracle(),
+            m.blamed,
+            m.logic,
+            m.signature,
+            m.fixed_in.as_deref().unwrap_or("-")
+        ),
     }
 }
 

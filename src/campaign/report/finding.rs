@@ -201,7 +201,12 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
         let _ = writeln!(r, "\nOutput:\n\n```\n{}\n```", out.trim());
     }
     let _ = writeln!(r, "\n## How it was confirmed\n");
-    let _ = writeln!(r, "- Judged {} and confirmed by running the trigger again in fresh processes.", m.blame_by);
+    let _ = writeln!(
+        r,
+        "- Oracle: {}; judged {} and confirmed by running the trigger again in fresh processes.",
+        m.blame_by.oracle(),
+        m.blame_by
+    );
     let others: Vec<String> = m
         .answers
         .iter()
@@ -267,6 +272,7 @@ pub(super) fn write_page(
         ("kind", m.kind.to_string()),
         ("solver", who.clone()),
         ("what", crate::oracle::signature_words(&m.signature)),
+        ("oracle", m.blame_by.oracle().to_string()),
         ("decided by", m.blame_by.to_string()),
         ("logic", m.logic.clone()),
         ("engine", m.origin.to_string()),

@@ -149,32 +149,46 @@ pub fn markdown(out: &Path, d: &Data) -> String {
         rows.sort_by(|a, b| a.2.cmp_importance(&b.2));
         let tally = crate::store::identity::Tally::of(rows.iter().map(|r| r.1));
         let _ = writeln!(s, "\n## {title}: {}\n", tally.words());
-        if rows.is_empty() {
-            continue;
-        }
-        let _ = writeln!(s, "| id | priority | kind | solver | logic | what | fixed in | trigger bytes | reduced | duplicates | engine | seed | found at (s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-        for (f, m, sev) in rows {
-            let _ = writeln!(
-                s,
-                "| [{}]({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
-                cell(&m.id),
-                cell(&rel(out, &f.report_md_path())),
-                cell(&sev.summary()),
-                m.kind,
-                cell(&m.blamed),
-                cell(&m.logic),
-                cell(&crate::oracle::signature_words(&m.signature)),
-                cell(&finding::fixed_words(m)),
-                m.trigger_bytes,
-                match &m.reduction {
-                    Some(r) => format!("[{} bytes]({})", r.reduced_bytes, cell(&rel(out, &f.reduced_path()))),
-                    None => "-".into(),
-                },
-                m.duplicates,
-                cell(&m.origin.name()),
-                cell(m.seed.rsplit('/').next().unwrap_or(&m.seed)),
-                m.found_at
-            );
+        // Bugs in the mode users run first (issue 40): a plain `check-sat` (or SMT-LIB's
+        // standard options, which most users set), then what needs the solver's own
+        // options, flags or a tactic pipeline.
+        let (default, configured): (Vec<_>, Vec<_>) =
+            rows.into_iter().partition(|r| r.2.configuration <= severity::Configuration::StandardOptions);
+        for (sub, rows) in [
+            ("In the default configuration (plain `check-sat`, standard options)", default),
+            ("Under the solver's own options, flags or tactics", configured),
+        ] {
+            if rows.is_empty() {
+                continue;
+            }
+            let tally = crate::store::identity::Tally::of(rows.iter().map(|r| r.1));
+            let _ = writeln!(s, "### {sub}: {}\n", tally.words());
+            let _ = writeln!(s, "| id | priority | kind | oracle | solver | logic | what | fixed in | trigger bytes | reduced | duplicates | engine | seed | found at (s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+            for (f, m, sev) in rows {
+                let _ = writeln!(
+                    s,
+                    "| [{}]({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
+                    cell(&m.id),
+                    cell(&rel(out, &f.report_md_path())),
+                    cell(&sev.summary()),
+                    m.kind,
+                    m.blame_by.oracle(),
+                    cell(&m.blamed),
+                    cell(&m.logic),
+                    cell(&crate::oracle::signature_words(&m.signature)),
+                    cell(&finding::fixed_words(m)),
+                    m.trigger_bytes,
+                    match &m.reduction {
+                        Some(r) => format!("[{} bytes]({})", r.reduced_bytes, cell(&rel(out, &f.reduced_path()))),
+                        None => "-".into(),
+                    },
+                    m.duplicates,
+                    cell(&m.origin.name()),
+                    cell(m.seed.rsplit('/').next().unwrap_or(&m.seed)),
+                    m.found_at
+                );
+            }
+            s.push('\n');
         }
     }
     // The findings come first (what a reader opened the report for); how the campaign
@@ -276,12 +290,13 @@ pub fn markdown(out: &Path, d: &Data) -> String {
     yields(&mut s, d);
     let mut by: BTreeMap<(String, String, String), usize> = BTreeMap::new();
     for (_, m) in d.findings.iter().filter(|f| !f.1.seed_finding) {
-        *by.entry((m.origin.to_string(), m.kind.to_string(), m.blame_by.to_string())).or_default() += 1;
+        *by.entry((m.origin.to_string(), m.kind.to_string(), format!("{} ({})", m.blame_by.oracle(), m.blame_by)))
+            .or_default() += 1;
     }
     if !by.is_empty() {
         let _ = writeln!(
             s,
-            "\n## Which engines and oracles found what\n\n| engine | kind | decided by | distinct bugs |\n|---|---|---|---|"
+            "\n## Which engines and oracles found what\n\n| engine | kind | oracle (decided by) | distinct bugs |\n|---|---|---|---|"
         );
         for ((e, k, b), n) in by {
             let _ = writeln!(s, "| {} | {k} | {b} | {n} |", cell(&e));
@@ -514,6 +529,8 @@ pub fn html(out: &Path, d: &Data) -> String {
                 body.push_str(&plots(d));
             }
             let _ = writeln!(body, "<h2>{}</h2>", escape(h));
+        } else if let Some(h) = line.strip_prefix("### ") {
+            let _ = writeln!(body, "<h3>{}</h3>", escape(h));
         } else if let Some(h) = line.strip_prefix("# ") {
             let _ = writeln!(body, "<h1>{}</h1>", escape(h));
         } else if !line.is_empty() {
@@ -624,7 +641,7 @@ mod tests {
         let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| [")).collect();
         assert_eq!(rows.len(), written, "{md}");
         for r in &rows {
-            assert_eq!(split_row(r).len(), 13, "a cell leaked into another column: {r}");
+            assert_eq!(split_row(r).len(), 14, "a cell leaked into another column: {r}");
         }
         assert!(!html.contains("<script>alert") && html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{html}");
         assert!(html.contains("&quot;q&quot; &#39;q&#39;"));
@@ -637,6 +654,60 @@ mod tests {
             let back = format!("../../../{}", layout::REPORT_HTML);
             assert!(!page.contains("<script>alert") && page.contains(&back), "{page}");
         }
+        let _ = std::fs::remove_dir_all(&out);
+    }
+
+    /// The report puts findings a plain `check-sat` shows apart from those that need a
+    /// solver's own options or a tactic, each under its own count, and names the oracle.
+    #[test]
+    fn default_configuration_findings_come_apart_with_their_oracle() {
+        let out = std::env::temp_dir().join(format!("smtstorm-report-split-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir_all(&out).unwrap();
+        let cf = CampaignFile {
+            config: Default::default(),
+            solvers: vec![],
+            runs: 1,
+            first_start_unix: 0,
+            elapsed_before: 0.0,
+        };
+        cf.write(&out).unwrap();
+        let plain = "(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n";
+        let tactic = "(declare-const x Int)\n(assert (> x 0))\n(check-sat-using (then simplify smt))\n";
+        let std_opt = "(set-option :produce-models true)\n(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n";
+        for (id, by, trigger) in
+            [("aplain", "majority", plain), ("btactic", "self-contradiction", tactic), ("cstd", "witness", std_opt)]
+        {
+            let m: Meta = serde_json::from_value(serde_json::json!({
+                "id": id, "kind": "soundness", "blamed": "z3-5.4.0", "blamed_version": "5.4.0",
+                "blame_by": by, "logic": "QF_LIA", "signature": "unsat", "fixed_in": null, "bisection": [],
+                "answers": [], "seed": "s.smt2", "seed_hash": "", "engine": "opfuzz", "edits": null,
+                "rng_seed": 0, "found_at": 1.0, "found_unix": 0, "run": 1, "trigger_bytes": trigger.len(),
+                "duplicates": 0, "seed_finding": false
+            }))
+            .unwrap();
+            let f = FindingDir::new(out.join("bugs/soundness").join(id));
+            std::fs::create_dir_all(f.path()).unwrap();
+            f.write_meta(&m).unwrap();
+            f.write_trigger(trigger).unwrap();
+        }
+        let (md, _) = write(&out).unwrap();
+        let md = std::fs::read_to_string(md).unwrap();
+        let default = md.find("### In the default configuration").expect("a default-configuration part");
+        let configured = md.find("### Under the solver's own options").expect("an options part");
+        assert!(default < configured, "{md}");
+        let at = |id: &str| md.find(&format!("| [{id}]")).unwrap();
+        assert!(at("aplain") > default && at("aplain") < configured, "{md}");
+        assert!(at("cstd") > default && at("cstd") < configured, "standard options are the default mode: {md}");
+        assert!(at("btactic") > configured, "{md}");
+        assert!(
+            md.contains("### In the default configuration (plain `check-sat`, standard options): 2 causes"),
+            "{md}"
+        );
+        let row = |id: &str| md.lines().find(|l| l.starts_with(&format!("| [{id}]"))).unwrap().to_string();
+        assert_eq!(split_row(&row("aplain"))[3].trim(), "differential");
+        assert_eq!(split_row(&row("btactic"))[3].trim(), "self-consistency");
+        assert_eq!(split_row(&row("cstd"))[3].trim(), "witness");
         let _ = std::fs::remove_dir_all(&out);
     }
 }
