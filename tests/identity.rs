@@ -171,3 +171,49 @@ fn an_old_store_regroups() {
     assert_eq!(m.fixed_in.as_deref(), Some("4.8.9"));
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// Two shards that found one cause under two dedup keys (blamed on two releases) merge
+/// into one finding with the other as its instance; merging both again counts nothing
+/// twice.
+#[test]
+fn merging_shards_counts_causes_and_nothing_twice() {
+    let dir = tempdir("identity-merge-shards");
+    let rel = "bugs/soundness/5c1d0e7f3a2b";
+    let from = repo().join("tests/fixtures/store-0957fee").join(rel);
+    let mut shards = vec![];
+    for (name, blamed, id) in [("a", "z3-4.8.7", "5c1d0e7f3a2b"), ("b", "z3-4.8.8", "6d2e1f8a4b3c")] {
+        let to = dir.join(name).join(format!("bugs/soundness/{id}"));
+        std::fs::create_dir_all(&to).unwrap();
+        std::fs::copy(from.join("trigger.smt2"), to.join("trigger.smt2")).unwrap();
+        let mut m: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(from.join("meta.json")).unwrap()).unwrap();
+        m["id"] = id.into();
+        m["blamed"] = blamed.into();
+        m["duplicates"] = 0.into();
+        std::fs::write(to.join("meta.json"), m.to_string()).unwrap();
+        std::fs::write(to.join("reduced.smt2"), "(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n").unwrap();
+        shards.push(dir.join(name));
+    }
+    let out = dir.join("merged");
+    let args = |out: &Path| {
+        let mut a = vec!["merge".to_string(), out.display().to_string()];
+        a.extend(shards.iter().map(|s| s.display().to_string()));
+        a
+    };
+    let run = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        smtstorm(&a)
+    };
+    let (code, o, e) = run(args(&out));
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(o.contains("1 distinct bugs"), "one cause after the merge: {o}");
+    let found = findings(&out);
+    assert_eq!(found.len(), 1, "{o}");
+    let m = &found[0].1;
+    assert_eq!((m.duplicates, m.cause.instances.len()), (1, 1), "{m:?}");
+    let (code, o, e) = run(args(&out));
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(o.contains("0 new, 0 duplicates, 1 merged before"), "{o}");
+    assert_eq!(findings(&out)[0].1.duplicates, 1, "{o}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

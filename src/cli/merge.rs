@@ -6,8 +6,9 @@ use std::path::PathBuf;
 
 /// Merge the bug stores of several campaigns (the shards of `smtstorm fuzz --shard K/N`,
 /// or runs on other machines) into OUT: the same bug once, with its duplicate counts,
-/// the earliest finding kept, reductions kept. Safe to run again, also after an
-/// interrupted merge: nothing is counted twice. Then `smtstorm report OUT`.
+/// the earliest finding kept, reductions kept; then findings whose reductions show one
+/// cause are regrouped into one (as `report --regroup`). Safe to run again, also after
+/// an interrupted merge: nothing is counted twice. Then `smtstorm report OUT`.
 #[derive(clap::Args)]
 pub(crate) struct MergeCmd {
     out: PathBuf,
@@ -50,6 +51,20 @@ impl MergeCmd {
                     smtstorm::util::fs::write_atomic(&cfile, &b)?;
                 }
             }
+        }
+        // Shards find one cause under several dedup keys (one per release, logic or
+        // seed): findings whose reduced triggers meet are one finding here too, as
+        // `report --regroup` makes them, so the merged count is of causes. Nothing is
+        // run: only the stored reductions are read.
+        let solvers =
+            smtstorm::store::CampaignFile::read(&self.out).ok().flatten().map(|c| c.solvers).unwrap_or_default();
+        let regrouped = store.regroup(&solvers);
+        if !regrouped.is_empty() {
+            outln!(
+                "{}: {} findings of causes already kept, moved under their instances/",
+                self.out.display(),
+                regrouped.len()
+            );
         }
         let (fuzz, seed) = store.counts();
         let q = smtstorm::store::Store::quarantine_count(&self.out);

@@ -298,6 +298,13 @@ impl Store {
                     kmeta.duplicates += 1 + meta.duplicates;
                     kmeta.merged_keys.push(dkey.clone());
                     kmeta.merged_keys.extend(meta.merged_keys.iter().cloned());
+                    // What `merge` copied in stays known as merged: the same merge run
+                    // again must not count it a second time.
+                    for f in &meta.merged_from {
+                        if !kmeta.merged_from.contains(f) {
+                            kmeta.merged_from.push(f.clone());
+                        }
+                    }
                     kmeta.cause.instances.push(Instance {
                         id: meta.id.clone(),
                         blamed: meta.blamed.clone(),
