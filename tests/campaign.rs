@@ -713,6 +713,41 @@ fn z3_contradicting_itself_under_smtfd_is_found_without_a_second_solver() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 39, known causes: a second campaign told `--known` of the first store finds the
+/// same self-contradiction again; it is stored, marked known (where it is listed), put in
+/// the report's known part, and does not make the run exit 10 unless something else new
+/// was found. A list file naming nothing is refused before any fuzzing.
+#[test]
+fn a_known_cause_found_again_is_stored_but_not_news() {
+    let dir = tempdir("known-causes");
+    let s = dir.join("seeds");
+    std::fs::create_dir_all(&s).unwrap();
+    std::fs::write(s.join("smtfd.smt2"), SMTFD_SELF_CONTRADICTION).unwrap();
+    let (first, second) = (dir.join("first"), dir.join("second"));
+    let args = ["--solver", "z3-4.8.7", "--engine", "opfuzz", "--mutants", "4"];
+    let (code, err) = fuzz_one_worker(&s, &first, &args);
+    assert_eq!(code, 10, "{err}");
+    let known = first.to_str().unwrap();
+    let (code, err) = fuzz_one_worker(&s, &second, &[&args[..], &["--known", known]].concat());
+    let found = metas(&second);
+    let seed: Vec<&Meta> = found.iter().map(|(_, m)| m).filter(|m| m.seed_finding).collect();
+    assert_eq!(seed.len(), 1, "{found:?}");
+    assert!(seed[0].known.as_deref().is_some_and(|k| k.contains("first")), "{:?}", seed[0].known);
+    let unknown = found.iter().filter(|(_, m)| m.known.is_none()).count();
+    assert_eq!(code, if unknown == 0 { 0 } else { 10 }, "{unknown} unknown findings; {err}");
+    let report = std::fs::read_to_string(second.join("report.md")).unwrap();
+    let part = report.find("## Known causes (listed by --known)").expect("a known part");
+    assert!(report[part..].contains(&seed[0].id), "{report}");
+    let list = dir.join("known.txt");
+    std::fs::write(&list, "nothing-here.smt2\n").unwrap();
+    let (code, err) =
+        fuzz_one_worker(&s, &dir.join("third"), &[&args[..], &["--known", list.to_str().unwrap()]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("known.txt:1:1: nothing-here.smt2"), "{err}");
+    assert!(!dir.join("third").exists(), "refused before the campaign started");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A resumed store keeps the settings it was made with: rerun without `--solver` and
 /// `--engine` it asks the same solvers with the same engines (it used to swap in the
 /// defaults and rewrite the stored findings' reports for them); a differing setting is an

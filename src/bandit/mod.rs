@@ -511,6 +511,7 @@ impl<'a> Bandit<'a> {
                 merged_keys: vec![],
                 merged_from: vec![],
                 cause: Default::default(),
+                known: None,
                 frames: vec![],
             };
             match self.store.record(meta, text) {

@@ -188,6 +188,7 @@ pub(super) fn confirm_and_store(
         merged_keys: vec![],
         merged_from: vec![],
         cause: Default::default(),
+        known: None,
         frames,
     };
     // A STORM trigger carries its witness as a comment line (solvers never see it).

@@ -91,6 +91,11 @@ pub(crate) struct RunOpts {
     /// fail a job on any nonzero status); 3 for findings that could not be stored stays.
     #[arg(long)]
     pub(crate) exit_zero_on_findings: bool,
+    /// Causes already filed: a file listing cause keys, earlier stores and reduced
+    /// triggers (one a line), or an earlier store. Their findings are still stored, but
+    /// marked known, reported apart and not counted as new in the exit status.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) known: Option<PathBuf>,
 }
 
 /// The settings the store at `out` was made with, if it has any: a resumed campaign
@@ -127,7 +132,9 @@ impl RunOpts {
         if self.no_bisect {
             cfg.bisect = false;
         }
-        let code = run_campaign(cfg, &self.out, self.quiet, self.json, self.reconfigure)?;
+        // Read before the run: a bad list is an error now, not after hours of fuzzing.
+        let known = self.known.as_deref().map(smtstorm::store::known::Known::load).transpose()?;
+        let code = run_campaign(cfg, &self.out, self.quiet, self.json, self.reconfigure, known.as_ref())?;
         Ok(if self.exit_zero_on_findings && code == EXIT_FINDINGS { 0 } else { code })
     }
 }
@@ -140,10 +147,15 @@ pub(crate) fn run_campaign(
     quiet: bool,
     json: bool,
     reconfigure: bool,
+    known: Option<&smtstorm::store::known::Known>,
 ) -> Result<i32> {
     let reg = smtstorm::solver::resolve::default_registry()?;
     smtstorm::util::stop::install_signal_handlers();
     let sum = smtstorm::campaign::run(cfg, &reg, out, quiet, json, reconfigure)?;
+    let known_new = match known {
+        Some(k) => mark_known(out, k)?,
+        None => 0,
+    };
     let (md, _) = smtstorm::campaign::report::write(out)?;
     if !json {
         eprintln!(
@@ -169,7 +181,29 @@ pub(crate) fn run_campaign(
     }
     // New to the store in this run: a resumed store's old findings do not make a run
     // that found nothing look like one that did (CI could not tell them apart).
-    Ok(findings_status(sum.stats.store_errors, (sum.stats.new_bugs + sum.stats.seed_findings) as usize))
+    // A known cause found again is stored but is not news.
+    let new = (sum.stats.new_bugs + sum.stats.seed_findings) as usize;
+    Ok(findings_status(sum.stats.store_errors, new.saturating_sub(known_new)))
+}
+
+/// Marks the findings of the store at `out` that `known` lists; returns how many of them
+/// this run (the store's last) found.
+pub(crate) fn mark_known(out: &std::path::Path, known: &smtstorm::store::known::Known) -> Result<usize> {
+    let _lock = smtstorm::store::lock::lock(out)?;
+    mark_known_locked(out, known)
+}
+
+/// [`mark_known`] for a caller that holds the store's lock.
+pub(crate) fn mark_known_locked(out: &std::path::Path, known: &smtstorm::store::known::Known) -> Result<usize> {
+    let campaign = smtstorm::store::CampaignFile::read(out).ok().flatten();
+    let solvers = campaign.as_ref().map(|c| c.solvers.clone()).unwrap_or_default();
+    let mut store = smtstorm::store::Store::open(out).map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    let marked = store.mark_known(known, &solvers);
+    if marked > 0 {
+        eprintln!("smtstorm: {marked} findings are known causes (--known): reported apart");
+    }
+    let run = campaign.map_or(0, |c| c.runs);
+    Ok(smtstorm::store::Store::list_in(out).iter().filter(|(_, m)| m.known.is_some() && m.run == run).count())
 }
 
 /// The exit status of a run that stores findings: 3 when some confirmed findings could not

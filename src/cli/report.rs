@@ -12,6 +12,10 @@ pub(crate) struct ReportCmd {
     /// findings whose identities meet (the others kept under the survivor's instances/).
     #[arg(long)]
     regroup: bool,
+    /// Causes already filed (a list of cause keys, earlier stores and reduced triggers,
+    /// or an earlier store): their findings are marked known and reported apart.
+    #[arg(long, value_name = "FILE")]
+    known: Option<PathBuf>,
 }
 
 impl ReportCmd {
@@ -19,6 +23,7 @@ impl ReportCmd {
         // Unreadable findings go to quarantine/ (said on stderr, counted in the report),
         // unless a campaign holds the store: then the report lists them where they are.
         let dir = &self.dir;
+        let known = self.known.as_deref().map(smtstorm::store::known::Known::load).transpose()?;
         if smtstorm::store::layout::is_store(dir) {
             match smtstorm::store::lock::lock(dir) {
                 Ok(_lock) => {
@@ -31,15 +36,21 @@ impl ReportCmd {
                     if self.regroup {
                         regroup(dir)?;
                     }
+                    if let Some(k) = &known {
+                        super::opts::mark_known_locked(dir, k)?;
+                    }
                 }
-                Err(smtstorm::Error::Locked { .. }) if self.regroup => {
-                    anyhow::bail!("{}: a campaign holds the store; regroup it when the campaign ends", dir.display())
+                Err(smtstorm::Error::Locked { .. }) if self.regroup || known.is_some() => {
+                    anyhow::bail!(
+                        "{}: a campaign holds the store; regroup or mark it when the campaign ends",
+                        dir.display()
+                    )
                 }
                 Err(smtstorm::Error::Locked { .. }) => {}
                 Err(e) => return Err(e.into()),
             }
-        } else if self.regroup {
-            anyhow::bail!("{}: not a campaign's store, nothing to regroup", dir.display());
+        } else if self.regroup || known.is_some() {
+            anyhow::bail!("{}: not a campaign's store, nothing to regroup or mark", dir.display());
         }
         let (md, html) =
             smtstorm::campaign::report::write(&self.dir).map_err(|e| anyhow::anyhow!("{}: {e}", self.dir.display()))?;

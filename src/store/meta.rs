@@ -177,6 +177,10 @@ pub struct Meta {
     /// finding is regrouped: older stores read.
     #[serde(default, skip_serializing_if = "super::identity::Cause::is_empty")]
     pub cause: super::identity::Cause,
+    /// Where `--known` lists this finding's cause (`FILE:LINE`, or an earlier store's
+    /// finding): already filed, so reported apart and not counted as new.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known: Option<String>,
 }
 
 impl Meta {

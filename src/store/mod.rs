@@ -27,6 +27,7 @@
 pub mod campaign;
 pub mod finding;
 pub mod identity;
+pub mod known;
 pub mod layout;
 pub mod lock;
 mod merge;
@@ -319,6 +320,7 @@ mod tests {
             merged_from: vec![],
             frames: vec![],
             cause: Default::default(),
+            known: None,
         }
     }
 

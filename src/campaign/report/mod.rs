@@ -139,7 +139,7 @@ pub fn markdown(out: &Path, d: &Data) -> String {
         let mut rows: Vec<(FindingDir, &Meta, Severity)> = d
             .findings
             .iter()
-            .filter(|f| f.1.seed_finding == seed)
+            .filter(|f| f.1.seed_finding == seed && f.1.known.is_none())
             .map(|(p, m)| {
                 let f = FindingDir::of_meta(p).unwrap_or_else(|| FindingDir::new(p));
                 let sev = severity::of_finding(&f, m, solvers);
@@ -189,6 +189,26 @@ pub fn markdown(out: &Path, d: &Data) -> String {
                 );
             }
             s.push('\n');
+        }
+    }
+    // Causes a team listed as filed (`--known`): stored, never lost, but not news.
+    let known: Vec<&(PathBuf, Meta)> = d.findings.iter().filter(|f| f.1.known.is_some()).collect();
+    if !known.is_empty() {
+        let tally = crate::store::identity::Tally::of(known.iter().map(|f| &f.1));
+        let _ = writeln!(s, "\n## Known causes (listed by --known): {}\n", tally.words());
+        let _ = writeln!(s, "| id | kind | solver | what | listed at |\n|---|---|---|---|---|");
+        for (p, m) in known {
+            let f = FindingDir::of_meta(p).unwrap_or_else(|| FindingDir::new(p));
+            let _ = writeln!(
+                s,
+                "| [{}]({}) | {} | {} | {} | {} |",
+                cell(&m.id),
+                cell(&rel(out, &f.report_md_path())),
+                m.kind,
+                cell(&m.blamed),
+                cell(&crate::oracle::signature_words(&m.signature)),
+                cell(m.known.as_deref().unwrap_or(""))
+            );
         }
     }
     // The findings come first (what a reader opened the report for); how the campaign
