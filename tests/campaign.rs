@@ -748,6 +748,39 @@ fn a_known_cause_found_again_is_stored_but_not_news() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 42, `recheck`: a solver team runs a store's findings against another build. z3
+/// 4.8.7's smtfd self-contradiction still fails on 4.8.7 and is fixed on 5.4.0; a
+/// finding of another family is skipped; the store is left as it was.
+#[test]
+fn recheck_tells_fixed_from_still_failing_on_another_build() {
+    let dir = tempdir("recheck");
+    let s = dir.join("seeds");
+    std::fs::create_dir_all(&s).unwrap();
+    std::fs::write(s.join("smtfd.smt2"), SMTFD_SELF_CONTRADICTION).unwrap();
+    let out = dir.join("out");
+    let (code, err) =
+        fuzz_one_worker(&s, &out, &["--solver", "z3-4.8.7", "--engine", "opfuzz", "--mutants", "4", "--no-bisect"]);
+    assert_eq!(code, 10, "{err}");
+    let before = metas(&out);
+    let id = &before.iter().find(|(_, m)| m.seed_finding).expect("the seed's self-contradiction").1.id;
+    let verdict = |build: &str| -> String {
+        let (code, printed, err) = smtstorm(&["recheck", out.to_str().unwrap(), "--solver", build, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let line = printed.lines().find(|l| l.contains(id.as_str())).unwrap_or_else(|| panic!("{printed}"));
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        v["verdict"].as_str().unwrap().to_string()
+    };
+    assert_eq!(verdict("z3-4.8.7"), "still fails");
+    assert_eq!(verdict("z3-5.4.0"), "fixed");
+    let (code, _, err) = smtstorm(&["recheck", out.to_str().unwrap(), "--solver", "yices"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("0 still fail, 0 fixed, 0 undecided on yices"), "{err}");
+    assert_eq!(metas(&out).len(), before.len(), "the store is unchanged");
+    let (code, _, err) = smtstorm(&["recheck", dir.join("nothing").to_str().unwrap(), "--solver", "z3-5.4.0"]);
+    assert_eq!(code, 2, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A resumed store keeps the settings it was made with: rerun without `--solver` and
 /// `--engine` it asks the same solvers with the same engines (it used to swap in the
 /// defaults and rewrite the stored findings' reports for them); a differing setting is an

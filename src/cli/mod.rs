@@ -32,6 +32,7 @@ mod merge;
 mod mutate;
 mod opts;
 mod parse;
+mod recheck;
 mod reduce;
 mod report;
 mod solvers;
@@ -60,6 +61,7 @@ enum Cmd {
     Fuzz(fuzz::FuzzCmd),
     Report(report::ReportCmd),
     Merge(merge::MergeCmd),
+    Recheck(recheck::RecheckCmd),
     StormCheck(storm_check::StormCheckCmd),
     Storm(storm::StormCmd),
     Reduce(reduce::ReduceCmd),
@@ -90,6 +92,7 @@ pub fn main() -> i32 {
         Cmd::Cactus(c) => done(c.run()),
         Cmd::Report(c) => done(c.run()),
         Cmd::Merge(c) => done(c.run()),
+        Cmd::Recheck(c) => done(c.run()),
         Cmd::Reduce(c) => done(c.run()),
         Cmd::StormMinimize(c) => done(c.run()),
         Cmd::Generate(c) => c.run(),
