@@ -477,6 +477,46 @@ pub fn other_families(families: &[Family], readers: &[usize], blamed: usize) -> 
         .collect()
 }
 
+/// The confirmation of this oracle's verdicts ([`super::confirm::Confirm::confirm_with`]
+/// sends them here): `named` (the stored trigger) rerun on the blamed solver in a fresh
+/// process, its core-only script on it and on every other family among `readers`; the
+/// same blame and signature must come back. No fixed-in bisection: a newer release gives
+/// another core, and the files are left out of the result for that reason.
+pub fn confirm(
+    c: &super::confirm::Confirm,
+    named: &Script,
+    readers: &[usize],
+    v: &Verdict,
+    run: &mut dyn FnMut(usize, &std::path::Path, usize) -> QueryResult,
+) -> Result<super::confirm::Confirmed, super::confirm::Refused> {
+    use super::confirm::{fresh_text, Confirmed, Fresh, Refused};
+    let Some(b) = v.blamed else { return Err(Refused::NotReproduced) };
+    let others = other_families(c.families, readers, b);
+    let mut unwritable = false;
+    let mut fresh_run = |k: usize, s: &Script, checks: usize| {
+        let f = c.dir.join(format!("{}core-{k}.smt2", c.tag));
+        if std::fs::write(&f, fresh_text(&c.specs[k], s)).is_err() {
+            unwritable = true;
+        }
+        let r = run(k, &f, checks);
+        let _ = std::fs::remove_file(&f);
+        r
+    };
+    let again = recheck(named, b, &others, false, &mut fresh_run);
+    if unwritable {
+        return Err(Refused::Unwritable);
+    }
+    match again {
+        Recheck::Wrong { verdict, mut results, .. } if verdict.blamed == v.blamed && verdict.signature == v.signature => {
+            results.resize(c.specs.len(), None);
+            let readers = std::iter::once(b).chain(others).collect();
+            let fresh = Fresh { checks: 1, readers, files: vec![None; c.specs.len()], results };
+            Ok(Confirmed { verdict, fresh })
+        }
+        _ => Err(Refused::NotReproduced),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
