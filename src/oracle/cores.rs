@@ -429,7 +429,8 @@ pub fn recheck(
     let self_unsat = definite(&rb) && rb.outcomes[0] == Outcome::Unsat;
     results[blamed] = Some(rb);
     let (mut sat, mut unsat) = (false, false);
-    if !self_sat {
+    // A confirmation asks every family (the finding's report shows what each says).
+    if !self_sat || !first_only {
         for &o in others {
             let ro = run(o, &k, 1);
             let d = definite(&ro);
