@@ -19,11 +19,19 @@ fn faulty(dir: &Path, faults: &str) -> SolverSpec {
     let p = dir.join("fault_proxy.py");
     std::fs::copy(repo().join("tests/fixtures/fault_proxy.py"), &p).unwrap();
     let z3 = solver_bin("z3-5.4.0/bin/z3").display().to_string();
-    SolverSpec::new("faulty", Family::Other, vec!["python3".into(), p.display().to_string(), faults.into(), z3, "-smt2".into()])
+    SolverSpec::new(
+        "faulty",
+        Family::Other,
+        vec!["python3".into(), p.display().to_string(), faults.into(), z3, "-smt2".into()],
+    )
 }
 
 /// A fresh process of `specs[k]` on `s`, as every confirmation sends it.
-fn fresh<'a>(specs: &'a [SolverSpec], dir: &'a Path, limits: Limits) -> impl FnMut(usize, &Script, usize) -> QueryResult + 'a {
+fn fresh<'a>(
+    specs: &'a [SolverSpec],
+    dir: &'a Path,
+    limits: Limits,
+) -> impl FnMut(usize, &Script, usize) -> QueryResult + 'a {
     move |k, s, checks| {
         let f = dir.join(format!("q{k}.smt2"));
         std::fs::write(&f, smtstorm::oracle::confirm::fresh_text(&specs[k], s)).unwrap();

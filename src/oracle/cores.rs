@@ -86,12 +86,22 @@ pub enum Abstain {
 pub enum Recheck {
     Abstain(Abstain),
     /// The core is `unsat` (or nobody said `sat`).
-    Holds { core: usize, of: usize },
+    Holds {
+        core: usize,
+        of: usize,
+    },
     /// The core's solver is blamed ([`BlameBy::UnsatCore`]).
-    Wrong { verdict: Verdict, core_only: Script, results: Vec<Option<QueryResult>> },
+    Wrong {
+        verdict: Verdict,
+        core_only: Script,
+        results: Vec<Option<QueryResult>>,
+    },
     /// The core's solver calls it `unsat`, another family `sat`: an ordinary disagreement
     /// on `core_only`, for [`super::judge`].
-    Disagree { core_only: Script, results: Vec<Option<QueryResult>> },
+    Disagree {
+        core_only: Script,
+        results: Vec<Option<QueryResult>>,
+    },
 }
 
 /// A campaign's tally of this oracle (measurements for its sampling rate).
@@ -244,10 +254,7 @@ pub fn named(s: &Script, mode: Mode) -> Option<Script> {
                 continue;
             }
             CommandKind::Assert(t) if mode == Mode::Core => {
-                out.push_str(&format!(
-                    "(assert (! {} :named {PREFIX}a{i}))\n",
-                    smtlib::printer::term_to_string(s, t)
-                ));
+                out.push_str(&format!("(assert (! {} :named {PREFIX}a{i}))\n", smtlib::printer::term_to_string(s, t)));
                 continue;
             }
             _ => {}
@@ -347,12 +354,11 @@ fn names_of(named: &Script) -> Vec<String> {
     for c in &named.commands {
         match c.kind {
             CommandKind::Assert(t) => v.extend(top_name(named, t)),
-            CommandKind::CheckSatAssuming(l) => v.extend(
-                named
-                    .term_list(l)
-                    .iter()
-                    .map(|&t| smtlib::printer::term_to_string(named, t).split_whitespace().collect::<Vec<_>>().join(" ")),
-            ),
+            CommandKind::CheckSatAssuming(l) => {
+                v.extend(named.term_list(l).iter().map(|&t| {
+                    smtlib::printer::term_to_string(named, t).split_whitespace().collect::<Vec<_>>().join(" ")
+                }))
+            }
             _ => {}
         }
     }
@@ -508,7 +514,9 @@ pub fn confirm(
         return Err(Refused::Unwritable);
     }
     match again {
-        Recheck::Wrong { verdict, mut results, .. } if verdict.blamed == v.blamed && verdict.signature == v.signature => {
+        Recheck::Wrong { verdict, mut results, .. }
+            if verdict.blamed == v.blamed && verdict.signature == v.signature =>
+        {
             results.resize(c.specs.len(), None);
             let readers = std::iter::once(b).chain(others).collect();
             let fresh = Fresh { checks: 1, readers, files: vec![None; c.specs.len()], results };
@@ -586,6 +594,8 @@ mod tests {
         assert!((2_000..3_000).contains(&n), "{n}");
         assert_eq!((0..100u64).filter(|&s| sampled(s, 0.0)).count(), 0);
         assert_eq!((0..100u64).filter(|&s| sampled(s, 1.0)).count(), 100);
-        assert!((0..100u64).any(|s| mode_for(s) == Mode::Core) && (0..100u64).any(|s| mode_for(s) == Mode::Assumptions));
+        assert!(
+            (0..100u64).any(|s| mode_for(s) == Mode::Core) && (0..100u64).any(|s| mode_for(s) == Mode::Assumptions)
+        );
     }
 }
