@@ -38,7 +38,6 @@ fn supports(spec: &SolverSpec, mode: Mode, tmp: &Path, w: usize, limits: &Limits
 }
 
 /// Re-checks the core of a sampled `unsat` mutant; the distinct bugs stored.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn check(
     sh: &Shared,
     m: &dyn Mutator<'_>,

@@ -176,7 +176,7 @@ pub fn sampled(rng_seed: u64, rate: f64) -> bool {
 
 /// The mode a sampled mutant is checked in: cores and assumptions alternate by seed.
 pub fn mode_for(rng_seed: u64) -> Mode {
-    if crate::util::hash::mix(&[rng_seed, 0xA55]) % 2 == 0 {
+    if crate::util::hash::mix(&[rng_seed, 0xA55]).is_multiple_of(2) {
         Mode::Core
     } else {
         Mode::Assumptions
