@@ -95,7 +95,8 @@ pub(super) fn confirm_and_store(
         let repeats = sched.state[i].seed_blames.iter().any(|(k, b, sig)| {
             *k == verdict.kind
                 && *b == verdict.blamed
-                && ((verdict.kind == BugKind::Soundness && verdict.blame_by != BlameBy::SelfContradiction)
+                && ((verdict.kind == BugKind::Soundness
+                    && !matches!(verdict.blame_by, BlameBy::SelfContradiction | BlameBy::UnsatCore))
                     || *sig == verdict.signature)
         });
         drop(sched);

@@ -12,6 +12,7 @@
 
 mod candidates;
 mod confirm;
+mod cores;
 mod engines;
 pub mod event;
 mod prescreen;

@@ -51,6 +51,8 @@ pub struct Counters {
     /// confirmation and storage): on a large suite the pre-screen can take half of it.
     pub prescreen_ms: AtomicU64,
     pub fuzz_ms: AtomicU64,
+    /// The unsat-core oracle's sample and what it found ([`crate::oracle::cores`]).
+    pub cores: crate::oracle::cores::Tally,
 }
 
 /// What one engine or one seed logic yielded: mutants made, mutants every solver read,
@@ -136,6 +138,7 @@ impl Counters {
             prescreen_seconds: self.prescreen_ms.load(Relaxed) as f64 / 1e3,
             fuzz_seconds: self.fuzz_ms.load(Relaxed) as f64 / 1e3,
             own_cpu: crate::util::cpu::own_cpu_seconds(),
+            cores: self.cores.snapshot(),
         }
     }
 }
@@ -184,6 +187,9 @@ pub struct Stats {
     pub prescreen_seconds: f64,
     #[serde(default)]
     pub fuzz_seconds: f64,
+    /// The unsat-core oracle's counts (absent before issue 40).
+    #[serde(default)]
+    pub cores: crate::oracle::cores::Counts,
     /// Per solver, engine and logic (absent from stats lines written before issue 24).
     #[serde(default, flatten)]
     pub tallies: Tallies,

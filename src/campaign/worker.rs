@@ -157,6 +157,7 @@ pub(super) fn fuzz_batch<'s>(
         }
         let judged = Judged { i, engine, mutant, rs: &rs, seed_framing: seed_framing.as_ref() };
         new_bugs += candidates(sh, &*m, &judged, &t, limits, tmp, w, &mut batch_yield);
+        new_bugs += super::cores::check(sh, &*m, &judged, &t, limits, tmp, w);
     }
     sh.counters.tallies.lock().unwrap_or_else(|e| e.into_inner()).add(engine.name(), logic, batch_yield);
     settle(sh, i, engine, Found { tested: mutants.len() as u64, bad, new_bugs }, t0, Some(true));

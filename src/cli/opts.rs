@@ -68,6 +68,11 @@ pub(crate) struct RunOpts {
     /// uniformly.
     #[arg(long)]
     pub(crate) config_learn: bool,
+    #[arg(long, value_name = "SHARE", help = campaign_default(
+        "Share (0 to 1) of unsat mutants whose unsat core or assumptions are re-checked (0: off)",
+        campaign().core_rate
+    ))]
+    pub(crate) core_rate: Option<f64>,
     #[arg(long, value_name = "SECONDS", help = campaign_default(
         "Reduce each new finding for at most this many seconds after fuzzing (0: off)",
         campaign().reduce
@@ -128,6 +133,9 @@ impl RunOpts {
         }
         if self.config_learn {
             cfg.config_learning = true;
+        }
+        if let Some(r) = self.core_rate {
+            cfg.core_rate = r.clamp(0.0, 1.0);
         }
         if self.no_bisect {
             cfg.bisect = false;

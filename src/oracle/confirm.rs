@@ -252,6 +252,9 @@ impl Confirm<'_> {
         v: &Verdict,
         run: &mut dyn FnMut(usize, &Path, usize) -> QueryResult,
     ) -> Result<Confirmed, Refused> {
+        if super::cores::is_core_verdict(v) {
+            return super::cores::confirm(self, trigger, readers, v, run);
+        }
         let fresh = self.rerun(trigger, readers, run)?;
         let all = fresh.all();
         let framing = smtlib::framing::framing(trigger);

@@ -73,6 +73,9 @@ named_enum! {
         /// The blamed solver contradicts the satisfiability a Semantic Fusion mutant has
         /// by construction (both seeds' agreed status).
         Construction = "construction",
+        /// The blamed solver's unsat core (or unsat assumptions) is satisfiable: it says so
+        /// itself, or another family does and none says `unsat` ([`super::cores`]).
+        UnsatCore = "unsat-core",
     }
 }
 
@@ -131,6 +134,7 @@ mod tests {
             "validation",
             "self-contradiction",
             "construction",
+            "unsat-core",
         ];
         assert_eq!(BlameBy::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
         for &k in BugKind::ALL {

@@ -22,6 +22,7 @@ use crate::solver::{model, run_file, Family, Limits, Outcome, QueryResult, Solve
 use std::path::Path;
 
 pub mod confirm;
+pub mod cores;
 pub mod eval;
 pub mod kind;
 pub mod semantics;

@@ -197,6 +197,9 @@ pub enum Symptom {
     /// ([`crate::oracle::self_contradiction`]); the framings may simplify (a tactic
     /// pipeline to a plain check-sat) as long as it still contradicts itself.
     Contradiction,
+    /// The blamed solver's unsat core (assumptions) in the trigger, a named script, is
+    /// satisfiable with this signature ([`crate::oracle::cores::recheck`]).
+    Core { signature: String },
 }
 
 /// The built-in judge for a stored finding.
@@ -270,6 +273,11 @@ impl FindingJudge {
                     Symptom::InvalidModel { signature }
                 };
                 (vec![b], sym)
+            }
+            BugKind::Soundness if meta.blame_by == BlameBy::UnsatCore => {
+                let b = blamed_at.ok_or_else(|| unusable(format!("blamed solver {} has no answer", meta.blamed)))?;
+                let order = std::iter::once(b).chain((0..answers.len()).filter(|&i| i != b)).collect();
+                (order, Symptom::Core { signature: meta.signature.clone() })
             }
             BugKind::Soundness if meta.blame_by == BlameBy::SelfContradiction => {
                 let b = blamed_at.ok_or_else(|| unusable(format!("blamed solver {} has no answer", meta.blamed)))?;
@@ -355,6 +363,8 @@ impl FindingJudge {
     /// `None` means "not decided yet, run the next solver".
     fn judge_prefix(&self, s: &Script, results: &[QueryResult], candidates: &mut Vec<usize>) -> Option<bool> {
         match &self.symptom {
+            // Decided whole in [`FindingJudge::decide`].
+            Symptom::Core { .. } => Some(false),
             Symptom::Contradiction => {
                 Some(crate::oracle::self_contradiction(&results[0], &crate::smtlib::framing::framing(s)).is_some())
             }
@@ -389,6 +399,13 @@ impl FindingJudge {
         let Ok(s) = smtlib::parse(text) else { return false };
         if self.keeps_logic && s.logic().is_none() {
             return false;
+        }
+        if let Symptom::Core { signature } = &self.symptom {
+            let others: Vec<usize> = (1..self.solvers.len()).collect();
+            return match crate::oracle::cores::recheck(&s, 0, &others, false, &mut run) {
+                crate::oracle::cores::Recheck::Wrong { verdict, .. } => verdict.signature == *signature,
+                _ => false,
+            };
         }
         let checks = crate::smtlib::checks(&s);
         let mut results = vec![];
@@ -430,7 +447,8 @@ impl Judge for FindingJudge {
             .iter()
             .map(|sp| {
                 let fresh = self.fresh_only.load(std::sync::atomic::Ordering::Relaxed);
-                (sp.has_session() && !fresh && !matches!(self.symptom, Symptom::Crash { .. }))
+                // A core is asked of a fresh process (a session's option state would differ).
+                (sp.has_session() && !fresh && !matches!(self.symptom, Symptom::Crash { .. } | Symptom::Core { .. }))
                     .then(|| Session::validating(sp.clone(), self.limits))
             })
             .collect();

@@ -1,0 +1,179 @@
+//! The unsat-core oracle (issue 40, item 2) with real solvers: it fires on wrong cores and
+//! wrong unsat assumptions (injected by `fixtures/fault_proxy.py` around a real z3), in
+//! the library and end to end in a campaign whose finding is confirmed, stored and kept by
+//! the reducer; and it stays silent on 200 correct queries of the shared seeds.
+
+mod common;
+
+use common::{py_solver, real, repo, shared_seed_files, smtstorm, solver_bin, tempdir};
+use smtstorm::oracle::cores::{self, Mode, Recheck};
+use smtstorm::oracle::BlameBy;
+use smtstorm::smtlib::{self, Script};
+use smtstorm::solver::{run_file, Family, Limits, QueryResult, SolverSpec};
+use smtstorm::store::Store;
+use std::path::Path;
+use std::time::Duration;
+
+/// z3 5.4.0 behind the fault proxy with `faults` (a family of its own to smtstorm).
+fn faulty(dir: &Path, faults: &str) -> SolverSpec {
+    let p = dir.join("fault_proxy.py");
+    std::fs::copy(repo().join("tests/fixtures/fault_proxy.py"), &p).unwrap();
+    let z3 = solver_bin("z3-5.4.0/bin/z3").display().to_string();
+    SolverSpec::new(
+        "faulty",
+        Family::Other,
+        vec!["python3".into(), p.display().to_string(), faults.into(), z3, "-smt2".into()],
+    )
+}
+
+/// A fresh process of `specs[k]` on `s`, as every confirmation sends it.
+fn fresh<'a>(
+    specs: &'a [SolverSpec],
+    dir: &'a Path,
+    limits: Limits,
+) -> impl FnMut(usize, &Script, usize) -> QueryResult + 'a {
+    move |k, s, checks| {
+        let f = dir.join(format!("q{k}.smt2"));
+        std::fs::write(&f, smtstorm::oracle::confirm::fresh_text(&specs[k], s)).unwrap();
+        run_file(&specs[k], &f, checks, &limits)
+    }
+}
+
+const UNSAT: &str = "(set-logic QF_LIA)(declare-const x Int)(declare-const y Int)\
+                     (assert (> x 0))(assert (< y 0))(assert (< x y))(assert (> y (- 5)))(check-sat)";
+
+/// A core with its last name dropped, or with its first name only, is satisfiable here:
+/// the proxy's own z3 says so on the core-only script, and the proxy is blamed. The real
+/// z3 and cvc5 give cores that hold.
+#[test]
+fn a_wrong_core_or_wrong_assumptions_are_blamed_on_their_solver() {
+    let dir = tempdir("cores-fire");
+    let limits = Limits { time: Duration::from_secs(20), ..Limits::default() };
+    let s = smtlib::parse(UNSAT).unwrap();
+    let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    let cvc5 = py_solver("cvc5", Family::Cvc5);
+    for (faults, mode) in [("core-drop-if:smtstorm_", Mode::Core), ("core-one-if:smtstorm_", Mode::Assumptions)] {
+        let specs = vec![faulty(&dir, faults), z3.clone(), cvc5.clone()];
+        let named = cores::named(&s, mode).unwrap();
+        let r = cores::recheck(&named, 0, &[1, 2], false, &mut fresh(&specs, &dir, limits));
+        let Recheck::Wrong { verdict, core_only, results } = r else { panic!("{faults}: {r:?}") };
+        assert_eq!((verdict.blamed, verdict.blame_by), (Some(0), BlameBy::UnsatCore));
+        assert_eq!(verdict.signature, mode.signature());
+        assert!(results[0].as_ref().is_some_and(|r| r.outcomes[0] == smtstorm::solver::Outcome::Sat), "{results:?}");
+        assert!(smtlib::checks(&core_only) == 1 && !smtlib::print(&core_only).contains("get-unsat"));
+        // The real solvers' own cores of the same script hold.
+        for b in [1, 2] {
+            let r = cores::recheck(&named, b, &[0], false, &mut fresh(&specs, &dir, limits));
+            assert!(matches!(r, Recheck::Holds { .. }), "{} {mode:?}: {r:?}", specs[b].name);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// End to end: a campaign that checks every unsat mutant's core stores the proxy's wrong
+/// cores as `unsat-core` findings (confirmed in fresh processes), blames nobody else, and
+/// the reducer keeps the named script with its question.
+#[test]
+fn a_campaign_stores_and_reduces_wrong_cores() {
+    let dir = tempdir("cores-campaign");
+    let seeds = dir.join("seeds");
+    std::fs::create_dir_all(&seeds).unwrap();
+    for f in ["lia_parity.smt2", "lia_divisible.smt2", "bv_shifts.smt2"] {
+        std::fs::copy(repo().join("corpus").join(f), seeds.join(f)).unwrap();
+    }
+    let p = faulty(&dir, "core-drop-if:smtstorm_");
+    let proxy = format!("faulty={}", p.command.join(" "));
+    let out = dir.join("out");
+    let args = [
+        "fuzz",
+        seeds.to_str().unwrap(),
+        "--solver",
+        &proxy,
+        "--solver",
+        "z3-5.4.0",
+        "--engine",
+        "opfuzz",
+        "--workers",
+        "1",
+        "--mutants",
+        "48",
+        "--timeout",
+        "10",
+        "--core-rate",
+        "1",
+        "--reduce",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    let (code, _, err) = smtstorm(&args);
+    assert_eq!(code, 10, "{err}");
+    let found = Store::list_in(&out);
+    assert!(!found.is_empty());
+    for (_, m) in &found {
+        let d = out.join("bugs/soundness").join(&m.id);
+        assert_eq!((m.blamed.as_str(), m.blame_by), ("faulty", BlameBy::UnsatCore), "{m:?}");
+        assert!(["unsat core is sat", "unsat assumptions are sat"].contains(&m.signature.as_str()));
+        let trigger = std::fs::read_to_string(d.join("trigger.smt2")).unwrap();
+        assert!(trigger.contains("(get-unsat-"), "{trigger}");
+        if let Ok(reduced) = std::fs::read_to_string(d.join("reduced.smt2")) {
+            assert!(reduced.contains("(get-unsat-") && reduced.len() <= trigger.len(), "{reduced}");
+        }
+    }
+    let stats = std::fs::read_to_string(out.join("stats.jsonl")).unwrap();
+    let last: serde_json::Value = serde_json::from_str(stats.lines().last().unwrap()).unwrap();
+    assert!(last["cores"]["wrong"].as_u64().unwrap() > 0, "{last}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// 200 queries of the shared seeds with a `sat` or `unsat` status, each with its cores or
+/// assumptions re-checked by one of today's releases against the other families: nothing
+/// is blamed and no disagreement is raised. The queries are chosen by the seeds alone
+/// (the first 200 the oracle applies to); what timed out only lowers the count checked.
+#[test]
+fn correct_cores_of_the_shared_seeds_raise_nothing() {
+    let dir = tempdir("cores-silent");
+    let limits = Limits { time: Duration::from_secs(10), ..Limits::default() };
+    let specs = vec![
+        real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]),
+        py_solver("cvc5", Family::Cvc5),
+        real("yices/bin/yices-smt2", Family::Yices, &["--incremental"]),
+        py_solver("bitwuzla", Family::Bitwuzla),
+    ];
+    let mut queries = vec![];
+    for f in shared_seed_files() {
+        let Ok(s) = smtlib::parse(&std::fs::read_to_string(&f).unwrap_or_default()) else { continue };
+        // Two assertions at least: a core can then leave one out.
+        let asserts = s.commands.iter().filter(|c| matches!(c.kind, smtlib::ast::CommandKind::Assert(_))).count();
+        if !matches!(s.status(), Some("sat" | "unsat")) || smtlib::checks(&s) != 1 || asserts < 2 {
+            continue;
+        }
+        let mode = if queries.len() % 2 == 0 { Mode::Core } else { Mode::Assumptions };
+        if let Some(n) = cores::named(&s, mode) {
+            queries.push((f, n));
+        }
+        if queries.len() == 200 {
+            break;
+        }
+    }
+    assert_eq!(queries.len(), 200);
+    let (mut holds, mut abstained, mut smaller) = (0, 0, 0);
+    for (i, (f, named)) in queries.iter().enumerate() {
+        let readers: Vec<usize> =
+            (0..specs.len()).filter(|&k| specs[k].cannot_read(&specs[k].own_script(named)).is_none()).collect();
+        let b = readers[i % readers.len()];
+        let others: Vec<usize> = readers.iter().copied().filter(|&k| k != b).collect();
+        match cores::recheck(named, b, &others, true, &mut fresh(&specs, &dir, limits)) {
+            Recheck::Holds { core, of } => {
+                holds += 1;
+                smaller += (core < of) as usize;
+            }
+            Recheck::Abstain(_) => abstained += 1,
+            r => panic!("{} on {}: {r:?}\n{}", specs[b].name, f.display(), smtlib::print(named)),
+        }
+    }
+    eprintln!("cores: {holds} held ({smaller} smaller than the assertions), {abstained} abstained");
+    assert!(holds > 0 && smaller > 0, "nothing was exercised");
+    let _ = std::fs::remove_dir_all(&dir);
+}
