@@ -98,6 +98,9 @@ named_enum! {
         ModelValidation = "model-validation",
         /// The process died.
         Crash = "crash",
+        /// An unsat core (or the unsat assumptions) the solver returned is satisfiable
+        /// (Murxla, CAV 2022).
+        UnsatCore = "unsat-core",
     }
 }
 
@@ -111,6 +114,7 @@ impl BlameBy {
             BlameBy::Validation => Oracle::ModelValidation,
             BlameBy::SelfContradiction => Oracle::SelfConsistency,
             BlameBy::Construction => Oracle::Construction,
+            BlameBy::UnsatCore => Oracle::UnsatCore,
         }
     }
 }
