@@ -51,6 +51,10 @@ pub struct Counters {
     /// confirmation and storage): on a large suite the pre-screen can take half of it.
     pub prescreen_ms: AtomicU64,
     pub fuzz_ms: AtomicU64,
+    /// Answers re-checked by the solvers' own self-checks in fresh processes, and the
+    /// workers' wall time (ms) in them ([`crate::oracle::checks`]).
+    pub self_checks: AtomicU64,
+    pub self_check_ms: AtomicU64,
 }
 
 /// What one engine or one seed logic yielded: mutants made, mutants every solver read,
@@ -135,6 +139,8 @@ impl Counters {
             config_effects: self.config_effects.load(Relaxed),
             prescreen_seconds: self.prescreen_ms.load(Relaxed) as f64 / 1e3,
             fuzz_seconds: self.fuzz_ms.load(Relaxed) as f64 / 1e3,
+            self_checks: self.self_checks.load(Relaxed),
+            self_check_seconds: self.self_check_ms.load(Relaxed) as f64 / 1e3,
             own_cpu: crate::util::cpu::own_cpu_seconds(),
         }
     }
@@ -184,6 +190,11 @@ pub struct Stats {
     pub prescreen_seconds: f64,
     #[serde(default)]
     pub fuzz_seconds: f64,
+    /// Answers re-checked by self-checks, and the seconds they took (issue 40).
+    #[serde(default)]
+    pub self_checks: u64,
+    #[serde(default)]
+    pub self_check_seconds: f64,
     /// Per solver, engine and logic (absent from stats lines written before issue 24).
     #[serde(default, flatten)]
     pub tallies: Tallies,

@@ -47,6 +47,12 @@ named_enum! {
         Crash = "crash",
         /// The solver's own model validation rejected the model it produced.
         InvalidModel = "invalid-model",
+        /// A self-check the solver offers (cvc5's `check-unsat-cores`, `check-proofs`;
+        /// z3's `smt.core.validate`; [`crate::solver::checks`]) failed on the answer it
+        /// re-checked: a wrong core, proof or lemma, in the mode users run (the check
+        /// options never change the answer). Neither a crash of the search nor a wrong
+        /// answer.
+        CheckFailed = "check-failed",
     }
 }
 
@@ -73,6 +79,9 @@ named_enum! {
         /// The blamed solver contradicts the satisfiability a Semantic Fusion mutant has
         /// by construction (both seeds' agreed status).
         Construction = "construction",
+        /// The blamed solver's own self-check failed on its answer (the self-check
+        /// oracle, [`crate::oracle::checks`]).
+        SelfCheck = "self-check",
     }
 }
 
@@ -83,7 +92,7 @@ mod tests {
     /// `meta.json` keeps the names it had as strings: old stores must still read.
     #[test]
     fn serde_names_are_the_stored_strings() {
-        let old = ["soundness", "crash", "invalid-model"];
+        let old = ["soundness", "crash", "invalid-model", "check-failed"];
         assert_eq!(BugKind::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
         let old = [
             "majority",
@@ -95,6 +104,7 @@ mod tests {
             "validation",
             "self-contradiction",
             "construction",
+            "self-check",
         ];
         assert_eq!(BlameBy::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
         for &k in BugKind::ALL {

@@ -13,6 +13,9 @@ pub const DEFAULT_REDUCE_S: f64 = 60.0;
 /// (process start-up must not turn a finding into a timeout), and cannot get more than
 /// the campaign's own limit.
 pub const MIN_TIMEOUT_S: f64 = 0.5;
+/// One mutant in this many is re-checked by the solvers' self-checks when none is given
+/// (the cost measured in /work/notes/h-checks.md, folded into BENCHMARKS.md).
+pub const DEFAULT_SELF_CHECKS: u32 = 8;
 /// A day: the longest limit any setting in seconds may have.
 pub const MAX_SECONDS: f64 = 86_400.0;
 /// Memory limits in MiB: below 16 no solver starts; above 2^24 MiB (16 TiB) the limit in
@@ -70,6 +73,10 @@ pub struct Config {
     /// mutants per second but lowered the share of mutants that changed a solver's
     /// behaviour and found no more bugs than uniform choice.
     pub config_learning: bool,
+    /// The self-check oracle ([`crate::oracle::checks`]): one mutant in this many has
+    /// its definite answers re-checked by each solver's own self-checks in a fresh
+    /// process (`--self-checks N`; 0: off).
+    pub self_checks: u32,
 }
 
 /// [`Config::differences`]: every key but `workers`, `time`, `mutants` and `reduce`.
@@ -109,6 +116,7 @@ impl Default for Config {
             shard: None,
             triage: false,
             config_learning: false,
+            self_checks: DEFAULT_SELF_CHECKS,
         }
     }
 }

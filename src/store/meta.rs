@@ -212,6 +212,8 @@ pub fn outcome_from_text(s: &str) -> Outcome {
         Outcome::Resource { message: msg(m) }
     } else if let Some(m) = inner("invalid-model") {
         Outcome::InvalidModel { message: msg(m) }
+    } else if let Some(m) = inner("check-failed") {
+        Outcome::CheckFailed { message: msg(m) }
     } else {
         Outcome::Error { message: msg(s) }
     }
