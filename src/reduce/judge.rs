@@ -437,7 +437,8 @@ impl Judge for FindingJudge {
             .iter()
             .map(|sp| {
                 let fresh = self.fresh_only.load(std::sync::atomic::Ordering::Relaxed);
-                (sp.has_session() && !fresh && !matches!(self.symptom, Symptom::Crash { .. }))
+                // A failed self-check ends the process too (cvc5 aborts on it).
+                (sp.has_session() && !fresh && !matches!(self.symptom, Symptom::Crash { .. } | Symptom::CheckFailed { .. }))
                     .then(|| Session::validating(sp.clone(), self.limits))
             })
             .collect();
