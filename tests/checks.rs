@@ -182,6 +182,20 @@ fn the_configuration_engine_never_sets_a_check_option() {
         assert!(checks.is_empty(), "{}: {checks:?}", spec.name);
     }
     assert!(seen > 100, "the tables list {seen} options");
+    // ... while the allow-lists a campaign registers (every option a release lists) let
+    // each family's own check options reach it, and only it.
+    let specs = [py_solver("cvc5", Family::Cvc5), py_solver("bitwuzla", Family::Bitwuzla), z3("5.4.0")];
+    smtstorm::solver::allow::register(&specs);
+    let q = smtstorm::smtlib::parse("(set-logic QF_BV)\n(declare-const p Bool)\n(assert p)\n(check-sat)\n").unwrap();
+    let all: Vec<_> = smtstorm::solver::checks::SELF_CHECKS.iter().collect();
+    let every = smtstorm::oracle::checks::with_checks(&q, &all).unwrap();
+    for spec in &specs {
+        let own = smtstorm::smtlib::print(&spec.own_script(&every));
+        for c in &all {
+            let line = format!("(set-option {} true)", c.option);
+            assert_eq!(own.contains(&line), c.family == spec.family, "{}: {line} in\n{own}", spec.name);
+        }
+    }
     // Each family's checks exist in its release (so the exclusion is not vacuous).
     for (option, family) in [(":check-unsat-cores", Family::Cvc5), (":check-model", Family::Bitwuzla)] {
         assert!(smtstorm::solver::checks::check_of_option(option).is_some_and(|c| c.family == family));

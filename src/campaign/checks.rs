@@ -31,7 +31,9 @@ pub(super) fn recheck(
     if framing.is_some_and(|f| f.changed.iter().any(|c| *c)) {
         return 0;
     }
-    let answered = |k: usize| rs.get(k).copied().flatten().filter(|r| r.crash.is_none() && r.outcomes.iter().any(Outcome::is_definite));
+    let answered = |k: usize| {
+        rs.get(k).copied().flatten().filter(|r| r.crash.is_none() && r.outcomes.iter().any(Outcome::is_definite))
+    };
     let who: Vec<usize> = t.solvers.iter().copied().filter(|&k| answered(k).is_some()).collect();
     if who.is_empty() {
         return 0;

@@ -438,8 +438,10 @@ impl Judge for FindingJudge {
             .map(|sp| {
                 let fresh = self.fresh_only.load(std::sync::atomic::Ordering::Relaxed);
                 // A failed self-check ends the process too (cvc5 aborts on it).
-                (sp.has_session() && !fresh && !matches!(self.symptom, Symptom::Crash { .. } | Symptom::CheckFailed { .. }))
-                    .then(|| Session::validating(sp.clone(), self.limits))
+                (sp.has_session()
+                    && !fresh
+                    && !matches!(self.symptom, Symptom::Crash { .. } | Symptom::CheckFailed { .. }))
+                .then(|| Session::validating(sp.clone(), self.limits))
             })
             .collect();
         Box::new(FindingWorker { judge: self, sessions, file: self.dir.join(format!("w{id}-candidate.smt2")) })

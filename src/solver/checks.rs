@@ -39,7 +39,10 @@ pub enum After {
 impl After {
     /// Whether the check applies after `o`.
     pub fn applies(self, o: &Outcome) -> bool {
-        matches!((self, o), (After::Sat | After::Definite, Outcome::Sat) | (After::Unsat | After::Definite, Outcome::Unsat))
+        matches!(
+            (self, o),
+            (After::Sat | After::Definite, Outcome::Sat) | (After::Unsat | After::Definite, Outcome::Unsat)
+        )
     }
 }
 
@@ -210,8 +213,13 @@ pub fn probe(spec: &SolverSpec) -> Vec<&'static SelfCheck> {
         return v.clone();
     }
     let limits = Limits { time: std::time::Duration::from_secs(10), ..Limits::default() };
-    let kept: Vec<&'static SelfCheck> = of(spec.family).filter(|c| !c.in_sessions && accepted(spec, c, &limits)).collect();
-    PROBED.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(Default::default).insert(spec.command.clone(), kept.clone());
+    let kept: Vec<&'static SelfCheck> =
+        of(spec.family).filter(|c| !c.in_sessions && accepted(spec, c, &limits)).collect();
+    PROBED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get_or_insert_with(Default::default)
+        .insert(spec.command.clone(), kept.clone());
     kept
 }
 
@@ -241,7 +249,8 @@ mod tests {
         assert!(is_check_option(":check-unsat-cores") && is_check_option("smt.core.validate"));
         assert!(is_check_option(":model-validate"), "z3 reads - for _");
         assert!(!is_check_option(":produce-proofs") && !is_check_option(":smt.arith.solver"));
-        let cvc5 = "Fatal failure within void cvc5::internal::SolverEngine::checkUnsatCore() at /p/solver_engine.cpp:1512\n\
+        let cvc5 =
+            "Fatal failure within void cvc5::internal::SolverEngine::checkUnsatCore() at /p/solver_engine.cpp:1512\n\
                     Internal error detected SolverEngine::checkUnsatCore(): produced core was satisfiable.";
         let m = failure_in(cvc5).unwrap();
         assert_eq!(m, "check-unsat-cores: SolverEngine::checkUnsatCore(): produced core was satisfiable");
@@ -249,7 +258,8 @@ mod tests {
         assert_eq!(failure_in("SolverEngine::checkUnsatCore(): could not check core result unknown."), None);
         assert_eq!(failure_in("core validation produced unknown"), None, "undecided is not a failure");
         assert_eq!(check_of_failure("SIGSEGV: x"), None);
-        let opts = options_text(&[check_of_option(":check-proofs").unwrap(), check_of_option(":check-unsat-cores").unwrap()]);
+        let opts =
+            options_text(&[check_of_option(":check-proofs").unwrap(), check_of_option(":check-unsat-cores").unwrap()]);
         assert_eq!(
             opts,
             "(set-option :produce-proofs true)\n(set-option :produce-unsat-cores true)\n\

@@ -228,7 +228,10 @@ struct Asks {
 fn without_self_checks(options: Vec<String>) -> Vec<String> {
     use crate::solver::checks::check_of_option;
     let on: Vec<_> = options.iter().filter_map(|k| check_of_option(k)).collect();
-    options.into_iter().filter(|k| check_of_option(k).is_none() && !on.iter().any(|c| c.needs.contains(&k.as_str()))).collect()
+    options
+        .into_iter()
+        .filter(|k| check_of_option(k).is_none() && !on.iter().any(|c| c.needs.contains(&k.as_str())))
+        .collect()
 }
 
 /// Reads `text` with the lossless parser; a text that does not parse (a hand edit) is
