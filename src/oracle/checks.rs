@@ -37,7 +37,7 @@ pub fn with_checks(s: &Script, checks: &[&SelfCheck]) -> Option<Script> {
 /// Whether the mutant drawn with `rng_seed` is re-checked when one in `every` is (0:
 /// none): a draw of its own seed, so a campaign's choice is reproducible.
 pub fn sampled(rng_seed: u64, every: u32) -> bool {
-    every > 0 && crate::util::hash::mix(&[rng_seed, 0x5e1f_c4ec]) % u64::from(every) == 0
+    every > 0 && crate::util::hash::mix(&[rng_seed, 0x5e1f_c4ec]).is_multiple_of(u64::from(every))
 }
 
 /// What re-checking one query found.

@@ -25,6 +25,7 @@
 //!   lacks ([`probe`]).
 //! * yices: none. yices-smt2 2.6.5 lists no option that checks a model, a core or a proof.
 
+use super::allow::norm;
 use super::{Family, Limits, Outcome, SolverSpec};
 
 /// Which answers a check re-checks.
@@ -149,11 +150,6 @@ pub static SELF_CHECKS: &[SelfCheck] = &[
         ],
     },
 ];
-
-/// `key` as the tables compare it: no colon, `_` for `-` (z3 reads both).
-fn norm(key: &str) -> String {
-    key.trim_start_matches(':').to_ascii_lowercase().replace('-', "_")
-}
 
 /// The self-check whose option is `key` (`:NAME` or `NAME`).
 pub fn check_of_option(key: &str) -> Option<&'static SelfCheck> {
