@@ -77,7 +77,7 @@ fn a_failed_core_check_is_a_finding_of_its_own_confirmed_reproduced_and_reduced(
             blame_by: BlameBy::SelfCheck,
             signature: signature.into(),
         };
-        assert_eq!(rc.verdicts, [want.clone()], "{family:?}: {:?}", rc.outcomes);
+        assert_eq!(rc.verdicts, std::slice::from_ref(&want), "{family:?}: {:?}", rc.outcomes);
         // Confirmed by the one fresh-process confirmation, every reader rerun.
         let conf = Confirm { specs: &specs, families: &families, limits: &limits, dir: &dir, tag: "c-" };
         let c = conf.confirm(&rc.trigger, &[0, 1], &Known::default(), &want).expect("confirmed");
