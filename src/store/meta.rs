@@ -279,6 +279,7 @@ mod tests {
             Outcome::Error { message: "line 1: unknown constant".into() },
             Outcome::Resource { message: "out of memory".into() },
             Outcome::InvalidModel { message: "an invalid model was generated".into() },
+            Outcome::CheckFailed { message: "check-proofs: ProofChecker::check: failed".into() },
         ];
         for o in &all {
             assert_eq!(&outcome_from_text(&o.to_string()), o);
