@@ -130,7 +130,8 @@ pub(super) fn confirm_and_store(
         let itself = verdict.blame_by == BlameBy::SelfContradiction;
         let good = |r: &QueryResult| -> bool {
             let crashed = r.crash.is_some() || r.outcomes.iter().any(|o| matches!(o, Outcome::Crash { .. }));
-            if kind == BugKind::Crash {
+            // A failed self-check is fixed where the release answers with the check passing.
+            if kind == BugKind::Crash || kind == BugKind::CheckFailed {
                 return oracle::crash_fixed(r);
             }
             if itself {

@@ -11,6 +11,7 @@
 //! deduplicated ([`store`]).
 
 mod candidates;
+mod checks;
 mod confirm;
 mod cores;
 mod engines;

@@ -53,6 +53,10 @@ pub struct Counters {
     pub fuzz_ms: AtomicU64,
     /// The unsat-core oracle's sample and what it found ([`crate::oracle::cores`]).
     pub cores: crate::oracle::cores::Tally,
+    /// Answers re-checked by the solvers' own self-checks in fresh processes, and the
+    /// workers' wall time (ms) in them ([`crate::oracle::checks`]).
+    pub self_checks: AtomicU64,
+    pub self_check_ms: AtomicU64,
 }
 
 /// What one engine or one seed logic yielded: mutants made, mutants every solver read,
@@ -137,6 +141,8 @@ impl Counters {
             config_effects: self.config_effects.load(Relaxed),
             prescreen_seconds: self.prescreen_ms.load(Relaxed) as f64 / 1e3,
             fuzz_seconds: self.fuzz_ms.load(Relaxed) as f64 / 1e3,
+            self_checks: self.self_checks.load(Relaxed),
+            self_check_seconds: self.self_check_ms.load(Relaxed) as f64 / 1e3,
             own_cpu: crate::util::cpu::own_cpu_seconds(),
             cores: self.cores.snapshot(),
         }
@@ -190,6 +196,11 @@ pub struct Stats {
     /// The unsat-core oracle's counts (absent before issue 40).
     #[serde(default)]
     pub cores: crate::oracle::cores::Counts,
+    /// Answers re-checked by self-checks, and the seconds they took (issue 40).
+    #[serde(default)]
+    pub self_checks: u64,
+    #[serde(default)]
+    pub self_check_seconds: f64,
     /// Per solver, engine and logic (absent from stats lines written before issue 24).
     #[serde(default, flatten)]
     pub tallies: Tallies,

@@ -73,6 +73,11 @@ pub(crate) struct RunOpts {
         campaign().core_rate
     ))]
     pub(crate) core_rate: Option<f64>,
+    #[arg(long, value_name = "N", help = campaign_default(
+        "Re-check one mutant in N with each solver's own self-checks (cvc5 check-unsat-cores and check-proofs, z3 smt.core.validate, ...) in a fresh process (0: off)",
+        campaign().self_checks
+    ))]
+    pub(crate) self_checks: Option<u32>,
     #[arg(long, value_name = "SECONDS", help = campaign_default(
         "Reduce each new finding for at most this many seconds after fuzzing (0: off)",
         campaign().reduce
@@ -130,6 +135,9 @@ impl RunOpts {
         }
         if let Some(r) = self.reduce {
             cfg.reduce = r;
+        }
+        if let Some(n) = self.self_checks {
+            cfg.self_checks = n;
         }
         if self.config_learn {
             cfg.config_learning = true;

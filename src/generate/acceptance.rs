@@ -96,7 +96,10 @@ pub fn run(combos: &[Combination], solvers: &[SolverSpec], n: usize, seed: u64, 
                                 Outcome::Unknown { .. } => row.unknown += 1,
                                 // Out of memory is a limit, like a timeout.
                                 Outcome::Timeout | Outcome::Resource { .. } => row.timeout += 1,
-                                o @ (Outcome::Crash { .. } | Outcome::Error { .. } | Outcome::InvalidModel { .. }) => {
+                                o @ (Outcome::Crash { .. }
+                                | Outcome::Error { .. }
+                                | Outcome::InvalidModel { .. }
+                                | Outcome::CheckFailed { .. }) => {
                                     if matches!(o, Outcome::Crash { .. }) {
                                         row.crash += 1;
                                     } else {

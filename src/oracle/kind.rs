@@ -47,6 +47,12 @@ named_enum! {
         Crash = "crash",
         /// The solver's own model validation rejected the model it produced.
         InvalidModel = "invalid-model",
+        /// A self-check the solver offers (cvc5's `check-unsat-cores`, `check-proofs`;
+        /// z3's `smt.core.validate`; [`crate::solver::checks`]) failed on the answer it
+        /// re-checked: a wrong core, proof or lemma, in the mode users run (the check
+        /// options never change the answer). Neither a crash of the search nor a wrong
+        /// answer.
+        CheckFailed = "check-failed",
     }
 }
 
@@ -76,6 +82,9 @@ named_enum! {
         /// The blamed solver's unsat core (or unsat assumptions) is satisfiable: it says so
         /// itself, or another family does and none says `unsat` ([`super::cores`]).
         UnsatCore = "unsat-core",
+        /// The blamed solver's own self-check failed on its answer (the self-check
+        /// oracle, [`crate::oracle::checks`]).
+        SelfCheck = "self-check",
     }
 }
 
@@ -101,6 +110,9 @@ named_enum! {
         /// An unsat core (or the unsat assumptions) the solver returned is satisfiable
         /// (Murxla, CAV 2022).
         UnsatCore = "unsat-core",
+        /// The solver's own self-check (cvc5 `check-unsat-cores`, `check-proofs`, z3
+        /// `smt.core.validate`, ...) failed on its answer.
+        SelfCheck = "self-check",
     }
 }
 
@@ -115,6 +127,7 @@ impl BlameBy {
             BlameBy::SelfContradiction => Oracle::SelfConsistency,
             BlameBy::Construction => Oracle::Construction,
             BlameBy::UnsatCore => Oracle::UnsatCore,
+            BlameBy::SelfCheck => Oracle::SelfCheck,
         }
     }
 }
@@ -126,7 +139,7 @@ mod tests {
     /// `meta.json` keeps the names it had as strings: old stores must still read.
     #[test]
     fn serde_names_are_the_stored_strings() {
-        let old = ["soundness", "crash", "invalid-model"];
+        let old = ["soundness", "crash", "invalid-model", "check-failed"];
         assert_eq!(BugKind::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
         let old = [
             "majority",
@@ -139,6 +152,7 @@ mod tests {
             "self-contradiction",
             "construction",
             "unsat-core",
+            "self-check",
         ];
         assert_eq!(BlameBy::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
         for &k in BugKind::ALL {

@@ -11,6 +11,9 @@
 //! * **Crash**: the process died on a signal, an assertion or a sanitizer report.
 //! * **Invalid model**: the solver's own model validation (z3 `model_validate`, cvc5
 //!   `check-models`, switched on for every query) rejected the model it produced.
+//! * **Failed self-check**: a self-check of the solver's own (cvc5 `check-unsat-cores`,
+//!   `check-proofs`, z3 `smt.core.validate`; [`checks`]) rejected the core, proof or
+//!   lemma behind its answer. Not a crash of the search and not a wrong answer.
 //! * Errors are never bugs here: a mutant one solver rejects and another accepts is a
 //!   dialect matter, counted apart. Unknown and timeout are never bugs either.
 
@@ -21,6 +24,7 @@ use crate::solver::registry::version_cmp;
 use crate::solver::{model, run_file, Family, Limits, Outcome, QueryResult, SolverSpec};
 use std::path::Path;
 
+pub mod checks;
 pub mod confirm;
 pub mod cores;
 pub mod eval;
@@ -106,6 +110,20 @@ pub fn judge(
                 blamed: Some(i),
                 blame_by: BlameBy::Validation,
                 signature: sig,
+            });
+        }
+    }
+    // A self-check the query switched on failed ([`checks`]): the solver is blamed by
+    // itself, no vote needed.
+    for (i, r) in results.iter().enumerate() {
+        if let Some(Outcome::CheckFailed { message }) =
+            r.and_then(|r| r.outcomes.iter().find(|o| matches!(o, Outcome::CheckFailed { .. })))
+        {
+            v.push(Verdict {
+                kind: BugKind::CheckFailed,
+                blamed: Some(i),
+                blame_by: BlameBy::SelfCheck,
+                signature: message.clone(),
             });
         }
     }

@@ -191,6 +191,10 @@ pub enum Symptom {
     Crash { signature: String, frames: Vec<String> },
     /// The blamed solver's model validation fails with this normalised message.
     InvalidModel { signature: String },
+    /// The blamed solver's self-check fails with this message (`NAME: TEXT`,
+    /// [`crate::solver::checks::failure_in`]); the trigger's check options stay, since
+    /// without them nothing fails.
+    CheckFailed { signature: String },
     /// At one check-sat, solver `i` answers `want[i]` (where `Some`).
     Answers { want: Vec<Option<Outcome>> },
     /// The blamed solver answers `sat` and `unsat` to one assertion stack
@@ -264,13 +268,13 @@ impl FindingJudge {
         let answers = &meta.answers;
         let blamed_at = answers.iter().position(|a| a.solver == meta.blamed);
         let (involved, symptom): (Vec<usize>, Symptom) = match meta.kind {
-            BugKind::Crash | BugKind::InvalidModel => {
+            BugKind::Crash | BugKind::InvalidModel | BugKind::CheckFailed => {
                 let b = blamed_at.ok_or_else(|| unusable(format!("blamed solver {} has no answer", meta.blamed)))?;
                 let signature = meta.signature.clone();
-                let sym = if meta.kind == BugKind::Crash {
-                    Symptom::Crash { signature, frames: meta.frames.clone() }
-                } else {
-                    Symptom::InvalidModel { signature }
+                let sym = match meta.kind {
+                    BugKind::Crash => Symptom::Crash { signature, frames: meta.frames.clone() },
+                    BugKind::CheckFailed => Symptom::CheckFailed { signature },
+                    _ => Symptom::InvalidModel { signature },
                 };
                 (vec![b], sym)
             }
@@ -374,6 +378,9 @@ impl FindingJudge {
             Symptom::InvalidModel { signature } => Some(results[0].outcomes.iter().any(
                 |o| matches!(o, Outcome::InvalidModel { message } if &crate::oracle::invalid_model_signature(message) == signature),
             )),
+            Symptom::CheckFailed { signature } => Some(
+                results[0].outcomes.iter().any(|o| matches!(o, Outcome::CheckFailed { message } if message == signature)),
+            ),
             Symptom::Answers { want } => {
                 let k = results.len() - 1;
                 let r = &results[k];
@@ -447,9 +454,12 @@ impl Judge for FindingJudge {
             .iter()
             .map(|sp| {
                 let fresh = self.fresh_only.load(std::sync::atomic::Ordering::Relaxed);
-                // A core is asked of a fresh process (a session's option state would differ).
-                (sp.has_session() && !fresh && !matches!(self.symptom, Symptom::Crash { .. } | Symptom::Core { .. }))
-                    .then(|| Session::validating(sp.clone(), self.limits))
+                // A core is asked of a fresh process (a session's option state would differ);
+                // a failed self-check ends the process too (cvc5 aborts on it).
+                (sp.has_session()
+                    && !fresh
+                    && !matches!(self.symptom, Symptom::Crash { .. } | Symptom::Core { .. } | Symptom::CheckFailed { .. }))
+                .then(|| Session::validating(sp.clone(), self.limits))
             })
             .collect();
         Box::new(FindingWorker { judge: self, sessions, file: self.dir.join(format!("w{id}-candidate.smt2")) })

@@ -96,6 +96,11 @@ pub fn regression_range(
             Symptom::InvalidModel { .. } if r.outcomes.iter().any(|o| matches!(o, Outcome::InvalidModel { .. })) => {
                 Fails
             }
+            Symptom::CheckFailed { signature }
+                if r.outcomes.iter().any(|o| matches!(o, Outcome::CheckFailed { message } if message == signature)) =>
+            {
+                Fails
+            }
             Symptom::Contradiction if self_contradiction(r, &framing).is_some() => Fails,
             Symptom::Contradiction if r.outcomes.iter().filter(|o| o.is_definite()).count() < 2 => Inconclusive,
             Symptom::Answers { want } => {

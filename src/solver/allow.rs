@@ -42,7 +42,7 @@ const STANDARD: &[&str] = &[
 ];
 
 /// A key as the tables list it: no colon, lower case, `_` for `-` (z3 reads both).
-fn norm(key: &str) -> String {
+pub(super) fn norm(key: &str) -> String {
     key.trim_start_matches(':').to_ascii_lowercase().replace('-', "_")
 }
 

@@ -172,6 +172,11 @@ impl Family {
         if STANDARD_OPTIONS.contains(&key) {
             return false;
         }
+        // A self-check's option goes to its family alone (bitwuzla reads `:check-model`,
+        // which no option table the configuration engine uses lists).
+        if let (Some(c), false) = (super::checks::check_of_option(key), self == Family::Other) {
+            return c.family != self;
+        }
         if let (Some(owner), false) = (owners.owner(key), self == Family::Other) {
             return owner != self;
         }

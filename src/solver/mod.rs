@@ -13,6 +13,7 @@ pub mod backtrace;
 pub mod bench;
 pub mod caveats;
 pub mod check;
+pub mod checks;
 pub mod family;
 mod foreign;
 #[cfg(feature = "z3-inprocess")]

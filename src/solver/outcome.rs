@@ -39,6 +39,12 @@ pub enum Outcome {
     InvalidModel {
         message: String,
     },
+    /// A self-check the query switched on ([`super::checks`]) reported that the answer's
+    /// certificate (an unsat core, a proof, a theory lemma) is wrong: `NAME: TEXT`
+    /// ([`super::checks::failure_in`]). Not a crash of the search, not a wrong answer.
+    CheckFailed {
+        message: String,
+    },
 }
 
 impl Outcome {
@@ -47,7 +53,7 @@ impl Outcome {
         matches!(self, Outcome::Sat | Outcome::Unsat)
     }
     /// Short name: `sat`, `unsat`, `unknown`, `timeout`, `crash`, `error`, `resource`,
-    /// `invalid-model`.
+    /// `invalid-model`, `check-failed`.
     pub fn name(&self) -> &'static str {
         match self {
             Outcome::Sat => "sat",
@@ -58,6 +64,7 @@ impl Outcome {
             Outcome::Error { .. } => "error",
             Outcome::Resource { .. } => "resource",
             Outcome::InvalidModel { .. } => "invalid-model",
+            Outcome::CheckFailed { .. } => "check-failed",
         }
     }
 }
@@ -70,6 +77,7 @@ impl std::fmt::Display for Outcome {
             Outcome::Error { message } => write!(f, "error({message})"),
             Outcome::Resource { message } => write!(f, "resource({message})"),
             Outcome::InvalidModel { message } => write!(f, "invalid-model({message})"),
+            Outcome::CheckFailed { message } => write!(f, "check-failed({message})"),
             o => f.write_str(o.name()),
         }
     }
@@ -224,6 +232,10 @@ pub fn classify_reply(responses: &[&str], expected: usize) -> (Vec<Outcome>, Vec
     // `check-models`) is an invalid-model outcome, not an error about the input.
     if let Some(m) = errors.iter().find(|m| is_invalid_model_message(m)) {
         return (vec![Outcome::InvalidModel { message: m.clone() }; expected.max(1)], data);
+    }
+    // A self-check that failed and said so as an error (z3's `smt.core.validate`).
+    if let Some(message) = errors.iter().find_map(|m| super::checks::failure_in(m)) {
+        return (vec![Outcome::CheckFailed { message }; expected.max(1)], data);
     }
     // z3 answers `(error "out of memory")` when an allocation fails under the rlimit.
     if let Some(m) = errors.iter().find(|m| memory_exhausted(m)) {

@@ -420,6 +420,11 @@ pub(super) fn crash_or_reply(
             return (partial(responses, checks, Outcome::Resource { message: message.clone() }), None);
         }
     }
+    // A self-check that failed ([`super::checks`]): cvc5 aborts on an internal error
+    // that names the check. The check's failure, not a crash of the search.
+    if let (false, Some(message)) = (clean, super::checks::failure_in(&format!("{stderr}\n{out}"))) {
+        return (partial(responses, checks, Outcome::CheckFailed { message }), None);
+    }
     let evidence = crash_evidence(stderr, out);
     if clean || (signal.is_none() && (has_error || evidence.is_none())) {
         // A clean exit, an error reply (which yices and cvc5 follow with an exit), or a

@@ -19,6 +19,11 @@ pub const MIN_TIMEOUT_S: f64 = 0.5;
 /// (named script, core alone on its solver and on another family), so a quarter keeps
 /// the cost small where most mutants are `unsat`.
 pub const DEFAULT_CORE_RATE: f64 = 0.25;
+/// One mutant in this many is re-checked by the solvers' self-checks when none is given.
+/// A re-check is a fresh process (0.6-0.9 s on a loaded machine, mostly cvc5's Python
+/// start and its proof) against ~0.3 s of a mutant's session time: one in 8 cost a third
+/// of the mutants per second, one in 32 costs about 6 % (issue 40, measured 2026-11-26).
+pub const DEFAULT_SELF_CHECKS: u32 = 32;
 /// A day: the longest limit any setting in seconds may have.
 pub const MAX_SECONDS: f64 = 86_400.0;
 /// Memory limits in MiB: below 16 no solver starts; above 2^24 MiB (16 TiB) the limit in
@@ -79,10 +84,15 @@ pub struct Config {
     /// The share (0 to 1) of `unsat` mutants whose unsat core or unsat assumptions are
     /// re-checked ([`crate::oracle::cores`]), drawn from each mutant's RNG seed.
     pub core_rate: f64,
+    /// The self-check oracle ([`crate::oracle::checks`]): one mutant in this many has
+    /// its definite answers re-checked by each solver's own self-checks in a fresh
+    /// process (`--self-checks N`; 0: off).
+    pub self_checks: u32,
 }
 
-/// [`Config::differences`]: every key but `workers`, `time`, `mutants`, `reduce` and
-/// `core_rate`.
+/// [`Config::differences`]: every key but `workers`, `time`, `mutants`, `reduce` and the
+/// oracles' sampling rates (`core_rate`, `self_checks`: how often an oracle runs, not what
+/// a finding means).
 pub const IDENTITY_KEYS: &[&str] = &[
     "seeds",
     "solvers",
@@ -120,6 +130,7 @@ impl Default for Config {
             triage: false,
             config_learning: false,
             core_rate: DEFAULT_CORE_RATE,
+            self_checks: DEFAULT_SELF_CHECKS,
         }
     }
 }
@@ -290,7 +301,7 @@ mod tests {
     /// key added later must be put on one side, or a resumed store could swap it silently.
     #[test]
     fn every_key_is_identity_or_per_run() {
-        let per_run = ["workers", "time", "mutants", "reduce", "core_rate"];
+        let per_run = ["workers", "time", "mutants", "reduce", "core_rate", "self_checks"];
         let c = Config {
             time: Some(1.0),
             mutants: Some(1),

@@ -216,6 +216,8 @@ pub fn outcome_from_text(s: &str) -> Outcome {
         Outcome::Resource { message: msg(m) }
     } else if let Some(m) = inner("invalid-model") {
         Outcome::InvalidModel { message: msg(m) }
+    } else if let Some(m) = inner("check-failed") {
+        Outcome::CheckFailed { message: msg(m) }
     } else {
         Outcome::Error { message: msg(s) }
     }
@@ -281,6 +283,7 @@ mod tests {
             Outcome::Error { message: "line 1: unknown constant".into() },
             Outcome::Resource { message: "out of memory".into() },
             Outcome::InvalidModel { message: "an invalid model was generated".into() },
+            Outcome::CheckFailed { message: "check-proofs: ProofChecker::check: failed".into() },
         ];
         for o in &all {
             assert_eq!(&outcome_from_text(&o.to_string()), o);

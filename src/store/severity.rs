@@ -29,6 +29,9 @@ pub enum Impact {
     WrongAnswer,
     /// `sat` with a model that does not satisfy the formula.
     InvalidModel,
+    /// The solver's own self-check rejects the certificate of its answer (an unsat core,
+    /// a proof, a theory lemma): the answer may be right, what backs it is wrong.
+    CheckFailed,
     /// The process dies (signal, assertion, sanitizer): loud, so less harmful.
     Crash,
 }
@@ -38,6 +41,7 @@ impl Impact {
         match kind {
             BugKind::Soundness => Impact::WrongAnswer,
             BugKind::InvalidModel => Impact::InvalidModel,
+            BugKind::CheckFailed => Impact::CheckFailed,
             BugKind::Crash => Impact::Crash,
         }
     }
@@ -45,6 +49,7 @@ impl Impact {
         match self {
             Impact::WrongAnswer => "wrong answer",
             Impact::InvalidModel => "invalid model",
+            Impact::CheckFailed => "failed self-check",
             Impact::Crash => "crash",
         }
     }
@@ -117,6 +122,7 @@ impl Severity {
     /// flags added by the configuration engine).
     pub fn of(m: &Meta, trigger: &str, family: Option<Family>, variant: bool) -> Severity {
         let Asks { tactics, options } = asks(trigger);
+        let options = without_self_checks(options);
         let standard = |k: &String| crate::solver::family::STANDARD_OPTIONS.contains(&k.as_str());
         let configuration = if !tactics.is_empty() {
             Configuration::Tactics
@@ -152,7 +158,7 @@ impl Severity {
             Priority::P4
         } else if !self.in_newest {
             Priority::P3
-        } else if self.impact != Impact::Crash && self.configuration <= Configuration::StandardOptions {
+        } else if self.impact <= Impact::InvalidModel && self.configuration <= Configuration::StandardOptions {
             Priority::P1
         } else {
             Priority::P2
@@ -213,6 +219,19 @@ struct Asks {
     tactics: Vec<String>,
     /// The keys of its `set-option`s, as written (`:produce-models`).
     options: Vec<String>,
+}
+
+/// `options` without the self-checks' ([`crate::solver::checks`]): they never change the
+/// answer, so a trigger that switches one on is in the default configuration (issue 40).
+/// The standard options a check needs (`:produce-proofs` for cvc5's `:check-proofs`)
+/// go with it.
+fn without_self_checks(options: Vec<String>) -> Vec<String> {
+    use crate::solver::checks::check_of_option;
+    let on: Vec<_> = options.iter().filter_map(|k| check_of_option(k)).collect();
+    options
+        .into_iter()
+        .filter(|k| check_of_option(k).is_none() && !on.iter().any(|c| c.needs.contains(&k.as_str())))
+        .collect()
 }
 
 /// Reads `text` with the lossless parser; a text that does not parse (a hand edit) is
@@ -339,6 +358,17 @@ mod tests {
         assert_eq!(of(broken, false).caveats.len(), 1);
         // Another family's tactic of that name is not marked.
         assert!(Severity::of(&m, tactic, Some(Family::Cvc5), false).caveats.is_empty());
+        // Issue 40: a self-check's options (and the standard ones it needs) are no
+        // configuration: a failed `check-proofs` under them is a default-mode bug; another
+        // option beside them still counts.
+        let c = meta(BugKind::CheckFailed, None);
+        let checked = format!("(set-option :produce-proofs true)(set-option :check-proofs true){PLAIN}");
+        let s = Severity::of(&c, &checked, Some(Family::Cvc5), false);
+        assert_eq!((s.configuration, s.impact), (Configuration::Default, Impact::CheckFailed));
+        let core = format!("(set-option :produce-unsat-cores true)(set-option :smt.core.validate true){PLAIN}");
+        assert_eq!(of(&core, false).configuration, Configuration::Default);
+        let more = format!("(set-option :produce-models true)(set-option :check-unsat-cores true){PLAIN}");
+        assert_eq!(of(&more, false).configuration, Configuration::StandardOptions);
     }
 
     #[test]

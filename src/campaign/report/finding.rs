@@ -22,6 +22,7 @@ fn title(m: &Meta, spec: Option<&crate::solver::SolverSpec>) -> (String, String)
     let what = match m.kind {
         BugKind::Crash => format!("crash ({})", words.lines().next().unwrap_or("")),
         BugKind::InvalidModel => "`sat` with a model that fails the solver's own model check".to_string(),
+        BugKind::CheckFailed => format!("its own self-check fails: {words}"),
         BugKind::Soundness if m.blame_by == BlameBy::SelfContradiction => {
             format!("contradicts itself on one assertion stack: {words}")
         }
@@ -180,6 +181,12 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
         BugKind::InvalidModel => {
             let _ = writeln!(r, "- Expected: `sat` with a model that satisfies every assertion, or another answer");
             let _ = writeln!(r, "- Actual: {actual}");
+        }
+        BugKind::CheckFailed => {
+            // The check options in the trigger never change the answer: the solver's own
+            // re-check of its answer (core, proof, lemma) is what failed.
+            let _ = writeln!(r, "- Expected: the answer, with the self-check the input switches on passing");
+            let _ = writeln!(r, "- Actual: {actual} ({})", crate::oracle::signature_words(&m.signature));
         }
         BugKind::Soundness => {
             let why = match m.blame_by {

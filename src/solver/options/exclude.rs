@@ -2,6 +2,11 @@
 //! solver's own descriptions: those that change only output or resources, run in
 //! parallel, or change what a formula means (the module's documentation says why).
 
+/// Why a self-check's option ([`crate::solver::checks`]) is never used: it re-checks
+/// the answer and never changes it, so it is no configuration (its failures are the
+/// self-check oracle's, a default-mode bug).
+pub(super) const SELF_CHECK: &str = "a self-check (never changes the answer)";
+
 /// Why a tactic is not used, from its description (`None`: usable). `fail`, `skip` and
 /// friends decide nothing; `horn` reads only Horn clauses (z3 4.8.5 throws on others).
 pub(super) fn tactic_excluded(name: &str, description: &str) -> Option<&'static str> {
@@ -36,6 +41,11 @@ pub(super) fn decides(name: &str, description: &str) -> bool {
 /// Why a parameter is not used (`None`: usable): it only changes output, resources or
 /// threads, or it changes the meaning of the formula.
 pub(super) fn param_excluded(name: &str, description: &str) -> Option<&'static str> {
+    // A tactic's parameters are listed without their module (`arith.validate` for
+    // `smt.arith.validate`).
+    if crate::solver::checks::is_check_option(name) || crate::solver::checks::is_check_option(&format!("smt.{name}")) {
+        return Some(SELF_CHECK);
+    }
     let n = name.to_ascii_lowercase();
     let d = description.to_ascii_lowercase();
     if crate::smtlib::framing::MEANING_PARAMS.iter().any(|m| n.contains(m))
@@ -81,6 +91,9 @@ pub(super) fn param_excluded(name: &str, description: &str) -> Option<&'static s
 /// changes what a script means (declarations kept across pops; a problem solved as
 /// another one).
 pub(super) fn listed_option_excluded(name: &str, description: &str) -> Option<&'static str> {
+    if crate::solver::checks::is_check_option(name) {
+        return Some(SELF_CHECK);
+    }
     // Declarations kept across pops or shared between redeclarations; a problem solved
     // as another one.
     const MEANING: &[&str] =
