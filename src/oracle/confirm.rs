@@ -252,6 +252,10 @@ impl Confirm<'_> {
         v: &Verdict,
         run: &mut dyn FnMut(usize, &Path, usize) -> QueryResult,
     ) -> Result<Confirmed, Refused> {
+        if v.kind == BugKind::Regression {
+            // Repeats and a longer limit for the newer release ([`super::regress`]).
+            return self.regression(trigger, readers, known, v);
+        }
         let fresh = self.rerun(trigger, readers, run)?;
         let all = fresh.all();
         let framing = smtlib::framing::framing(trigger);

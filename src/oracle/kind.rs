@@ -47,6 +47,9 @@ named_enum! {
         Crash = "crash",
         /// The solver's own model validation rejected the model it produced.
         InvalidModel = "invalid-model",
+        /// An older release of the family decides the query and a newer one does not (or
+        /// 10× slower): incompleteness, never a wrong answer ([`super::regress`]).
+        Regression = "regression",
     }
 }
 
@@ -73,6 +76,12 @@ named_enum! {
         /// The blamed solver contradicts the satisfiability a Semantic Fusion mutant has
         /// by construction (both seeds' agreed status).
         Construction = "construction",
+        /// An older release of the blamed one's family decides the query; the newest in
+        /// the run does not ([`super::regress`]).
+        Ladder = "ladder",
+        /// The run's `--baseline` decides the query; the blamed build of its family does
+        /// not ([`super::regress`]).
+        Baseline = "baseline",
     }
 }
 
@@ -83,7 +92,7 @@ mod tests {
     /// `meta.json` keeps the names it had as strings: old stores must still read.
     #[test]
     fn serde_names_are_the_stored_strings() {
-        let old = ["soundness", "crash", "invalid-model"];
+        let old = ["soundness", "crash", "invalid-model", "regression"];
         assert_eq!(BugKind::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
         let old = [
             "majority",
@@ -95,6 +104,8 @@ mod tests {
             "validation",
             "self-contradiction",
             "construction",
+            "ladder",
+            "baseline",
         ];
         assert_eq!(BlameBy::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
         for &k in BugKind::ALL {

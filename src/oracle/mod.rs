@@ -11,6 +11,9 @@
 //! * **Crash**: the process died on a signal, an assertion or a sanitizer report.
 //! * **Invalid model**: the solver's own model validation (z3 `model_validate`, cvc5
 //!   `check-models`, switched on for every query) rejected the model it produced.
+//! * **Regression** ([`regress`]): an older release of a family decides a query its newest
+//!   release (or the build under test against a `--baseline`) answers `unknown`, times
+//!   out on or decides 10× slower: incompleteness, its own kind, never a wrong answer.
 //! * Errors are never bugs here: a mutant one solver rejects and another accepts is a
 //!   dialect matter, counted apart. Unknown and timeout are never bugs either.
 
@@ -24,6 +27,7 @@ use std::path::Path;
 pub mod confirm;
 pub mod eval;
 pub mod kind;
+pub mod regress;
 pub mod semantics;
 pub mod witness;
 

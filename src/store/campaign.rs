@@ -70,6 +70,16 @@ pub struct Config {
     /// mutants per second but lowered the share of mutants that changed a solver's
     /// behaviour and found no more bugs than uniform choice.
     pub config_learning: bool,
+    /// The ladder-regression oracle ([`crate::oracle::regress`]): with two releases of a
+    /// family or more in the run, a query an older one decides and the newest does not
+    /// (or 10× slower) is a regression finding. On by default (it costs nothing without
+    /// a second release; `--no-regressions` switches it off).
+    pub regressions: bool,
+    /// `--baseline NAME`: a solver of the run (yesterday's build, the last release) that
+    /// every other release of its family is compared against by the regression oracle,
+    /// instead of the newest against the older ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<String>,
 }
 
 /// [`Config::differences`]: every key but `workers`, `time`, `mutants` and `reduce`.
@@ -87,6 +97,7 @@ pub const IDENTITY_KEYS: &[&str] = &[
     "shard",
     "triage",
     "config_learning",
+    "baseline",
 ];
 
 impl Default for Config {
@@ -109,6 +120,8 @@ impl Default for Config {
             shard: None,
             triage: false,
             config_learning: false,
+            regressions: true,
+            baseline: None,
         }
     }
 }

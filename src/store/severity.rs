@@ -31,6 +31,9 @@ pub enum Impact {
     InvalidModel,
     /// The process dies (signal, assertion, sanitizer): loud, so less harmful.
     Crash,
+    /// A newer release no longer decides what an older one did (`unknown`, a timeout, 10×
+    /// slower): incompleteness, never a wrong answer.
+    Regression,
 }
 
 impl Impact {
@@ -39,6 +42,7 @@ impl Impact {
             BugKind::Soundness => Impact::WrongAnswer,
             BugKind::InvalidModel => Impact::InvalidModel,
             BugKind::Crash => Impact::Crash,
+            BugKind::Regression => Impact::Regression,
         }
     }
     pub fn as_str(self) -> &'static str {
@@ -46,6 +50,7 @@ impl Impact {
             Impact::WrongAnswer => "wrong answer",
             Impact::InvalidModel => "invalid model",
             Impact::Crash => "crash",
+            Impact::Regression => "regression",
         }
     }
 }
@@ -152,7 +157,7 @@ impl Severity {
             Priority::P4
         } else if !self.in_newest {
             Priority::P3
-        } else if self.impact != Impact::Crash && self.configuration <= Configuration::StandardOptions {
+        } else if self.impact < Impact::Crash && self.configuration <= Configuration::StandardOptions {
             Priority::P1
         } else {
             Priority::P2
