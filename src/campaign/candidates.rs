@@ -75,7 +75,7 @@ pub(super) fn candidates(
         Some(t) if fused => oracle::judge_constructed(rs, &sh.families, t, framing),
         _ => oracle::judge(rs, &sh.families, truth, framing),
     };
-    verdicts.extend(super::regress::candidates(sh, rs, truth, t.limit, &verdicts));
+    verdicts.extend(super::regress::candidates(sh, rs, truth, t.limit, &verdicts, &t.seed_blames));
     let mut new_bugs = 0;
     for mut v in verdicts {
         if witness.is_some() && v.blame_by == BlameBy::Status {

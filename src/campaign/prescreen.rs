@@ -192,7 +192,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         }
         let framing = crate::smtlib::framing::framing(&script);
         let mut verdicts = oracle::judge(&refs, &sh.families, t.as_deref(), Some(&framing));
-        verdicts.extend(super::regress::candidates(sh, &refs, t.as_deref(), limits.time, &verdicts));
+        verdicts.extend(super::regress::candidates(sh, &refs, t.as_deref(), limits.time, &verdicts, &[]));
         for v in verdicts {
             if time_up(sh) {
                 break;

@@ -16,18 +16,29 @@ pub(super) fn baseline(sh: &Shared) -> Option<usize> {
 
 /// The regression candidates of one query's answers, beside `verdicts` (the other
 /// oracles'): none when the run has it off, or when a soundness verdict is among them
-/// (a query whose answers conflict is the soundness oracle's alone).
+/// (a query whose answers conflict is the soundness oracle's alone). `seed_blames`: the
+/// seed's own findings; an older release blamed for a wrong answer on the seed is no
+/// reference for its mutants (its speed there may be its bug: in the first ladder run
+/// z3 4.8.5 answered a string seed `sat` wrongly, and a mutant it decided 20× faster
+/// than 5.4.0 came back as a slowdown).
 pub(super) fn candidates(
     sh: &Shared,
     rs: &[Option<&QueryResult>],
     truth: Option<&[Outcome]>,
     limit: Duration,
     verdicts: &[oracle::Verdict],
+    seed_blames: &[(BugKind, Option<usize>, String)],
 ) -> Vec<oracle::Verdict> {
     if !sh.cfg.regressions || verdicts.iter().any(|v| v.kind == BugKind::Soundness) {
         return vec![];
     }
-    regress::candidates(rs, &sh.solvers, baseline(sh), truth, limit)
+    let wrong_on_seed = |v: &oracle::Verdict| {
+        let older = regress::older_in(&v.signature).and_then(|n| sh.solvers.iter().position(|s| s.name == n));
+        seed_blames.iter().any(|(k, b, _)| *k == BugKind::Soundness && b.is_some() && *b == older)
+    };
+    let mut v = regress::candidates(rs, &sh.solvers, baseline(sh), truth, limit);
+    v.retain(|x| !wrong_on_seed(x));
+    v
 }
 
 /// What [`bisect`] found: the release that introduced the regression (the first failing
