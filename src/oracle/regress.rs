@@ -320,7 +320,7 @@ mod tests {
             candidates(&refs, &s, None, truth, limit)
         };
         let sat = |ms| r(&[Outcome::Sat], ms);
-        let v = judge(&[sat(50), sat(60), r(&[unk.clone()], 40), sat(70)], None);
+        let v = judge(&[sat(50), sat(60), r(std::slice::from_ref(&unk), 40), sat(70)], None);
         assert_eq!(v.len(), 1);
         assert_eq!((v[0].kind, v[0].blamed, v[0].blame_by), (BugKind::Regression, Some(2), BlameBy::Ladder));
         assert_eq!(v[0].signature, "unknown where z3-4.8.5 decides");
@@ -334,17 +334,23 @@ mod tests {
         assert!(judge(&[sat(20), sat(60), sat(300), sat(70)], None).is_empty());
         // The older answer is contradicted (cvc5 says unsat; a status says unsat): the
         // soundness oracle's business.
-        assert!(judge(&[sat(50), r(&[Outcome::Unsat], 60), r(&[unk.clone()], 40), sat(70)], None).is_empty());
-        assert!(judge(&[sat(50), sat(60), r(&[unk.clone()], 40), sat(70)], Some(&[Outcome::Unsat])).is_empty());
+        assert!(
+            judge(&[sat(50), r(&[Outcome::Unsat], 60), r(std::slice::from_ref(&unk), 40), sat(70)], None).is_empty()
+        );
+        assert!(
+            judge(&[sat(50), sat(60), r(std::slice::from_ref(&unk), 40), sat(70)], Some(&[Outcome::Unsat])).is_empty()
+        );
         // The newer release answers otherwise: a wrong answer, not incompleteness.
         assert!(judge(&[sat(50), r(&[Outcome::Unsat], 60), r(&[Outcome::Unsat], 40), sat(70)], None).is_empty());
         // The newer one errs or crashes: not a regression.
         let err = r(&[Outcome::Error { message: "x".into() }], 5);
         assert!(judge(&[sat(50), sat(60), err, sat(70)], None).is_empty());
         // The older one does not decide: nothing to lose.
-        assert!(
-            judge(&[r(&[unk.clone()], 50), sat(60), r(&[unk], 40), r(&[Outcome::Timeout], 10_000)], None).is_empty()
-        );
+        assert!(judge(
+            &[r(std::slice::from_ref(&unk), 50), sat(60), r(&[unk], 40), r(&[Outcome::Timeout], 10_000)],
+            None
+        )
+        .is_empty());
     }
 
     #[test]
