@@ -97,6 +97,7 @@ pub const IDENTITY_KEYS: &[&str] = &[
     "shard",
     "triage",
     "config_learning",
+    "regressions",
     "baseline",
 ];
 
@@ -294,6 +295,7 @@ mod tests {
             time: Some(1.0),
             mutants: Some(1),
             shard: Some(Shard { index: 0, count: 2 }),
+            baseline: Some("z3-4.15.4".into()),
             ..Default::default()
         };
         let serde_json::Value::Object(keys) = serde_json::to_value(&c).unwrap() else { panic!() };
