@@ -71,10 +71,11 @@ pub(super) fn candidates(
     let constructed = built.map(|o| vec![o; mutant.checks.max(1)]);
     let truth = constructed.as_deref();
     let framing = mutant.framing.as_ref().or(seed_framing);
-    let verdicts = match truth {
+    let mut verdicts = match truth {
         Some(t) if fused => oracle::judge_constructed(rs, &sh.families, t, framing),
         _ => oracle::judge(rs, &sh.families, truth, framing),
     };
+    verdicts.extend(super::regress::candidates(sh, rs, truth, t.limit, &verdicts, &t.seed_blames));
     let mut new_bugs = 0;
     for mut v in verdicts {
         if witness.is_some() && v.blame_by == BlameBy::Status {
@@ -83,7 +84,7 @@ pub(super) fn candidates(
         // Soundness repeats are known from the blame alone; a crash only after the fresh
         // run has given its normalised message (checked in confirmation).
         if witness.is_none()
-            && v.kind == BugKind::Soundness
+            && matches!(v.kind, BugKind::Soundness | BugKind::Regression)
             && t.seed_blames.iter().any(|(k, b, sig)| {
                 // A self-contradiction is its own bug: another framing's is not the seed's.
                 *k == v.kind && *b == v.blamed && (v.blame_by != BlameBy::SelfContradiction || *sig == v.signature)

@@ -56,7 +56,7 @@ pub(super) fn confirm_and_store(
             why,
         });
     };
-    let Confirmed { verdict, fresh } = match conf.confirm(trigger, &readers, &known, v) {
+    let Confirmed { mut verdict, fresh } = match conf.confirm(trigger, &readers, &known, v) {
         Ok(c) => c,
         Err(Refused::Unwritable) => return None,
         Err(Refused::NotReproduced) => {
@@ -113,7 +113,13 @@ pub(super) fn confirm_and_store(
     let blamed_name = verdict.blamed.map_or("undecided".to_string(), |b| sh.solvers[b].name.clone());
     // Bisection over newer releases of the blamed solver.
     let (mut fixed_in, mut probes) = (None, vec![]);
-    if let (true, Some((b, file))) = (sh.cfg.bisect, blamed_file) {
+    // A regression is bisected for where it came in, between the release that decides and
+    // the one that does not ([`super::regress::bisected`]).
+    let (regression, mut cause) = (verdict.kind == BugKind::Regression, store::identity::Cause::default());
+    if let (true, true, Some((_, file))) = (regression, sh.cfg.bisect, blamed_file) {
+        (probes, cause.range, verdict.signature) = super::regress::bisected(sh, &verdict, &fresh, file, limits);
+    }
+    if let (false, true, Some((b, file))) = (regression, sh.cfg.bisect, blamed_file) {
         let expected: Vec<Option<Outcome>> = (0..checks.max(1))
             .map(|c| {
                 let others: Vec<&Outcome> = readers
@@ -189,7 +195,7 @@ pub(super) fn confirm_and_store(
         reduction: None,
         merged_keys: vec![],
         merged_from: vec![],
-        cause: Default::default(),
+        cause,
         known: None,
         frames,
     };

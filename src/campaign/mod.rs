@@ -17,6 +17,7 @@ mod cores;
 mod engines;
 pub mod event;
 mod prescreen;
+mod regress;
 pub mod regroup;
 pub mod report;
 mod schedule;
@@ -370,6 +371,9 @@ pub fn run_locked(
     };
     let reference = crate::solver::registry::reference_index(&solvers, cfg.reference.as_deref())
         .ok_or_else(|| Error::UnknownReference { name: cfg.reference.clone().unwrap_or_default() })?;
+    if let Some(b) = cfg.baseline.as_deref().filter(|b| !solvers.iter().any(|s| s.name == *b)) {
+        return Err(Error::UnknownBaseline { name: b.to_string() });
+    }
     let shared = Arc::new(Shared {
         storm: Mutex::new(Default::default()),
         options,

@@ -191,7 +191,9 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
             fusion = oracle::known_status(&refs, &sh.families, t.as_deref());
         }
         let framing = crate::smtlib::framing::framing(&script);
-        for v in oracle::judge(&refs, &sh.families, t.as_deref(), Some(&framing)) {
+        let mut verdicts = oracle::judge(&refs, &sh.families, t.as_deref(), Some(&framing));
+        verdicts.extend(super::regress::candidates(sh, &refs, t.as_deref(), limits.time, &verdicts, &[]));
+        for v in verdicts {
             if time_up(sh) {
                 break;
             }

@@ -27,6 +27,18 @@ pub(crate) struct FuzzCmd {
     /// cover one campaign (`smtstorm merge` joins their outputs).
     #[arg(long)]
     shard: Option<smtstorm::campaign::Shard>,
+    /// Regression baseline: a solver of the run (e.g. the last release, or yesterday's
+    /// build) that every other solver of its family is compared against. A query the
+    /// baseline decides (sat/unsat) and such a solver answers `unknown`, does not answer
+    /// in time, or decides at least 10x (and 0.5 s) slower, confirmed by 3 fresh runs of
+    /// each, is a `regression` finding (never a wrong answer). Without it, with two
+    /// releases of a family or more in the run, the newest is compared against each older
+    /// one, and the release that introduced it is bisected on the installed ladder.
+    #[arg(long, value_name = "NAME")]
+    baseline: Option<String>,
+    /// Switch the regression oracle (see --baseline) off.
+    #[arg(long)]
+    no_regressions: bool,
     #[command(flatten)]
     run: RunOpts,
 }
@@ -52,6 +64,12 @@ impl FuzzCmd {
         }
         if self.shard.is_some() {
             cfg.shard = self.shard;
+        }
+        if self.baseline.is_some() {
+            cfg.baseline = self.baseline.clone();
+        }
+        if self.no_regressions {
+            cfg.regressions = false;
         }
         self.run.run(cfg)
     }

@@ -255,6 +255,10 @@ impl Confirm<'_> {
         if super::cores::is_core_verdict(v) {
             return super::cores::confirm(self, trigger, readers, v, run);
         }
+        if v.kind == BugKind::Regression {
+            // Repeats and a longer limit for the newer release ([`super::regress`]).
+            return self.regression(trigger, readers, known, v);
+        }
         let fresh = self.rerun(trigger, readers, run)?;
         let all = fresh.all();
         let framing = smtlib::framing::framing(trigger);

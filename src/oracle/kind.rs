@@ -53,6 +53,9 @@ named_enum! {
         /// options never change the answer). Neither a crash of the search nor a wrong
         /// answer.
         CheckFailed = "check-failed",
+        /// An older release of the family decides the query and a newer one does not (or
+        /// 10× slower): incompleteness, never a wrong answer ([`super::regress`]).
+        Regression = "regression",
     }
 }
 
@@ -85,6 +88,12 @@ named_enum! {
         /// The blamed solver's own self-check failed on its answer (the self-check
         /// oracle, [`crate::oracle::checks`]).
         SelfCheck = "self-check",
+        /// An older release of the blamed one's family decides the query; the newest in
+        /// the run does not ([`super::regress`]).
+        Ladder = "ladder",
+        /// The run's `--baseline` decides the query; the blamed build of its family does
+        /// not ([`super::regress`]).
+        Baseline = "baseline",
     }
 }
 
@@ -113,6 +122,9 @@ named_enum! {
         /// The solver's own self-check (cvc5 `check-unsat-cores`, `check-proofs`, z3
         /// `smt.core.validate`, ...) failed on its answer.
         SelfCheck = "self-check",
+        /// An older release (or the `--baseline`) decides a query a newer one does not
+        /// (Janus, ASE 2022): incompleteness, never a wrong answer.
+        Regression = "regression",
     }
 }
 
@@ -128,6 +140,7 @@ impl BlameBy {
             BlameBy::Construction => Oracle::Construction,
             BlameBy::UnsatCore => Oracle::UnsatCore,
             BlameBy::SelfCheck => Oracle::SelfCheck,
+            BlameBy::Ladder | BlameBy::Baseline => Oracle::Regression,
         }
     }
 }
@@ -139,7 +152,7 @@ mod tests {
     /// `meta.json` keeps the names it had as strings: old stores must still read.
     #[test]
     fn serde_names_are_the_stored_strings() {
-        let old = ["soundness", "crash", "invalid-model", "check-failed"];
+        let old = ["soundness", "crash", "invalid-model", "check-failed", "regression"];
         assert_eq!(BugKind::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
         let old = [
             "majority",
@@ -153,6 +166,8 @@ mod tests {
             "construction",
             "unsat-core",
             "self-check",
+            "ladder",
+            "baseline",
         ];
         assert_eq!(BlameBy::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
         for &k in BugKind::ALL {

@@ -14,6 +14,9 @@
 //! * **Failed self-check**: a self-check of the solver's own (cvc5 `check-unsat-cores`,
 //!   `check-proofs`, z3 `smt.core.validate`; [`checks`]) rejected the core, proof or
 //!   lemma behind its answer. Not a crash of the search and not a wrong answer.
+//! * **Regression** ([`regress`]): an older release of a family decides a query its newest
+//!   release (or the build under test against a `--baseline`) answers `unknown`, times
+//!   out on or decides 10× slower: incompleteness, its own kind, never a wrong answer.
 //! * Errors are never bugs here: a mutant one solver rejects and another accepts is a
 //!   dialect matter, counted apart. Unknown and timeout are never bugs either.
 
@@ -29,6 +32,7 @@ pub mod confirm;
 pub mod cores;
 pub mod eval;
 pub mod kind;
+pub mod regress;
 pub mod semantics;
 pub mod witness;
 

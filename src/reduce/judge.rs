@@ -204,6 +204,10 @@ pub enum Symptom {
     /// The blamed solver's unsat core (assumptions) in the trigger, a named script, is
     /// satisfiable with this signature ([`crate::oracle::cores::recheck`]).
     Core { signature: String },
+    /// A ladder regression ([`crate::oracle::regress`]): the older release (the judge's
+    /// second solver) gives `want` within `within`, and the blamed newer one does not
+    /// decide within the judge's (larger) limit, or is 10× slower.
+    Regression { want: Vec<Outcome>, within: Duration },
 }
 
 /// The built-in judge for a stored finding.
@@ -283,6 +287,19 @@ impl FindingJudge {
                 let order = std::iter::once(b).chain((0..answers.len()).filter(|&i| i != b)).collect();
                 (order, Symptom::Core { signature: meta.signature.clone() })
             }
+            BugKind::Regression => {
+                let b = blamed_at.ok_or_else(|| unusable(format!("blamed solver {} has no answer", meta.blamed)))?;
+                let older = crate::oracle::regress::older_in(&meta.signature)
+                    .and_then(|n| answers.iter().position(|a| a.solver == n))
+                    .ok_or_else(|| unusable("the release that decides has no answer".into()))?;
+                let want = answers[older].outcomes.clone();
+                if want.is_empty() || !want.iter().all(Outcome::is_definite) {
+                    return Err(unusable("the release that decides has no definite answers".into()));
+                }
+                // Twice the older release's own time (at least 0.3 s: process start-up).
+                let within = crate::util::time::seconds((answers[older].seconds * 2.0).max(0.3));
+                (vec![b, older], Symptom::Regression { want, within })
+            }
             BugKind::Soundness if meta.blame_by == BlameBy::SelfContradiction => {
                 let b = blamed_at.ok_or_else(|| unusable(format!("blamed solver {} has no answer", meta.blamed)))?;
                 (vec![b], Symptom::Contradiction)
@@ -316,6 +333,12 @@ impl FindingJudge {
         // Adaptive limit: generous against the original's own solving time.
         let slowest = involved.iter().map(|&i| answers[i].seconds).fold(0.0, f64::max);
         let time = crate::util::time::seconds((slowest * 5.0).max(1.0)).min(max_time.max(Duration::from_millis(100)));
+        // A regression's newer release gets room for a 10× slowdown of the older one's
+        // bound to finish: a limit cut shorter would keep a near miss.
+        let time = match &symptom {
+            Symptom::Regression { within, .. } => crate::oracle::regress::newer_limit(Duration::ZERO, *within),
+            _ => time,
+        };
         let limits = Limits { time, grace: Duration::from_millis(500), ..Limits::default() };
         // A STORM soundness finding is judged against its witness too.
         let storm = meta.origin == Engine::Storm || meta.blame_by == BlameBy::Witness;
@@ -381,6 +404,19 @@ impl FindingJudge {
             Symptom::CheckFailed { signature } => Some(
                 results[0].outcomes.iter().any(|o| matches!(o, Outcome::CheckFailed { message } if message == signature)),
             ),
+            Symptom::Regression { want, within } => {
+                use crate::oracle::regress::{decided, failure};
+                match results {
+                    // Decided the same way within the margin: no slowdown is possible.
+                    [new] => failure(new, want, Duration::ZERO, self.limits.time).is_none().then_some(false),
+                    [new, old, ..] => Some(
+                        decided(old) == Some(&want[..])
+                            && old.wall <= *within
+                            && failure(new, want, old.wall, self.limits.time).is_some(),
+                    ),
+                    [] => Some(false),
+                }
+            }
             Symptom::Answers { want } => {
                 let k = results.len() - 1;
                 let r = &results[k];

@@ -80,6 +80,11 @@ pub fn regression_range(
         Symptom::Answers { .. } => judge.solvers[1..].iter().map(|s| run(s).outcomes).collect(),
         _ => vec![],
     };
+    // A regression's releases are timed against the older release that decides.
+    let older = match &judge.symptom {
+        Symptom::Regression { .. } => run(&judge.solvers[1]).wall,
+        _ => Duration::ZERO,
+    };
     let framing = smtlib::framing::framing(&script);
     let verdict = |r: &QueryResult| -> ProbeVerdict {
         use ProbeVerdict::*;
@@ -93,6 +98,14 @@ pub fn regression_range(
             Symptom::Crash { .. } if crash_fixed(r) => Passes,
             Symptom::Crash { .. } => Inconclusive,
             _ if crashed => Inconclusive,
+            // A timeout is this symptom, not a refusal; another answer says nothing of it.
+            Symptom::Regression { want, .. } => {
+                match crate::oracle::regress::failure(r, want, older, judge.limits.time) {
+                    Some(_) => Fails,
+                    None if crate::oracle::regress::decided(r) == Some(&want[..]) => Passes,
+                    None => Inconclusive,
+                }
+            }
             Symptom::InvalidModel { .. } if r.outcomes.iter().any(|o| matches!(o, Outcome::InvalidModel { .. })) => {
                 Fails
             }

@@ -88,6 +88,16 @@ pub struct Config {
     /// its definite answers re-checked by each solver's own self-checks in a fresh
     /// process (`--self-checks N`; 0: off).
     pub self_checks: u32,
+    /// The ladder-regression oracle ([`crate::oracle::regress`]): with two releases of a
+    /// family or more in the run, a query an older one decides and the newest does not
+    /// (or 10× slower) is a regression finding. On by default (it costs nothing without
+    /// a second release; `--no-regressions` switches it off).
+    pub regressions: bool,
+    /// `--baseline NAME`: a solver of the run (yesterday's build, the last release) that
+    /// every other release of its family is compared against by the regression oracle,
+    /// instead of the newest against the older ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<String>,
 }
 
 /// [`Config::differences`]: every key but `workers`, `time`, `mutants`, `reduce` and the
@@ -107,6 +117,8 @@ pub const IDENTITY_KEYS: &[&str] = &[
     "shard",
     "triage",
     "config_learning",
+    "regressions",
+    "baseline",
 ];
 
 impl Default for Config {
@@ -131,6 +143,8 @@ impl Default for Config {
             config_learning: false,
             core_rate: DEFAULT_CORE_RATE,
             self_checks: DEFAULT_SELF_CHECKS,
+            regressions: true,
+            baseline: None,
         }
     }
 }
@@ -306,6 +320,7 @@ mod tests {
             time: Some(1.0),
             mutants: Some(1),
             shard: Some(Shard { index: 0, count: 2 }),
+            baseline: Some("z3-4.15.4".into()),
             ..Default::default()
         };
         let serde_json::Value::Object(keys) = serde_json::to_value(&c).unwrap() else { panic!() };

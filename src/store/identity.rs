@@ -203,6 +203,13 @@ pub fn key(m: &Meta, family: &str, reduced: &str) -> Option<String> {
             None if !bare_signal => format!("message|{}", m.signature),
             None => format!("shape|{}", crate::util::hash::short_hash(&shape(reduced)?)),
         },
+        // A regression is one cause per release that introduced it, symptom (an `unknown`
+        // is incompleteness; a timeout or a 10× slowdown, performance) and reduced shape.
+        BugKind::Regression => {
+            let introduced = m.cause.range.as_ref().and_then(|r| r.introduced_in.as_deref()).unwrap_or("-");
+            let how = if m.signature.starts_with("unknown") { "unknown" } else { "slow" };
+            format!("introduced|{introduced}|{how}|shape|{}", crate::util::hash::short_hash(&shape(reduced)?))
+        }
         _ => format!("shape|{}", crate::util::hash::short_hash(&shape(reduced)?)),
     };
     let oracle = match m.kind {

@@ -34,6 +34,9 @@ pub enum Impact {
     CheckFailed,
     /// The process dies (signal, assertion, sanitizer): loud, so less harmful.
     Crash,
+    /// A newer release no longer decides what an older one did (`unknown`, a timeout, 10×
+    /// slower): incompleteness, never a wrong answer.
+    Regression,
 }
 
 impl Impact {
@@ -43,6 +46,7 @@ impl Impact {
             BugKind::InvalidModel => Impact::InvalidModel,
             BugKind::CheckFailed => Impact::CheckFailed,
             BugKind::Crash => Impact::Crash,
+            BugKind::Regression => Impact::Regression,
         }
     }
     pub fn as_str(self) -> &'static str {
@@ -51,6 +55,7 @@ impl Impact {
             Impact::InvalidModel => "invalid model",
             Impact::CheckFailed => "failed self-check",
             Impact::Crash => "crash",
+            Impact::Regression => "regression",
         }
     }
 }

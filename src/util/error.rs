@@ -57,6 +57,9 @@ pub enum Error {
     /// A campaign's `reference` that is not one of its solvers.
     #[error("reference {name:?} is not one of the campaign's solvers")]
     UnknownReference { name: String },
+    /// A campaign's `--baseline` that is not one of its solvers.
+    #[error("baseline {name:?} is not one of the campaign's solvers (give it with --solver too)")]
+    UnknownBaseline { name: String },
 }
 
 impl Error {

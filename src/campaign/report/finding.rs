@@ -27,6 +27,7 @@ fn title(m: &Meta, spec: Option<&crate::solver::SolverSpec>) -> (String, String)
             format!("contradicts itself on one assertion stack: {words}")
         }
         BugKind::Soundness => format!("wrong answer: {words}"),
+        BugKind::Regression => format!("regression (incompleteness, not a wrong answer): {words}"),
     };
     (who, what)
 }
@@ -187,6 +188,16 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
             // re-check of its answer (core, proof, lemma) is what failed.
             let _ = writeln!(r, "- Expected: the answer, with the self-check the input switches on passing");
             let _ = writeln!(r, "- Actual: {actual} ({})", crate::oracle::signature_words(&m.signature));
+        }
+        BugKind::Regression => {
+            let older = crate::oracle::regress::older_in(&m.signature).unwrap_or("an older release");
+            let said = m.answers.iter().find(|a| a.solver == older);
+            let (was, secs) = said.map_or((String::new(), 0.0), |a| (a.outcomes_text(), a.seconds));
+            let _ = writeln!(r, "- Expected: the answer {older} gives (`{was}`, in {secs:.2} s, median of {} fresh runs), within 10× its time", crate::oracle::regress::REPEATS);
+            let secs = blamed.map_or(0.0, |a| a.seconds);
+            let _ =
+                writeln!(r, "- Actual: {actual} after {secs:.2} s ({})", crate::oracle::signature_words(&m.signature));
+            let _ = writeln!(r, "- Incompleteness, not a wrong answer: no answer given is contradicted");
         }
         BugKind::Soundness => {
             let why = match m.blame_by {

@@ -1,0 +1,142 @@
+//! The ladder-regression oracle in a campaign ([`crate::oracle::regress`]): its
+//! candidates beside the other oracles' verdicts, and the bisection of a confirmed one
+//! over the installed releases between the release that decides and the one that fails.
+
+use super::*;
+use crate::oracle::regress;
+use crate::solver::registry::version_cmp;
+use crate::solver::run_file;
+use crate::store::identity::{Probe, ProbeVerdict, Range};
+
+/// The solver index of the run's `--baseline`, if it has one.
+pub(super) fn baseline(sh: &Shared) -> Option<usize> {
+    let name = sh.cfg.baseline.as_deref()?;
+    sh.solvers.iter().position(|s| s.name == name)
+}
+
+/// The regression candidates of one query's answers, beside `verdicts` (the other
+/// oracles'): none when the run has it off, or when a soundness verdict is among them
+/// (a query whose answers conflict is the soundness oracle's alone). `seed_blames`: the
+/// seed's own findings; an older release blamed for a wrong answer on the seed is no
+/// reference for its mutants (its speed there may be its bug: in the first ladder run
+/// z3 4.8.5 answered a string seed `sat` wrongly, and a mutant it decided 20× faster
+/// than 5.4.0 came back as a slowdown).
+pub(super) fn candidates(
+    sh: &Shared,
+    rs: &[Option<&QueryResult>],
+    truth: Option<&[Outcome]>,
+    limit: Duration,
+    verdicts: &[oracle::Verdict],
+    seed_blames: &[(BugKind, Option<usize>, String)],
+) -> Vec<oracle::Verdict> {
+    if !sh.cfg.regressions || verdicts.iter().any(|v| v.kind == BugKind::Soundness) {
+        return vec![];
+    }
+    let wrong_on_seed = |v: &oracle::Verdict| {
+        let older = regress::older_in(&v.signature).and_then(|n| sh.solvers.iter().position(|s| s.name == n));
+        seed_blames.iter().any(|(k, b, _)| *k == BugKind::Soundness && b.is_some() && *b == older)
+    };
+    let mut v = regress::candidates(rs, &sh.solvers, baseline(sh), truth, limit);
+    v.retain(|x| !wrong_on_seed(x));
+    v
+}
+
+/// What [`bisect`] found: the release that introduced the regression (the first failing
+/// one after the last that decides), and every release run, with its verdict.
+#[derive(Debug, Default)]
+pub(super) struct Bisected {
+    pub(super) introduced_in: Option<String>,
+    /// (release, answers and time), in the order run.
+    pub(super) probes: Vec<(String, String)>,
+    /// The range over the releases run, oldest first (the older and newer ones included).
+    pub(super) range: Range,
+}
+
+/// Bisects a confirmed regression over the installed releases of its family strictly
+/// between the older release (`fresh`'s result for it decides) and the newer one (fails):
+/// binary search for the first release that fails, each run once in a fresh process on
+/// `file` under the newer release's limit, judged against the older's median time
+/// (a release that answers otherwise, errs or crashes counts as deciding: the search then
+/// moves to newer releases). Without versions on both sides (a build under test against
+/// its baseline), or with the newer one older than the baseline, the blamed release is
+/// where it came in.
+pub(super) fn bisect(
+    ladder: &[SolverSpec],
+    specs: &[SolverSpec],
+    v: &oracle::Verdict,
+    fresh: &oracle::confirm::Fresh,
+    file: &Path,
+    limits: &Limits,
+) -> Bisected {
+    let mut b = Bisected::default();
+    let (Some(n), Some(o)) =
+        (v.blamed, regress::older_in(&v.signature).and_then(|x| specs.iter().position(|s| s.name == x)))
+    else {
+        return b;
+    };
+    let (Some(old), Some(new)) = (fresh.results[o].as_ref(), fresh.results[n].as_ref()) else { return b };
+    let Some(want) = regress::decided(old) else { return b };
+    let label = |s: &SolverSpec| s.version.clone().unwrap_or_else(|| s.name.clone());
+    let probe =
+        |s: &SolverSpec, r: &QueryResult, verdict| Probe { release: label(s), verdict, answers: regress::timed(r) };
+    let mut probes = vec![probe(&specs[o], old, ProbeVerdict::Passes)];
+    let new_probe = probe(&specs[n], new, ProbeVerdict::Fails);
+    let ordered = match (specs[o].version.as_deref(), specs[n].version.as_deref()) {
+        (Some(ov), Some(nv)) if specs[o].family == specs[n].family && version_cmp(ov, nv).is_lt() => Some((ov, nv)),
+        _ => None,
+    };
+    let new_limits = Limits { time: regress::newer_limit(limits.time, old.wall), ..*limits };
+    if let Some((ov, nv)) = ordered {
+        let mut between: Vec<&SolverSpec> = ladder
+            .iter()
+            .filter(|s| s.family == specs[n].family)
+            .filter(|s| s.version.as_deref().is_some_and(|v| version_cmp(v, ov).is_gt() && version_cmp(v, nv).is_lt()))
+            .collect();
+        between.sort_by(|a, b| version_cmp(a.version.as_deref().unwrap_or(""), b.version.as_deref().unwrap_or("")));
+        between.dedup_by(|a, b| a.version == b.version);
+        let (mut lo, mut hi) = (0usize, between.len()); // first failing index in [lo, hi]; hi: the newer one
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let r = run_file(between[mid], file, fresh.checks, &new_limits);
+            let fails = regress::failure(&r, want, old.wall, new_limits.time).is_some();
+            b.probes.push((label(between[mid]), regress::timed(&r)));
+            probes.push(probe(between[mid], &r, if fails { ProbeVerdict::Fails } else { ProbeVerdict::Passes }));
+            if fails {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        b.introduced_in = Some(between.get(lo).map_or_else(|| label(&specs[n]), |s| label(s)));
+    } else {
+        b.introduced_in = Some(label(&specs[n]));
+    }
+    probes.push(new_probe);
+    probes.sort_by(|a, b| version_cmp(&a.release, &b.release));
+    let mut range = Range { on: store::layout::TRIGGER.to_string(), probes, ..Default::default() };
+    range.settle();
+    if ordered.is_none() {
+        // A build against its baseline: no ladder between them, the build itself is where
+        // it came in.
+        range.introduced_in = b.introduced_in.clone();
+    }
+    b.range = range;
+    b
+}
+
+/// [`bisect`] for a campaign's confirmed regression `v` (`file`: what the newer release
+/// was sent): the probes, the range, and the signature with where it came in.
+pub(super) fn bisected(
+    sh: &Shared,
+    v: &oracle::Verdict,
+    fresh: &oracle::confirm::Fresh,
+    file: &Path,
+    limits: &Limits,
+) -> (Vec<(String, String)>, Option<Range>, String) {
+    let b = bisect(&sh.ladder, &sh.solvers, v, fresh, file, limits);
+    let signature = match &b.introduced_in {
+        Some(i) => format!("{}, introduced in {i}", v.signature),
+        None => v.signature.clone(),
+    };
+    (b.probes, Some(b.range), signature)
+}

@@ -1,0 +1,364 @@
+//! Regressions along the release ladder (Janus, ASE 2022: incompleteness as a bug class).
+//!
+//! When a campaign runs several releases of one family, a query that an *older* release
+//! decides (`sat`/`unsat`) and the *newer* one answers `unknown`, does not answer within
+//! its limit, or decides at least [`SLOWDOWN`] times slower (and [`MARGIN`] slower in
+//! absolute time, so that start-up noise on tiny queries never counts), is a regression
+//! candidate. The newer release is the newest of the family in the run; with a baseline
+//! (`--baseline NAME`, a solver team's reference build) every other release of that
+//! family is compared against the baseline instead.
+//!
+//! Incompleteness is never a wrong answer: a regression is its own [`BugKind::Regression`]
+//! (blamed [`BlameBy::Ladder`] or [`BlameBy::Baseline`]), and the oracle stays silent
+//! whenever the older answer may itself be wrong: any other solver's definite answer, or a
+//! known status, that contradicts it (that is the soundness oracle's business), and any
+//! definite answer of the newer release that differs from it.
+//!
+//! A candidate is confirmed in fresh processes ([`Confirm::regression`], reached through
+//! [`Confirm::confirm_with`] like every other kind): the older release must decide
+//! [`REPEATS`] times with the same answers, the other solvers must not contradict it, and
+//! the newer one, given a longer limit ([`newer_limit`]: a near miss is not a regression),
+//! must fail every time. Bisection (in the campaign) then finds the release that introduced it.
+
+use super::confirm::{fresh_text, Confirm, Confirmed, Known, Refused};
+use super::{BlameBy, BugKind, Verdict};
+use crate::smtlib::{self, Script};
+use crate::solver::registry::version_cmp;
+use crate::solver::{run_file, Family, Limits, Outcome, QueryResult, SolverSpec};
+use std::time::Duration;
+
+/// How many times slower a newer release must be to regress (Janus uses 10×).
+pub const SLOWDOWN: f64 = 10.0;
+/// The least absolute slowdown that counts: a process start is tens of milliseconds, and
+/// 10× of 20 ms is noise.
+pub const MARGIN: Duration = Duration::from_millis(500);
+/// Fresh runs of each side in confirmation.
+pub const REPEATS: usize = 3;
+
+/// How the newer release fails where the older one decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// It answers `unknown` (before its limit).
+    Unknown,
+    /// It gives no answer within its limit (or `unknown` at the limit).
+    Timeout,
+    /// It decides the same way, [`SLOWDOWN`]× and [`MARGIN`] slower.
+    Slower,
+}
+
+impl Failure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Failure::Unknown => "unknown",
+            Failure::Timeout => "timeout",
+            Failure::Slower => "10x slower",
+        }
+    }
+}
+
+/// The (older, newer) pairs a run compares, by solver index: with a `baseline`, (baseline,
+/// every other solver of its family); else (every older versioned release, the newest
+/// release of its family), per family with two releases or more. Unknown command lines
+/// (family `Other`) are never compared without a baseline: their versions are not known.
+pub fn pairs(specs: &[SolverSpec], baseline: Option<usize>) -> Vec<(usize, usize)> {
+    if let Some(b) = baseline {
+        return (0..specs.len()).filter(|&k| k != b && specs[k].family == specs[b].family).map(|k| (b, k)).collect();
+    }
+    let mut out = vec![];
+    for (n, newest) in specs.iter().enumerate() {
+        let Some(nv) = newest.version.as_deref().filter(|_| newest.family != Family::Other) else { continue };
+        let newer_exists = specs
+            .iter()
+            .any(|s| s.family == newest.family && s.version.as_deref().is_some_and(|v| version_cmp(v, nv).is_gt()));
+        if newer_exists {
+            continue;
+        }
+        for (o, older) in specs.iter().enumerate() {
+            if older.family == newest.family && older.version.as_deref().is_some_and(|v| version_cmp(v, nv).is_lt()) {
+                out.push((o, n));
+            }
+        }
+    }
+    out
+}
+
+/// The older release's answers if it decided every check-sat (and did not crash).
+pub fn decided(r: &QueryResult) -> Option<&[Outcome]> {
+    let ok = r.crash.is_none() && !r.outcomes.is_empty() && r.outcomes.iter().all(Outcome::is_definite);
+    ok.then_some(&r.outcomes[..])
+}
+
+/// How `newer` fails against the older release's answers `want`, which took `older`
+/// (wall time); `limit` is the limit `newer` ran under (an `unknown` at 90 % of it is a
+/// timeout). `None`: it does not fail (decides the same way, in time), or it says
+/// something that is not incompleteness (a crash, an error, a resource limit, an invalid
+/// model, another definite answer): other oracles' business, never a regression.
+pub fn failure(newer: &QueryResult, want: &[Outcome], older: Duration, limit: Duration) -> Option<Failure> {
+    if newer.crash.is_some() {
+        return None;
+    }
+    let mut how = None;
+    for (c, w) in want.iter().enumerate() {
+        match newer.outcomes.get(c) {
+            None | Some(Outcome::Timeout) => how = how.or(Some(Failure::Timeout)),
+            Some(Outcome::Unknown { .. }) => {
+                let at_limit = newer.wall.as_secs_f64() >= 0.9 * limit.as_secs_f64();
+                how = how.or(Some(if at_limit { Failure::Timeout } else { Failure::Unknown }));
+            }
+            Some(o) if o == w => {}
+            Some(_) => return None,
+        }
+    }
+    if how.is_some() {
+        return how;
+    }
+    slower(newer.wall, older).then_some(Failure::Slower)
+}
+
+/// Whether `newer` is a regression's slowdown of `older`: [`SLOWDOWN`]× and [`MARGIN`].
+pub fn slower(newer: Duration, older: Duration) -> bool {
+    newer.as_secs_f64() >= SLOWDOWN * older.as_secs_f64() && newer.saturating_sub(older) >= MARGIN
+}
+
+/// Whether the older answers `want` are contradicted by anyone else: another solver's
+/// definite answer at the same check-sat, or a known status.
+fn contradicted(results: &[Option<&QueryResult>], skip: &[usize], want: &[Outcome], truth: Option<&[Outcome]>) -> bool {
+    let other = results.iter().enumerate().filter(|(k, _)| !skip.contains(k)).filter_map(|(_, r)| *r);
+    let by_solver = other
+        .flat_map(|r| r.outcomes.iter().enumerate())
+        .any(|(c, o)| o.is_definite() && want.get(c).is_some_and(|w| w != o));
+    let by_status = truth.is_some_and(|t| t.iter().zip(want).any(|(t, w)| t.is_definite() && t != w));
+    by_solver || by_status
+}
+
+/// The regression candidates among one query's answers (`results[k]` for solver `k`,
+/// `None` where it was not asked), `limit` the limit they ran under: at most one per
+/// newer release (the first older release that decides where it fails).
+pub fn candidates(
+    results: &[Option<&QueryResult>],
+    specs: &[SolverSpec],
+    baseline: Option<usize>,
+    truth: Option<&[Outcome]>,
+    limit: Duration,
+) -> Vec<Verdict> {
+    let mut v: Vec<Verdict> = vec![];
+    for (o, n) in pairs(specs, baseline) {
+        if v.iter().any(|x| x.blamed == Some(n)) {
+            continue;
+        }
+        let (Some(Some(old)), Some(Some(new))) = (results.get(o), results.get(n)) else { continue };
+        let Some(want) = decided(old) else { continue };
+        // The family's releases disagree, or someone contradicts the older answer: the
+        // soundness oracle judges that query, never this one.
+        if contradicted(results, &[o], want, truth) {
+            continue;
+        }
+        if let Some(f) = failure(new, want, old.wall, limit) {
+            v.push(verdict(specs, o, n, f, baseline.is_some()));
+        }
+    }
+    v
+}
+
+/// A regression verdict: `newer` fails as `f` where `older` decides. The older release is
+/// named in the signature: confirmation and the reducer read it back ([`older_in`]).
+fn verdict(specs: &[SolverSpec], older: usize, newer: usize, f: Failure, baseline: bool) -> Verdict {
+    Verdict {
+        kind: BugKind::Regression,
+        blamed: Some(newer),
+        blame_by: if baseline { BlameBy::Baseline } else { BlameBy::Ladder },
+        signature: format!("{} where {} decides", f.as_str(), specs[older].name),
+    }
+}
+
+/// The older solver's name in a regression's signature (`timeout where z3-4.8.5 decides`,
+/// with `, introduced in V` after bisection).
+pub fn older_in(signature: &str) -> Option<&str> {
+    let (_, rest) = signature.split_once(" where ")?;
+    Some(rest.split_once(" decides")?.0)
+}
+
+/// The limit the newer release gets against an older one that decides in `older`: the
+/// campaign's, and at least enough to see a [`SLOWDOWN`]× slowdown finish (so that a
+/// timeout at this limit is a slowdown beyond doubt, and a near miss is measured, not
+/// cut).
+pub fn newer_limit(campaign: Duration, older: Duration) -> Duration {
+    campaign.max(older.mul_f64(SLOWDOWN * 1.2) + MARGIN)
+}
+
+/// The median of some durations (the upper one of an even count).
+fn median(mut d: Vec<Duration>) -> Duration {
+    d.sort();
+    d.get(d.len() / 2).copied().unwrap_or_default()
+}
+
+impl Confirm<'_> {
+    /// Confirms a regression candidate `v` in fresh processes: every reader once (the
+    /// older release's answers must stand: nobody contradicts them, and no soundness
+    /// verdict comes back), the older release [`REPEATS`] times (deciding every time,
+    /// the same way), then the newer one up to [`REPEATS`] times under [`newer_limit`]
+    /// of the older's median, failing every time. The fresh results kept are the median
+    /// run of each side, so a finding's answers show both timings.
+    pub fn regression(
+        &self,
+        trigger: &Script,
+        readers: &[usize],
+        known: &Known,
+        v: &Verdict,
+    ) -> Result<Confirmed, Refused> {
+        let newer = v.blamed.ok_or(Refused::NotReproduced)?;
+        let older = older_in(&v.signature)
+            .and_then(|name| self.specs.iter().position(|s| s.name == name))
+            .ok_or(Refused::NotReproduced)?;
+        let others: Vec<usize> = readers.iter().copied().filter(|&k| k != newer).collect();
+        if !others.contains(&older) {
+            return Err(Refused::NotReproduced);
+        }
+        let limits = *self.limits;
+        let mut fresh = self.rerun(trigger, &others, &mut |k, f, n| run_file(&self.specs[k], f, n, &limits))?;
+        let all = fresh.all();
+        let framing = smtlib::framing::framing(trigger);
+        let first = fresh.results[older].as_ref().ok_or(Refused::NotReproduced)?;
+        let want = decided(first).ok_or(Refused::NotReproduced)?.to_vec();
+        let soundness =
+            super::judge(&all, self.families, known.truth, Some(&framing)).iter().any(|x| x.kind == BugKind::Soundness);
+        if soundness || contradicted(&all, &[older], &want, known.truth) {
+            return Err(Refused::NotReproduced);
+        }
+        let checks = fresh.checks;
+        let old_file = fresh.file(older).ok_or(Refused::NotReproduced)?.to_path_buf();
+        let mut old_runs = vec![first.clone()];
+        for _ in 1..REPEATS {
+            let r = run_file(&self.specs[older], &old_file, checks, &limits);
+            if decided(&r) != Some(&want[..]) {
+                return Err(Refused::NotReproduced);
+            }
+            old_runs.push(r);
+        }
+        let m_old = median(old_runs.iter().map(|r| r.wall).collect());
+        let new_limits = Limits { time: newer_limit(limits.time, m_old), ..limits };
+        let new_file = self.dir.join(format!("{}candidate-{newer}.smt2", self.tag));
+        std::fs::write(&new_file, fresh_text(&self.specs[newer], trigger)).map_err(|_| Refused::Unwritable)?;
+        let mut new_runs = vec![];
+        let mut how = None;
+        for _ in 0..REPEATS {
+            let r = run_file(&self.specs[newer], &new_file, checks, &new_limits);
+            // Each run must fail against the older release's median: one that decides in
+            // time ends the confirmation (most false candidates end on the first run).
+            let f = failure(&r, &want, m_old, new_limits.time).ok_or(Refused::NotReproduced)?;
+            how = how.or(Some(f));
+            new_runs.push(r);
+        }
+        let how = how.ok_or(Refused::NotReproduced)?;
+        let pick = |runs: Vec<QueryResult>| {
+            let m = median(runs.iter().map(|r| r.wall).collect());
+            runs.into_iter().find(|r| r.wall == m)
+        };
+        fresh.results[older] = pick(old_runs);
+        fresh.results[newer] = pick(new_runs);
+        fresh.files[newer] = Some(new_file);
+        if !fresh.readers.contains(&newer) {
+            fresh.readers.push(newer);
+        }
+        let verdict = verdict(self.specs, older, newer, how, v.blame_by == BlameBy::Baseline);
+        Ok(Confirmed { verdict, fresh })
+    }
+}
+
+/// Answers and wall time in words: `sat sat (0.12 s)`.
+pub fn timed(r: &QueryResult) -> String {
+    let a: Vec<String> = r.outcomes.iter().chain(&r.crash).map(|o| o.to_string()).collect();
+    format!("{} ({:.2} s)", a.join(" "), r.wall.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(o: &[Outcome], ms: u64) -> QueryResult {
+        QueryResult {
+            outcomes: o.to_vec(),
+            crash: None,
+            data: vec![],
+            stdout_excerpt: String::new(),
+            stderr_excerpt: String::new(),
+            wall: Duration::from_millis(ms),
+            cpu: None,
+        }
+    }
+
+    fn spec(name: &str, family: Family, version: Option<&str>) -> SolverSpec {
+        let mut s = SolverSpec::new(name, family, vec![name.into()]);
+        s.version = version.map(String::from);
+        s
+    }
+
+    fn ladder() -> Vec<SolverSpec> {
+        vec![
+            spec("z3-4.8.5", Family::Z3, Some("4.8.5")),
+            spec("cvc5", Family::Cvc5, Some("1.4.2")),
+            spec("z3-5.4.0", Family::Z3, Some("5.4.0")),
+            spec("z3-4.12.6", Family::Z3, Some("4.12.6")),
+        ]
+    }
+
+    #[test]
+    fn pairs_are_older_releases_against_the_newest_or_the_baseline_against_the_rest() {
+        let s = ladder();
+        assert_eq!(pairs(&s, None), vec![(0, 2), (3, 2)]);
+        assert_eq!(pairs(&s, Some(3)), vec![(3, 0), (3, 2)]);
+        assert!(pairs(&s[..2], None).is_empty(), "one release per family: nothing to compare");
+    }
+
+    #[test]
+    fn unknown_timeout_and_slowdown_are_candidates_and_wrong_or_noisy_answers_are_not() {
+        let s = ladder();
+        let unk = Outcome::Unknown { reason: "incomplete".into() };
+        let limit = Duration::from_secs(10);
+        let judge = |rs: &[QueryResult], truth: Option<&[Outcome]>| {
+            let refs: Vec<Option<&QueryResult>> = rs.iter().map(Some).collect();
+            candidates(&refs, &s, None, truth, limit)
+        };
+        let sat = |ms| r(&[Outcome::Sat], ms);
+        let v = judge(&[sat(50), sat(60), r(std::slice::from_ref(&unk), 40), sat(70)], None);
+        assert_eq!(v.len(), 1);
+        assert_eq!((v[0].kind, v[0].blamed, v[0].blame_by), (BugKind::Regression, Some(2), BlameBy::Ladder));
+        assert_eq!(v[0].signature, "unknown where z3-4.8.5 decides");
+        assert_eq!(older_in(&v[0].signature), Some("z3-4.8.5"));
+        assert_eq!(older_in("unknown where z3-4.8.5 decides, introduced in 4.12.6"), Some("z3-4.8.5"));
+        let v = judge(&[sat(50), sat(60), r(&[Outcome::Timeout], 10_000), sat(70)], None);
+        assert_eq!(v[0].signature, "timeout where z3-4.8.5 decides");
+        let v = judge(&[sat(50), sat(60), sat(900), sat(70)], None);
+        assert_eq!(v[0].signature, "10x slower where z3-4.8.5 decides");
+        // 10× but within the margin: noise.
+        assert!(judge(&[sat(20), sat(60), sat(300), sat(70)], None).is_empty());
+        // The older answer is contradicted (cvc5 says unsat; a status says unsat): the
+        // soundness oracle's business.
+        assert!(
+            judge(&[sat(50), r(&[Outcome::Unsat], 60), r(std::slice::from_ref(&unk), 40), sat(70)], None).is_empty()
+        );
+        assert!(
+            judge(&[sat(50), sat(60), r(std::slice::from_ref(&unk), 40), sat(70)], Some(&[Outcome::Unsat])).is_empty()
+        );
+        // The newer release answers otherwise: a wrong answer, not incompleteness.
+        assert!(judge(&[sat(50), r(&[Outcome::Unsat], 60), r(&[Outcome::Unsat], 40), sat(70)], None).is_empty());
+        // The newer one errs or crashes: not a regression.
+        let err = r(&[Outcome::Error { message: "x".into() }], 5);
+        assert!(judge(&[sat(50), sat(60), err, sat(70)], None).is_empty());
+        // The older one does not decide: nothing to lose.
+        assert!(judge(
+            &[r(std::slice::from_ref(&unk), 50), sat(60), r(&[unk], 40), r(&[Outcome::Timeout], 10_000)],
+            None
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn the_newer_limit_leaves_room_for_a_slowdown_to_finish() {
+        let t = Duration::from_secs(10);
+        assert_eq!(newer_limit(t, Duration::from_millis(100)), t);
+        assert!(newer_limit(t, Duration::from_secs(2)) >= Duration::from_secs(20) + MARGIN);
+        assert!(slower(Duration::from_millis(1600), Duration::from_millis(100)));
+        assert!(!slower(Duration::from_millis(900), Duration::from_millis(100)));
+    }
+}

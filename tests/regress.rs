@@ -1,0 +1,234 @@
+//! The ladder-regression oracle (issue 40, item 3) with real solvers: a query an older z3
+//! release decides and the newest one does not is a `regression` finding with the release
+//! that introduced it; with `--baseline`, every other build of the family is compared
+//! against the baseline; on queries two identical builds answer (nothing can regress) it
+//! stays silent. Faults are injected by `fixtures/fault_proxy.py` around a real z3 (the
+//! answers it does not replace are the real solver's): `unknown-if` answers `unknown` at
+//! once, `hang-if` never answers — both deterministic, no timing luck.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use smtstorm::oracle::regress;
+use smtstorm::solver::{run_file, Family, Limits, Outcome, SolverSpec};
+use smtstorm::store::{Meta, Store};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+fn z3(v: &str) -> String {
+    solver_bin(&format!("z3-{v}/bin/z3")).display().to_string()
+}
+
+/// A solvers directory of its own: z3 4.8.12 and 4.12.6 as installed, 4.15.4 and 5.4.0
+/// through the fault proxy (so the fault "comes in" with 4.15.4), and `dev`, an
+/// unversioned z3 build with the same fault.
+fn solvers_dir(dir: &Path, faults: &str) -> PathBuf {
+    let proxy = dir.join("fault_proxy.py");
+    std::fs::copy(repo().join("tests/fixtures/fault_proxy.py"), &proxy).unwrap();
+    let py = "python3";
+    let p = proxy.display();
+    let entry = |name: &str, version: Option<&str>, cmd: Vec<String>| {
+        let v = version.map(|v| format!("version = \"{v}\"\n")).unwrap_or_default();
+        format!("[solver.\"{name}\"]\nfamily = \"z3\"\n{v}command = {cmd:?}\n\n")
+    };
+    let proxied = |v: &str| vec![py.to_string(), p.to_string(), faults.to_string(), z3(v), "-smt2".into()];
+    let toml = [
+        entry("z3-4.8.12", Some("4.8.12"), vec![z3("4.8.12"), "-smt2".into()]),
+        entry("z3-4.12.6", Some("4.12.6"), vec![z3("4.12.6"), "-smt2".into()]),
+        entry("z3-4.15.4", Some("4.15.4"), proxied("4.15.4")),
+        entry("z3-5.4.0", Some("5.4.0"), proxied("5.4.0")),
+        entry("dev", None, proxied("5.4.0")),
+    ]
+    .concat();
+    let d = dir.join("solvers");
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("solvers.toml"), toml).unwrap();
+    d
+}
+
+/// Seeds: one the fault makes `unknown`, one it makes hang, one it leaves alone.
+fn seeds(dir: &Path) -> PathBuf {
+    let d = dir.join("seeds");
+    std::fs::create_dir_all(&d).unwrap();
+    let lia = |x: &str| {
+        format!("(set-logic QF_LIA)\n(declare-const {x} Int)\n(declare-const y Int)\n(assert (> {x} (+ y 3)))\n(assert (< y 10))\n(check-sat)\n")
+    };
+    std::fs::write(d.join("unknown.smt2"), lia("regress_me")).unwrap();
+    std::fs::write(d.join("hang.smt2"), lia("hang_me")).unwrap();
+    std::fs::write(d.join("fine.smt2"), lia("fine")).unwrap();
+    d
+}
+
+fn fuzz(solvers: &Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new(bin())
+        .arg("fuzz")
+        .args(args)
+        .args(["--workers", "1", "--timeout", "2", "--quiet"])
+        .env("SMTSTORM_SOLVERS_DIR", solvers)
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn findings(out: &Path) -> Vec<(PathBuf, Meta)> {
+    Store::list_in(out)
+}
+
+#[test]
+fn a_release_that_stops_deciding_is_a_regression_with_where_it_came_in() {
+    let dir = tempdir("regress-ladder");
+    let solvers = solvers_dir(&dir, "unknown-if:regress_me,hang-if:hang_me");
+    let seeds = seeds(&dir);
+    let out = dir.join("out");
+    let (code, err) = fuzz(
+        &solvers,
+        &[
+            seeds.to_str().unwrap(),
+            "--solver",
+            "z3-4.8.12",
+            "--solver",
+            "z3-5.4.0",
+            "--engine",
+            "opfuzz",
+            "--mutants",
+            "24",
+            "--reduce",
+            "20",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 10, "{err}");
+    let all = findings(&out);
+    // Incompleteness is never a wrong answer: only regressions, blamed on the newest.
+    assert!(all.iter().all(|(_, m)| m.kind == smtstorm::oracle::BugKind::Regression), "{all:#?}");
+    let of = |text: &str| {
+        all.iter()
+            .find(|(p, _)| std::fs::read_to_string(p.parent().unwrap().join("trigger.smt2")).unwrap().contains(text))
+            .unwrap_or_else(|| panic!("no finding on the {text} seed: {all:#?}\n{err}"))
+            .clone()
+    };
+    for (text, how) in [("regress_me", "unknown"), ("hang_me", "timeout")] {
+        let (path, m) = of(text);
+        assert_eq!(m.blamed, "z3-5.4.0");
+        assert_eq!(m.blame_by, smtstorm::oracle::BlameBy::Ladder);
+        assert_eq!(m.signature, format!("{how} where z3-4.8.12 decides, introduced in 4.15.4"));
+        // Both timings are stored: the older release's decided median, the newer's.
+        let older = m.answers.iter().find(|a| a.solver == "z3-4.8.12").unwrap();
+        assert_eq!(older.outcomes, vec![Outcome::Sat]);
+        assert!(older.seconds > 0.0);
+        let newer = m.answers.iter().find(|a| a.solver == "z3-5.4.0").unwrap();
+        assert!(!newer.outcomes.iter().any(Outcome::is_definite), "{newer:?}");
+        // Bisected (4.12.6 decides, 4.15.4 does not); after reduction the range is
+        // computed again on the reduced trigger, with the same answer.
+        let range = m.cause.range.as_ref().expect("a range");
+        assert_eq!(range.introduced_in.as_deref(), Some("4.15.4"), "{range:?}");
+        assert!(range.newest_fails);
+        let dir = path.parent().unwrap();
+        if let Ok(reduced) = std::fs::read_to_string(dir.join("reduced.smt2")) {
+            // The reduction keeps what makes the newer release fail.
+            assert!(reduced.contains(text), "{reduced}");
+            assert_eq!(range.on, "reduced.smt2");
+        }
+        let report = std::fs::read_to_string(dir.join("report.md")).unwrap_or_default();
+        assert!(report.contains("regression") && report.contains("not a wrong answer"), "{report}");
+    }
+    // The seed the fault leaves alone gives nothing.
+    assert!(!all
+        .iter()
+        .any(|(p, _)| std::fs::read_to_string(p.parent().unwrap().join("trigger.smt2")).unwrap().contains("fine")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_build_is_compared_against_its_baseline() {
+    let dir = tempdir("regress-baseline");
+    let solvers = solvers_dir(&dir, "unknown-if:regress_me");
+    let seeds = seeds(&dir);
+    let out = dir.join("out");
+    let s = seeds.to_str().unwrap();
+    let o = out.to_str().unwrap();
+    // A baseline that is not in the run is a usage error naming it.
+    let (code, err) = fuzz(&solvers, &[s, "--solver", "dev", "--baseline", "z3-4.12.6", "--out", o, "--mutants", "1"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("baseline \"z3-4.12.6\""), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+    let args = [s, "--solver", "z3-4.12.6", "--solver", "dev", "--baseline", "z3-4.12.6", "--engine", "opfuzz"];
+    let (code, err) = fuzz(&solvers, &[&args[..], &["--mutants", "8", "--reduce", "0", "--out", o]].concat());
+    assert_eq!(code, 10, "{err}");
+    let all = findings(&out);
+    assert_eq!(all.len(), 1, "{all:#?}");
+    let m = &all[0].1;
+    assert_eq!((m.kind.as_str(), m.blamed.as_str(), m.blame_by.as_str()), ("regression", "dev", "baseline"));
+    assert_eq!(m.signature, "unknown where z3-4.12.6 decides, introduced in dev");
+    let campaign: Value = serde_json::from_str(&std::fs::read_to_string(out.join("campaign.json")).unwrap()).unwrap();
+    assert_eq!(campaign["config"]["baseline"], "z3-4.12.6", "{campaign}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two names for one binary: nothing can regress, so every candidate (timing noise on a
+/// loaded machine) must die in confirmation. 200 shared seeds, each asked once of both;
+/// the test fails if fewer than 50 were decided (nothing exercised).
+#[test]
+fn silent_on_two_hundred_queries_nothing_can_regress_on() {
+    let dir = tempdir("regress-silent");
+    let spec = |name: &str, version: &str| {
+        let mut s = SolverSpec::new(name, Family::Z3, vec![z3("5.4.0"), "-smt2".into()]);
+        s.version = Some(version.into());
+        s
+    };
+    let specs = vec![spec("z3-older", "5.3.0"), spec("z3-newer", "5.4.0")];
+    let families = vec![Family::Z3, Family::Z3];
+    let limits = Limits { time: Duration::from_secs(3), ..Limits::default() };
+    let files = shared_seed_files();
+    let step = (files.len() / 200).max(1);
+    let (mut asked, mut decided, mut candidates, mut confirmed) = (0, 0, 0, vec![]);
+    for f in files.iter().step_by(step).take(200) {
+        let Ok(mut s) = smtstorm::smtlib::parse(&std::fs::read_to_string(f).unwrap_or_default()) else { continue };
+        smtstorm::mutate::edit::strip_status(&mut s);
+        let checks = smtstorm::smtlib::checks(&s);
+        if checks == 0 {
+            continue;
+        }
+        asked += 1;
+        let rs: Vec<_> = std::thread::scope(|t| {
+            let runs: Vec<_> = specs
+                .iter()
+                .enumerate()
+                .map(|(k, sp)| {
+                    let file = dir.join(format!("q{k}.smt2"));
+                    let s = &s;
+                    let limits = &limits;
+                    t.spawn(move || {
+                        std::fs::write(&file, smtstorm::oracle::confirm::fresh_text(sp, s)).unwrap();
+                        run_file(sp, &file, checks, limits)
+                    })
+                })
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        if regress::decided(&rs[0]).is_some() {
+            decided += 1;
+        }
+        let refs: Vec<_> = rs.iter().map(Some).collect();
+        for v in regress::candidates(&refs, &specs, None, None, limits.time) {
+            candidates += 1;
+            let conf = smtstorm::oracle::confirm::Confirm {
+                specs: &specs,
+                families: &families,
+                limits: &limits,
+                dir: &dir,
+                tag: "c-",
+            };
+            if let Ok(c) = conf.confirm(&s, &[0, 1], &Default::default(), &v) {
+                confirmed.push((f.clone(), c.verdict));
+            }
+        }
+    }
+    eprintln!("asked {asked}, older decided {decided}, candidates {candidates}, confirmed {}", confirmed.len());
+    assert!(asked >= 150 && decided >= 50, "too little exercised: asked {asked}, decided {decided}");
+    assert!(confirmed.is_empty(), "false regressions: {confirmed:#?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
