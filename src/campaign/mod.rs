@@ -13,6 +13,7 @@
 mod candidates;
 mod confirm;
 mod engines;
+mod instability;
 pub mod event;
 mod prescreen;
 pub mod regroup;

@@ -51,6 +51,9 @@ pub struct Counters {
     /// confirmation and storage): on a large suite the pre-screen can take half of it.
     pub prescreen_ms: AtomicU64,
     pub fuzz_ms: AtomicU64,
+    /// The metamorphic engine's variants: answers and times per seed and solver
+    /// (Mariposa's instability, never a bug).
+    pub instability: Mutex<super::instability::Instability>,
 }
 
 /// What one engine or one seed logic yielded: mutants made, mutants every solver read,
@@ -136,6 +139,7 @@ impl Counters {
             prescreen_seconds: self.prescreen_ms.load(Relaxed) as f64 / 1e3,
             fuzz_seconds: self.fuzz_ms.load(Relaxed) as f64 / 1e3,
             own_cpu: crate::util::cpu::own_cpu_seconds(),
+            instability: self.instability.lock().unwrap_or_else(|e| e.into_inner()).summary(),
         }
     }
 }
@@ -187,4 +191,7 @@ pub struct Stats {
     /// Per solver, engine and logic (absent from stats lines written before issue 24).
     #[serde(default, flatten)]
     pub tallies: Tallies,
+    /// The metamorphic engine's instability per seed and solver (absent before issue 40).
+    #[serde(default)]
+    pub instability: super::instability::InstabilitySummary,
 }

@@ -73,6 +73,9 @@ named_enum! {
         /// The blamed solver contradicts the satisfiability a Semantic Fusion mutant has
         /// by construction (both seeds' agreed status).
         Construction = "construction",
+        /// The blamed solver answered `sat` to the seed and `unsat` to a variant built
+        /// to be equisatisfiable to it, or the reverse ([`super::metamorphic`]).
+        Metamorphic = "metamorphic",
     }
 }
 
@@ -95,6 +98,7 @@ mod tests {
             "validation",
             "self-contradiction",
             "construction",
+            "metamorphic",
         ];
         assert_eq!(BlameBy::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
         for &k in BugKind::ALL {

@@ -24,6 +24,7 @@ use std::path::Path;
 pub mod confirm;
 pub mod eval;
 pub mod kind;
+pub mod metamorphic;
 pub mod semantics;
 pub mod witness;
 
@@ -45,7 +46,7 @@ pub struct Verdict {
 /// of its releases run. Two z3 releases that share a bug must not outvote cvc5 on it;
 /// releases of one family decide among themselves only by bisection. Every solver of
 /// family `Other` (an unknown command line) is a family of its own.
-fn voter(families: &[Family], i: usize) -> (Family, usize) {
+pub(crate) fn voter(families: &[Family], i: usize) -> (Family, usize) {
     match families.get(i) {
         Some(Family::Other) | None => (Family::Other, i),
         Some(&f) => (f, 0),
