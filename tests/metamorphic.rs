@@ -111,7 +111,8 @@ fn a_flip_by_one_solver_is_found_confirmed_and_reduced() {
     let mine: Vec<&(PathBuf, Meta)> = found.iter().filter(|(_, m)| m.blame_by == BlameBy::Metamorphic).collect();
     assert!(!mine.is_empty(), "{found:?}");
     let spec = SolverSpec::from_command_line("faulty", faulty.split_once('=').unwrap().1).unwrap();
-    for (d, m) in &mine {
+    for (meta, m) in &mine {
+        let d = meta.parent().unwrap();
         assert_eq!(m.blamed, "faulty");
         let relations = equisat::relation_names(&m.edits);
         assert!(relations.iter().any(|r| *r == "rename" || *r == "redundant-definition"), "{relations:?}");

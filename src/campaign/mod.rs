@@ -13,8 +13,8 @@
 mod candidates;
 mod confirm;
 mod engines;
-mod instability;
 pub mod event;
+mod instability;
 mod prescreen;
 pub mod regroup;
 pub mod report;

@@ -154,7 +154,12 @@ pub(super) fn fuzz_batch<'s>(
         bad += count_mutant(sh, &rs, t.limit, &mut batch_yield) as u64;
         if engine == Engine::Equisat {
             let shown = crate::util::path::shown(&sh.seeds[i].path);
-            sh.counters.instability.lock().unwrap_or_else(|e| e.into_inner()).record(&shown, &sh.solvers, &t.baseline, &rs);
+            sh.counters.instability.lock().unwrap_or_else(|e| e.into_inner()).record(
+                &shown,
+                &sh.solvers,
+                &t.baseline,
+                &rs,
+            );
         }
         if let Some(l) = m.post_exec(mutant, &rs) {
             sh.learning.lock().unwrap_or_else(|e| e.into_inner()).record(logic, &l.keys, l.effect);

@@ -181,7 +181,8 @@ pub fn apply(s: &Script, relations: &[Relation]) -> Result<Script, ApplyError> {
         for r in relations.iter().filter(|r| r.name() == name) {
             let text = match r {
                 Relation::Rename { map } => {
-                    let declared: BTreeSet<&str> = cur.commands.iter().filter_map(|c| cur.declared_name(&c.kind)).collect();
+                    let declared: BTreeSet<&str> =
+                        cur.commands.iter().filter_map(|c| cur.declared_name(&c.kind)).collect();
                     let m: HashMap<&str, &str> = map
                         .iter()
                         .filter(|(o, _)| declared.contains(o.as_str()))
@@ -443,7 +444,8 @@ impl<'s> super::Mutator<'s> for Equisat<'s> {
 /// Whether a script has a check-sat (the relations keep their number: every variant has
 /// as many as its seed, so answers compare check by check).
 pub fn checks_kept(seed: &Script, variant: &Script) -> bool {
-    let n = |s: &Script| s.commands.iter().filter(|c| matches!(c.kind, CommandKind::Nullary(Nullary::CheckSat))).count();
+    let n =
+        |s: &Script| s.commands.iter().filter(|c| matches!(c.kind, CommandKind::Nullary(Nullary::CheckSat))).count();
     n(seed) == n(variant)
 }
 
@@ -480,10 +482,13 @@ mod tests {
         let shuffled = (0..16u64).map(|k| variant(two, &[Relation::ShuffleAssertions { key: k }])).collect::<Vec<_>>();
         assert!(shuffled.iter().any(|m| m.contains("(assert (< x 5))\n(assert (> x 0))")), "{shuffled:?}");
         // Annotated assertions are never merged, and only runs of assertions are shuffled.
-        let named = "(declare-const x Int)\n(assert (! (> x 0) :named a))\n(assert (< x 5))\n(check-sat)\n(assert (> x 9))\n";
+        let named =
+            "(declare-const x Int)\n(assert (! (> x 0) :named a))\n(assert (< x 5))\n(check-sat)\n(assert (> x 9))\n";
         for k in 0..16u64 {
             assert!(!variant(named, &[Relation::MergeAssertions { key: k }]).contains("(and"));
-            assert!(variant(named, &[Relation::ShuffleAssertions { key: k }]).ends_with("(check-sat)\n(assert (> x 9))\n"));
+            assert!(
+                variant(named, &[Relation::ShuffleAssertions { key: k }]).ends_with("(check-sat)\n(assert (> x 9))\n")
+            );
         }
     }
 

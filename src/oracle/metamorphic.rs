@@ -50,7 +50,11 @@ pub fn parse_signature(sig: &str) -> Option<(Outcome, Outcome)> {
 
 /// The variant's answers (`variant[i]`, solver `i`) judged against each solver's own
 /// answers to the seed (`seed[i]`, per check-sat; `None` or a missing check abstains).
-pub fn judge(variant: &[Option<&QueryResult>], seed: &[Option<Vec<Option<bool>>>], families: &[Family]) -> Vec<Verdict> {
+pub fn judge(
+    variant: &[Option<&QueryResult>],
+    seed: &[Option<Vec<Option<bool>>>],
+    families: &[Family],
+) -> Vec<Verdict> {
     let mut v: Vec<Verdict> = vec![];
     let checks = variant.iter().flatten().map(|r| r.outcomes.len()).max().unwrap_or(0);
     for k in 0..checks {
@@ -82,7 +86,11 @@ pub fn judge(variant: &[Option<&QueryResult>], seed: &[Option<Vec<Option<bool>>>
 }
 
 /// [`judge`] with the seed's answers as results too (confirmation reruns both sides).
-pub fn judge_pair(variant: &[Option<&QueryResult>], seed: &[Option<&QueryResult>], families: &[Family]) -> Vec<Verdict> {
+pub fn judge_pair(
+    variant: &[Option<&QueryResult>],
+    seed: &[Option<&QueryResult>],
+    families: &[Family],
+) -> Vec<Verdict> {
     judge(variant, &answers_of(seed), families)
 }
 
