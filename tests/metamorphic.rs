@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{repo, shared_seed_files, smtstorm, solver_bin, tempdir};
+use common::{proxy, shared_seed_files, smtstorm, solver_bin, tempdir};
 use smtstorm::mutate::choice::Rng;
 use smtstorm::mutate::equisat::{self, Prepared};
 use smtstorm::oracle::BlameBy;
@@ -60,12 +60,6 @@ fn a_real_solver_gives_variants_their_seeds_answer() {
     assert!(flips.is_empty(), "{flips:#?}");
     assert!(agreed >= 20, "{agreed}");
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn proxy(dir: &Path, faults: &str) -> String {
-    let p = dir.join("fault_proxy.py");
-    std::fs::copy(repo().join("tests/fixtures/fault_proxy.py"), &p).unwrap();
-    format!("faulty=python3 {} {faults} {} -smt2", p.display(), solver_bin("z3-5.4.0/bin/z3").display())
 }
 
 /// A solver that answers wrongly whenever a renamed name (`mr_...`) appears contradicts

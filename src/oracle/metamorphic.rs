@@ -96,20 +96,9 @@ pub fn judge_pair(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::r;
     use super::*;
     use Family::{Cvc5, Yices, Z3};
-
-    fn r(o: &[Outcome]) -> QueryResult {
-        QueryResult {
-            outcomes: o.to_vec(),
-            crash: None,
-            data: vec![],
-            stdout_excerpt: String::new(),
-            stderr_excerpt: String::new(),
-            wall: std::time::Duration::ZERO,
-            cpu: None,
-        }
-    }
 
     #[test]
     fn one_family_flipping_is_blamed_alone_two_are_doubted_and_unknowns_abstain() {

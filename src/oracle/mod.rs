@@ -442,7 +442,8 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    fn r(o: &[Outcome]) -> QueryResult {
+    /// A result with these answers (shared by the oracles' tests).
+    pub(crate) fn r(o: &[Outcome]) -> QueryResult {
         QueryResult {
             outcomes: o.to_vec(),
             crash: None,
