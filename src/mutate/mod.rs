@@ -58,6 +58,11 @@ impl Engine {
         Engine::Fusion,
         Engine::Equisat,
     ];
+    /// The engines a campaign runs without `--engine`: all but [`Engine::Equisat`],
+    /// whose yield on today's releases was 0 in 2,636 mutants (2 minutes on the shared
+    /// cvc5 seeds, issue 40; its instability measure is had with `--engine equisat`).
+    pub const DEFAULT: [Engine; 7] =
+        [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz, Engine::Storm, Engine::Bec, Engine::Config, Engine::Fusion];
     /// The engines [`Prepared`] runs on a seed alone.
     pub const SEED_ONLY: [Engine; 3] = [Engine::OpFuzz, Engine::TypeFuzz, Engine::ValFuzz];
     pub fn name(self) -> &'static str {
