@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{repo, smtstorm, solver_bin, tempdir};
+use common::{proxy, repo, smtstorm, solver_bin, tempdir};
 use serde_json::Value;
 use smtstorm::oracle::{BlameBy, BugKind};
 use smtstorm::store::{dedup_key, Meta, Store};
@@ -145,12 +145,6 @@ fn campaign_confirms_bisects_deduplicates_and_reports_real_bugs() {
 
 /// A `--solver` argument for z3 5.4.0 behind the fault proxy. The proxy is copied into
 /// the test's directory, so leftover processes can be told apart from other tests'.
-fn proxy(dir: &Path, faults: &str) -> String {
-    let p = dir.join("fault_proxy.py");
-    std::fs::copy(repo().join("tests/fixtures/fault_proxy.py"), &p).unwrap();
-    format!("faulty=python3 {} {faults} {} -smt2", p.display(), solver_bin("z3-5.4.0/bin/z3").display())
-}
-
 fn no_leftovers(marker: &str) {
     let t0 = Instant::now();
     loop {

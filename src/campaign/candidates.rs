@@ -64,7 +64,7 @@ pub(super) fn candidates(
     // A STORM instance is satisfied by its witness: any `unsat` is a candidate. A fusion
     // has its seeds' answer by construction.
     let (built, witness, fused) = match m.construction() {
-        Construction::None => (None, None, false),
+        Construction::None | Construction::OwnAnswers => (None, None, false),
         Construction::Witness(w) => (Some(Outcome::Sat), Some(w), false),
         Construction::Answer(sat) => (Some(if sat { Outcome::Sat } else { Outcome::Unsat }), None, true),
     };
@@ -76,6 +76,13 @@ pub(super) fn candidates(
         _ => oracle::judge(rs, &sh.families, truth, framing),
     };
     verdicts.extend(super::regress::candidates(sh, rs, truth, t.limit, &verdicts, &t.seed_blames));
+    // An equisatisfiable variant: each solver against its own answer to the seed.
+    let seed_side = matches!(m.construction(), Construction::OwnAnswers).then(|| {
+        verdicts.extend(super::instability::metamorphic_verdicts(sh, &t.baseline, rs, &verdicts));
+        let mut s = seed.script().clone();
+        crate::mutate::edit::strip_status(&mut s);
+        s
+    });
     let mut new_bugs = 0;
     for mut v in verdicts {
         if witness.is_some() && v.blame_by == BlameBy::Status {
@@ -95,8 +102,14 @@ pub(super) fn candidates(
         }
         count_candidate(sh, rs);
         y.candidates += 1;
-        // A mutant sent as text is built as a script for a candidate only.
+        // A mutant sent as text is built as a script for a candidate only. A metamorphic
+        // finding's trigger is the seed side: its variant is rebuilt from it by the
+        // relations, in confirmation and in every reduction step.
         let trigger = match m.rebuild(seed.script(), mutant) {
+            _ if v.blame_by == BlameBy::Metamorphic => match &seed_side {
+                Some(s) => std::borrow::Cow::Borrowed(s),
+                None => continue,
+            },
             Ok(s) => s,
             Err(Some(why)) => {
                 sh.events.emit(Event::StormInstanceRefused { seed: crate::util::path::shown(&seed.path), why });

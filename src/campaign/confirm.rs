@@ -43,7 +43,9 @@ pub(super) fn confirm_and_store(
         .collect();
     // Rerun, tie and witness: the one confirmation every path shares (oracle::confirm).
     let conf = Confirm { specs: &sh.solvers, families: &sh.families, limits, dir: tmp, tag: &format!("w{w}-") };
-    let known = Known { truth, witness, fusion: *engine == Engine::Fusion };
+    let relations = crate::mutate::equisat::relations(edits);
+    let metamorphic = (v.blame_by == BlameBy::Metamorphic).then_some(&relations[..]);
+    let known = Known { truth, witness, fusion: *engine == Engine::Fusion, metamorphic };
     let unconfirmed = |v: &oracle::Verdict, edits: Option<Vec<crate::mutate::edit::Edit>>, why: Option<String>| {
         sh.counters.unconfirmed.fetch_add(1, Relaxed);
         sh.events.emit(Event::Unconfirmed {
@@ -119,7 +121,8 @@ pub(super) fn confirm_and_store(
     if let (true, true, Some((_, file))) = (regression, sh.cfg.bisect, blamed_file) {
         (probes, cause.range, verdict.signature) = super::regress::bisected(sh, &verdict, &fresh, file, limits);
     }
-    if let (false, true, Some((b, file))) = (regression, sh.cfg.bisect, blamed_file) {
+    // A metamorphic flip is judged on two scripts: the ladder is not bisected on one.
+    if let (false, true, Some((b, file)), None) = (regression, sh.cfg.bisect, blamed_file, metamorphic) {
         let expected: Vec<Option<Outcome>> = (0..checks.max(1))
             .map(|c| {
                 let others: Vec<&Outcome> = readers

@@ -16,6 +16,7 @@ mod confirm;
 mod cores;
 mod engines;
 pub mod event;
+mod instability;
 mod prescreen;
 mod regress;
 pub mod regroup;
@@ -203,7 +204,7 @@ pub fn run_locked(
     // besides them ([`crate::mutate::config::command_line_variants`]); drawn from the
     // campaign's seed, so a resumed campaign asks the same ones and another seed or
     // shard others.
-    let engines = if cfg.engines.is_empty() { Engine::ALL.to_vec() } else { cfg.engines.clone() };
+    let engines = if cfg.engines.is_empty() { Engine::DEFAULT.to_vec() } else { cfg.engines.clone() };
     let mut variants_said = vec![];
     if engines.contains(&Engine::Config) && !cfg.triage {
         let shard = cfg.shard.map_or(0, |s| (u64::from(s.index) << 32) | u64::from(s.count));

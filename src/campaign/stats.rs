@@ -57,6 +57,9 @@ pub struct Counters {
     /// workers' wall time (ms) in them ([`crate::oracle::checks`]).
     pub self_checks: AtomicU64,
     pub self_check_ms: AtomicU64,
+    /// The metamorphic engine's variants: answers and times per seed and solver
+    /// (Mariposa's instability, never a bug).
+    pub instability: Mutex<super::instability::Instability>,
 }
 
 /// What one engine or one seed logic yielded: mutants made, mutants every solver read,
@@ -145,6 +148,7 @@ impl Counters {
             self_check_seconds: self.self_check_ms.load(Relaxed) as f64 / 1e3,
             own_cpu: crate::util::cpu::own_cpu_seconds(),
             cores: self.cores.snapshot(),
+            instability: self.instability.lock().unwrap_or_else(|e| e.into_inner()).summary(),
         }
     }
 }
@@ -204,4 +208,7 @@ pub struct Stats {
     /// Per solver, engine and logic (absent from stats lines written before issue 24).
     #[serde(default, flatten)]
     pub tallies: Tallies,
+    /// The metamorphic engine's instability per seed and solver (absent before issue 40).
+    #[serde(default)]
+    pub instability: super::instability::InstabilitySummary,
 }

@@ -96,6 +96,8 @@ pub(super) struct Turn {
     pub(super) solvers: Vec<usize>,
     pub(super) limit: Duration,
     pub(super) seed_blames: Vec<(BugKind, Option<usize>, String)>,
+    /// The seed's own answers per solver at its pre-screen.
+    pub(super) baseline: Vec<Option<(Vec<&'static str>, Duration)>>,
 }
 
 /// One turn of `engine` on seed `i`: ready its mutator, make a batch of mutants, ask
@@ -150,6 +152,15 @@ pub(super) fn fuzz_batch<'s>(
     for (mutant, rs) in mutants.iter().zip(&results) {
         let rs: Vec<Option<&QueryResult>> = rs.iter().map(|r| r.as_ref()).collect();
         bad += count_mutant(sh, &rs, t.limit, &mut batch_yield) as u64;
+        if engine == Engine::Equisat {
+            let shown = crate::util::path::shown(&sh.seeds[i].path);
+            sh.counters.instability.lock().unwrap_or_else(|e| e.into_inner()).record(
+                &shown,
+                &sh.solvers,
+                &t.baseline,
+                &rs,
+            );
+        }
         if let Some(l) = m.post_exec(mutant, &rs) {
             sh.learning.lock().unwrap_or_else(|e| e.into_inner()).record(logic, &l.keys, l.effect);
             sh.counters.config_learned.fetch_add(1, Relaxed);
@@ -218,10 +229,10 @@ fn ready<'s>(
         reference: Some(&mut reference),
         partner,
         learning: sh.cfg.config_learning.then(|| (&sh.learning, seed.script().logic().unwrap_or("none"))),
-        baseline,
+        baseline: baseline.clone(),
     };
     m.prepare(seed.script(), &mut ctx)?;
-    Ok(Turn { solvers, limit, seed_blames })
+    Ok(Turn { solvers, limit, seed_blames, baseline })
 }
 
 /// A batch of distinct mutants, each from its own draw, within [`BATCH_BYTES`] of text.

@@ -20,7 +20,7 @@ pub(crate) struct FuzzCmd {
     /// Default: the newest release of every installed family (older ones serve bisection).
     #[arg(long = "solver")]
     solvers: Vec<String>,
-    /// Engines, comma-separated (default: all).
+    /// Engines, comma-separated (default: all but equisat).
     #[arg(long, value_delimiter = ',', value_parser = Named::<Engine>::new("engine"))]
     engine: Vec<Engine>,
     /// K/N: take shard K (from 0) of N of the seeds, with an RNG stream of its own; N jobs

@@ -463,7 +463,7 @@ impl Harness {
     /// witness still holding under the one rule ([`crate::oracle::confirm::WitnessCheck`]).
     pub fn storm(&mut self, s: &Script, witness: &[(String, String)]) -> Found {
         let truth = vec![Outcome::Sat; checks(s).max(1)];
-        self.judged(s, &Known { truth: Some(&truth), witness: Some(witness), fusion: false })
+        self.judged(s, &Known { truth: Some(&truth), witness: Some(witness), ..Known::default() })
     }
 
     /// `s` through the sessions, judged against what is `known`, the first confirmed

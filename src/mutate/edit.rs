@@ -70,6 +70,11 @@ pub enum Edit {
         #[serde(flatten)]
         recipe: Recipe,
     },
+    /// Metamorphic relations that keep every check-sat's answer
+    /// ([`crate::mutate::equisat`]), recorded by name and key so that they replay on any
+    /// script ([`crate::mutate::equisat::apply`]). It rewrites the whole script, so it
+    /// comes after every edit that addresses commands or terms by index.
+    Metamorphic { relations: Vec<super::equisat::Relation> },
 }
 
 /// One incremental block of a [`Edit::Recombine`]: how many of the assertions it takes,
@@ -92,7 +97,8 @@ impl Edit {
             | Edit::AskAgain { .. }
             | Edit::PushSplit { .. }
             | Edit::SetOptions { .. }
-            | Edit::Fuse { .. } => None,
+            | Edit::Fuse { .. }
+            | Edit::Metamorphic { .. } => None,
         }
     }
 }
@@ -293,6 +299,11 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
         if let Edit::Fuse { .. } = e {
             return Err(EditError::NeedsSecondSeed);
         }
+        if let Edit::Metamorphic { relations } = e {
+            let m = super::equisat::apply(&s, relations).map_err(|e| EditError::BadText(e.0))?;
+            s = std::borrow::Cow::Owned(m);
+            continue;
+        }
         let at = e.at().expect("path edits");
         let t = resolve(&s, at).ok_or_else(|| EditError::NoSuchPath(at.0.clone()))?;
         match e {
@@ -323,7 +334,8 @@ pub fn apply_unchecked(seed: &Script, edits: &[Edit]) -> Result<Script, EditErro
             | Edit::AskAgain { .. }
             | Edit::PushSplit { .. }
             | Edit::SetOptions { .. }
-            | Edit::Fuse { .. } => {
+            | Edit::Fuse { .. }
+            | Edit::Metamorphic { .. } => {
                 unreachable!("handled above")
             }
         }

@@ -195,7 +195,7 @@ const FUSION_SYMBOLS: &[&str] =
 /// The names `s` uses without declaring them: theory symbols (and names the checker does
 /// not know), resolved as the sort checker resolves them, so a local of the same name or
 /// a declaration does not count.
-fn undeclared_uses(s: &Script) -> BTreeSet<String> {
+pub(crate) fn undeclared_uses(s: &Script) -> BTreeSet<String> {
     let checked = check::check(s);
     let scope = super::scope::Scope::new(s, &checked);
     scope

@@ -80,6 +80,9 @@ pub enum Construction<'a> {
     Witness(&'a [(String, String)]),
     /// Every check-sat has this answer by construction (fusion: `true` is sat).
     Answer(bool),
+    /// Every check-sat has the seed's answer, whatever it is: each solver is judged
+    /// against its own answer to the seed ([`super::equisat`]).
+    OwnAnswers,
 }
 
 /// What an engine learned from one mutant's answers ([`Mutator::post_exec`]): the keys
@@ -215,5 +218,6 @@ pub fn mutator<'s>(engine: Engine) -> Box<dyn Mutator<'s> + 's> {
         Engine::Bec => Box::<super::bec::Bec>::default(),
         Engine::Config => Box::<super::config::ConfigEngine>::default(),
         Engine::Fusion => Box::<super::fusion::Fusion>::default(),
+        Engine::Equisat => Box::<super::equisat::Equisat>::default(),
     }
 }

@@ -48,9 +48,13 @@ pub struct Known<'a> {
     pub witness: Option<&'a [(String, String)]>,
     /// A Semantic Fusion: `truth` is known by construction ([`super::judge_constructed`]).
     pub fusion: bool,
+    /// A metamorphic finding ([`super::metamorphic`]): the trigger is the seed side, and
+    /// these relations build the variant from it ([`crate::mutate::equisat::apply`]).
+    pub metamorphic: Option<&'a [crate::mutate::equisat::Relation]>,
 }
 
 /// Where and how candidates are confirmed.
+#[derive(Clone, Copy)]
 pub struct Confirm<'a> {
     pub specs: &'a [SolverSpec],
     pub families: &'a [Family],
@@ -262,9 +266,17 @@ impl Confirm<'_> {
         let fresh = self.rerun(trigger, readers, run)?;
         let all = fresh.all();
         let framing = smtlib::framing::framing(trigger);
-        let again = match known.truth {
-            Some(t) if known.fusion => super::judge_constructed(&all, self.families, t, Some(&framing)),
-            t => super::judge(&all, self.families, t, Some(&framing)),
+        let again = match (known.truth, known.metamorphic) {
+            // Seed and variant both asked again, each solver against itself.
+            (_, Some(relations)) => {
+                let variant = crate::mutate::equisat::apply(trigger, relations).map_err(|_| Refused::NotReproduced)?;
+                let tag = format!("{}variant-", self.tag);
+                let other = Confirm { tag: &tag, ..*self };
+                let v_fresh = other.rerun(&variant, readers, run)?;
+                super::metamorphic::judge_pair(&v_fresh.all(), &all, self.families)
+            }
+            (Some(t), None) if known.fusion => super::judge_constructed(&all, self.families, t, Some(&framing)),
+            (t, None) => super::judge(&all, self.families, t, Some(&framing)),
         };
         let mut verdict = match again.iter().find(|x| x.kind == v.kind && x.blamed == v.blamed) {
             Some(x) if known.witness.is_some() && x.blame_by == BlameBy::Status => {

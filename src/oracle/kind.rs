@@ -94,6 +94,9 @@ named_enum! {
         /// The run's `--baseline` decides the query; the blamed build of its family does
         /// not ([`super::regress`]).
         Baseline = "baseline",
+        /// The blamed solver answered `sat` to the seed and `unsat` to a variant built
+        /// to be equisatisfiable to it, or the reverse ([`super::metamorphic`]).
+        Metamorphic = "metamorphic",
     }
 }
 
@@ -125,6 +128,9 @@ named_enum! {
         /// An older release (or the `--baseline`) decides a query a newer one does not
         /// (Janus, ASE 2022): incompleteness, never a wrong answer.
         Regression = "regression",
+        /// A solver answers an equisatisfiable variant of a query otherwise than the
+        /// query itself: metamorphic relations with known satisfiability.
+        Metamorphic = "metamorphic",
     }
 }
 
@@ -141,6 +147,7 @@ impl BlameBy {
             BlameBy::UnsatCore => Oracle::UnsatCore,
             BlameBy::SelfCheck => Oracle::SelfCheck,
             BlameBy::Ladder | BlameBy::Baseline => Oracle::Regression,
+            BlameBy::Metamorphic => Oracle::Metamorphic,
         }
     }
 }
@@ -168,6 +175,7 @@ mod tests {
             "self-check",
             "ladder",
             "baseline",
+            "metamorphic",
         ];
         assert_eq!(BlameBy::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(), old);
         for &k in BugKind::ALL {

@@ -33,6 +33,7 @@ pub mod cores;
 pub mod eval;
 pub mod kind;
 pub mod regress;
+pub mod metamorphic;
 pub mod semantics;
 pub mod witness;
 
@@ -54,7 +55,7 @@ pub struct Verdict {
 /// of its releases run. Two z3 releases that share a bug must not outvote cvc5 on it;
 /// releases of one family decide among themselves only by bisection. Every solver of
 /// family `Other` (an unknown command line) is a family of its own.
-fn voter(families: &[Family], i: usize) -> (Family, usize) {
+pub(crate) fn voter(families: &[Family], i: usize) -> (Family, usize) {
     match families.get(i) {
         Some(Family::Other) | None => (Family::Other, i),
         Some(&f) => (f, 0),
@@ -464,7 +465,8 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    fn r(o: &[Outcome]) -> QueryResult {
+    /// A result with these answers (shared by the oracles' tests).
+    pub(crate) fn r(o: &[Outcome]) -> QueryResult {
         QueryResult {
             outcomes: o.to_vec(),
             crash: None,

@@ -208,6 +208,14 @@ pub enum Symptom {
     /// second solver) gives `want` within `within`, and the blamed newer one does not
     /// decide within the judge's (larger) limit, or is 10× slower.
     Regression { want: Vec<Outcome>, within: Duration },
+    /// The blamed solver answers `seed` to the candidate (a metamorphic finding's seed
+    /// side) and `variant` to its variant at one check-sat. The variant is rebuilt from
+    /// each candidate by the finding's relations ([`crate::mutate::equisat::apply`]), so
+    /// the two stay equisatisfiable however far the seed side is reduced: the flip is
+    /// still the solver contradicting itself, never a drift to a formula whose answer
+    /// changed. (Reducing the variant against the seed's old answer would not be: a
+    /// reduced variant is no longer equisatisfiable to the seed.)
+    Metamorphic { seed: Outcome, variant: Outcome, relations: Vec<crate::mutate::equisat::Relation> },
 }
 
 /// The built-in judge for a stored finding.
@@ -299,6 +307,13 @@ impl FindingJudge {
                 // Twice the older release's own time (at least 0.3 s: process start-up).
                 let within = crate::util::time::seconds((answers[older].seconds * 2.0).max(0.3));
                 (vec![b, older], Symptom::Regression { want, within })
+            }
+            BugKind::Soundness if meta.blame_by == BlameBy::Metamorphic => {
+                let b = blamed_at.ok_or_else(|| unusable(format!("blamed solver {} has no answer", meta.blamed)))?;
+                let (seed, variant) = crate::oracle::metamorphic::parse_signature(&meta.signature)
+                    .ok_or_else(|| unusable(format!("not a metamorphic signature: {}", meta.signature)))?;
+                let relations = crate::mutate::equisat::relations(&meta.edits);
+                (vec![b], Symptom::Metamorphic { seed, variant, relations })
             }
             BugKind::Soundness if meta.blame_by == BlameBy::SelfContradiction => {
                 let b = blamed_at.ok_or_else(|| unusable(format!("blamed solver {} has no answer", meta.blamed)))?;
@@ -395,6 +410,8 @@ impl FindingJudge {
             Symptom::Contradiction => {
                 Some(crate::oracle::self_contradiction(&results[0], &crate::smtlib::framing::framing(s)).is_some())
             }
+            // Decided on two scripts, in [`FindingJudge::decide`].
+            Symptom::Metamorphic { .. } => Some(false),
             Symptom::Crash { signature, .. } => {
                 Some(crate::oracle::confirm::crashes_with(&results[0], signature))
             }
@@ -451,6 +468,20 @@ impl FindingJudge {
             };
         }
         let checks = crate::smtlib::checks(&s);
+        if let Symptom::Metamorphic { seed, variant, relations } = &self.symptom {
+            let Ok(v) = crate::mutate::equisat::apply(&s, relations) else { return false };
+            let sp = &self.solvers[0];
+            if sp.cannot_read(&sp.own_script(&s)).is_some() || sp.cannot_read(&sp.own_script(&v)).is_some() {
+                return false;
+            }
+            let a = run(0, &s, checks);
+            if !a.outcomes.contains(seed) {
+                return false;
+            }
+            let b = run(0, &v, crate::smtlib::checks(&v));
+            return (0..a.outcomes.len())
+                .any(|k| a.outcomes.get(k) == Some(seed) && b.outcomes.get(k) == Some(variant));
+        }
         let mut results = vec![];
         let mut cands = vec![];
         for k in 0..self.solvers.len() {

@@ -65,14 +65,20 @@ pub fn regression_range(
     let script = smtlib::parse(&text).map_err(|e| e.in_file(&f.path().join(on)))?;
     let checks = smtlib::checks(&script);
     let file = scratch.path().join("range.smt2");
-    let run = |spec: &SolverSpec| -> QueryResult {
-        let own = spec.own_script(&script);
+    let run_on = |spec: &SolverSpec, script: &smtlib::Script| -> QueryResult {
+        let own = spec.own_script(script);
         let body = format!("{}{}", spec.family.dialect().model_validation, smtlib::print(&own));
         if std::fs::write(&file, body).is_err() {
             let message = "cannot write the probe file".to_string();
             return crate::solver::failed(vec![Outcome::Error { message }; checks.max(1)], std::time::Instant::now());
         }
         run_file(spec, &file, checks, &judge.limits)
+    };
+    let run = |spec: &SolverSpec| run_on(spec, &script);
+    // A metamorphic finding: each release is asked the seed side and its variant.
+    let variant = match &judge.symptom {
+        Symptom::Metamorphic { relations, .. } => crate::mutate::equisat::apply(&script, relations).ok(),
+        _ => None,
     };
     // The other solvers' definite answers per check-sat: what a wrong answer is measured
     // against (they do not change with the blamed solver's release).
@@ -137,9 +143,15 @@ pub fn regression_range(
     let mut range = Range { on: on.to_string(), ..Default::default() };
     for spec in &ladder {
         let r = run(spec);
+        let v = match (&judge.symptom, &variant) {
+            (Symptom::Metamorphic { seed, variant: want, .. }, Some(vs)) => {
+                metamorphic_probe(&r, &run_on(spec, vs), seed, want)
+            }
+            _ => verdict(&r),
+        };
         range.probes.push(Probe {
             release: spec.version.clone().unwrap_or_else(|| spec.name.clone()),
-            verdict: verdict(&r),
+            verdict: v,
             answers: r.outcomes.iter().chain(&r.crash).map(|o| o.to_string()).collect::<Vec<_>>().join(" "),
         });
     }
@@ -164,4 +176,19 @@ pub fn regression_range(
         }
     }
     Ok(range)
+}
+
+/// A release on a metamorphic finding: it fails where it answers the seed side and the
+/// variant as the finding's solver did at one check-sat, passes where it answers both
+/// definitely and the same at every check-sat; anything else is inconclusive.
+fn metamorphic_probe(a: &QueryResult, b: &QueryResult, seed: &Outcome, variant: &Outcome) -> ProbeVerdict {
+    let fails = (0..a.outcomes.len()).any(|k| a.outcomes.get(k) == Some(seed) && b.outcomes.get(k) == Some(variant));
+    let agree = !a.outcomes.is_empty()
+        && a.outcomes.len() == b.outcomes.len()
+        && a.outcomes.iter().zip(&b.outcomes).all(|(x, y)| x.is_definite() && x == y);
+    match (fails, agree) {
+        (true, _) => ProbeVerdict::Fails,
+        (false, true) => ProbeVerdict::Passes,
+        (false, false) => ProbeVerdict::Inconclusive,
+    }
 }

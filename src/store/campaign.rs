@@ -126,7 +126,7 @@ impl Default for Config {
         Config {
             seeds: vec![PathBuf::from("corpus")],
             solvers: vec![],
-            engines: Engine::ALL.to_vec(),
+            engines: Engine::DEFAULT.to_vec(),
             workers: 0,
             time: None,
             mutants: None,

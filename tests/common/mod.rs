@@ -204,3 +204,11 @@ pub fn fusable_shared_seeds() -> Vec<(PathBuf, Script, Option<bool>, usize)> {
     out.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
     out.into_iter().map(|(_, f, s, sat, len)| (f, s, sat, len)).collect()
 }
+
+/// The fault proxy (`tests/fixtures/fault_proxy.py`, copied into `dir`) around a real
+/// z3 5.4.0 with `faults`, as a `--solver` argument naming it `faulty`.
+pub fn proxy(dir: &Path, faults: &str) -> String {
+    let p = dir.join("fault_proxy.py");
+    std::fs::copy(repo().join("tests/fixtures/fault_proxy.py"), &p).unwrap();
+    format!("faulty=python3 {} {faults} {} -smt2", p.display(), solver_bin("z3-5.4.0/bin/z3").display())
+}

@@ -26,6 +26,10 @@ fn title(m: &Meta, spec: Option<&crate::solver::SolverSpec>) -> (String, String)
         BugKind::Soundness if m.blame_by == BlameBy::SelfContradiction => {
             format!("contradicts itself on one assertion stack: {words}")
         }
+        BugKind::Soundness if m.blame_by == BlameBy::Metamorphic => {
+            let relations = crate::mutate::equisat::relation_names(&m.edits).join(", ");
+            format!("answers an equisatisfiable variant otherwise: {words} (relations: {relations})")
+        }
         BugKind::Soundness => format!("wrong answer: {words}"),
         BugKind::Regression => format!("regression (incompleteness, not a wrong answer): {words}"),
     };
@@ -208,6 +212,10 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
                 BlameBy::Witness => "`sat`: the input is satisfied by the model it was generated from",
                 BlameBy::Status => "the seed's `:status`",
                 BlameBy::ModelCheck => "the answer a model check settled",
+                BlameBy::Metamorphic => {
+                    "its own answer to the trigger (the seed side) at the variant its edits build from it \
+                     (metamorphic relations that keep every answer)"
+                }
                 _ => "the majority of the other solvers' answers",
             };
             let _ = writeln!(r, "- Expected: {why}");
