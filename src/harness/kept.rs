@@ -39,10 +39,19 @@ pub enum Found {
     /// time on it.
     Rejected,
     /// A confirmed bug: kind, blamed solver, signature.
-    Finding { kind: BugKind, solver: String, signature: String },
+    Finding {
+        kind: BugKind,
+        solver: String,
+        signature: String,
+    },
     /// A confirmed bug that does not abort: the unmutated input's own (stored as a seed
     /// finding), or one the store already holds. `new`: stored by this execution.
-    Kept { kind: BugKind, solver: String, dir: PathBuf, new: bool },
+    Kept {
+        kind: BugKind,
+        solver: String,
+        dir: PathBuf,
+        new: bool,
+    },
 }
 
 impl Found {
@@ -206,4 +215,69 @@ fn record(out: &Path, meta: Meta, trigger: &str) -> std::io::Result<Recorded> {
         }
     }
     store.record(meta, trigger)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::mix::tests::faulty;
+    use super::super::tests::harness_of;
+    use super::super::{mutate_with, runner};
+    use super::*;
+
+    /// Issue 41: a seed that already crashes a solver (the fault proxy's `crash-if` around
+    /// a real z3 5.4.0) is stored once as a seed finding and the run goes on past it: the
+    /// target body on it twice and on its mutants never aborts, another input runs, one
+    /// finding is stored; a second harness on the same store (a `-fork` job, a rerun)
+    /// does not abort on it either. A reproduction of given files still aborts.
+    #[test]
+    fn a_seed_that_already_fails_is_stored_once_and_the_run_goes_on() {
+        let dir = tempfile::Builder::new().prefix("smtstorm-kept-").tempdir().unwrap();
+        let out = dir.path().join("store");
+        let seed = b"(set-logic QF_LIA)\n(declare-const crash_me Int)\n(declare-const y Int)\n(assert (> crash_me 2))\n(assert (< y crash_me))\n(check-sat)\n";
+        let harness = || {
+            let mut h = harness_of(&[&faulty("crash-if:crash_me"), "z3-5.4.0"]);
+            h.store = Some(out.clone());
+            h
+        };
+        let mut h = harness();
+        let first = runner::storm_input(&mut h, seed);
+        assert!(matches!(&first, Found::Kept { new: true, solver, .. } if solver == "faulty"), "{first:?}");
+        assert!(first.abort_or_keep(), "fuzzed on");
+        let again = runner::storm_input(&mut h, seed);
+        assert!(matches!(again, Found::Kept { new: false, .. }), "{again:?}");
+        assert!(again.abort_or_keep());
+        // Its mutants crash the same way: the seed's bug, inherited, never aborted on.
+        let mut inherited = 0;
+        for i in 0..6u32 {
+            let mut buf = vec![0u8; 1 << 16];
+            buf[..seed.len()].copy_from_slice(seed);
+            let n = mutate_with(&mut h, crate::mutate::Engine::Storm, &mut buf, seed.len(), 1 << 16, i, |_, s, _| s);
+            let m = buf[..n].to_vec();
+            assert_ne!(h.origin_of(&m), Origin::Seed);
+            match runner::storm_input(&mut h, &m) {
+                Found::Kept { new: false, .. } => inherited += 1,
+                Found::Nothing | Found::Rejected => {}
+                r => panic!("{r:?} on a mutant of the crashing seed:\n{}", String::from_utf8_lossy(&m)),
+            }
+        }
+        assert!(inherited > 0, "no mutant kept the crash");
+        let other = b"(set-logic QF_LIA)\n(declare-const x Int)\n(assert (> x 2))\n(check-sat)\n";
+        assert_eq!(runner::storm_input(&mut h, other), Found::Nothing);
+        let stored = Store::list_in(&out);
+        assert_eq!(stored.len(), 1, "{stored:?}");
+        let m = &stored[0].1;
+        assert!(
+            m.seed_finding && m.kind == BugKind::Crash && m.blamed == "faulty" && m.origin == Origin::Seed,
+            "{m:?}"
+        );
+        assert_eq!(m.duplicates, 1, "the seed again is a duplicate; inherited mutants are not stored");
+        assert_eq!((h.stats.seed_findings, h.stats.known_findings), (1, 1 + inherited as u64));
+        // Another process on the same store knows it.
+        let mut h2 = harness();
+        assert!(matches!(runner::storm_input(&mut h2, seed), Found::Kept { new: false, .. }));
+        // Reproducing a given file aborts, as asked.
+        h2.replay = true;
+        assert!(matches!(runner::storm_input(&mut h2, seed), Found::Finding { .. }));
+        assert_eq!(Store::list_in(&out).len(), 1);
+    }
 }

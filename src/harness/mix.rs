@@ -68,7 +68,8 @@ fn pick(seed: u32) -> (Engine, bool) {
 /// One structured mutant of `data` (at most `max_size` bytes) and the engine that made
 /// it; `None` when no engine could (libFuzzer's byte mutation then runs).
 pub fn mutate(h: &mut Harness, data: &[u8], seed: u32, max_size: usize) -> Option<(Engine, Vec<u8>)> {
-    let storm = |h: &mut Harness| engines::mutate_in(h, Engine::Storm, data, seed, max_size).map(|m| (Engine::Storm, m));
+    let storm =
+        |h: &mut Harness| engines::mutate_in(h, Engine::Storm, data, seed, max_size).map(|m| (Engine::Storm, m));
     let (engine, on_instance) = pick(seed);
     if engine == Engine::Storm {
         return storm(h);
@@ -202,6 +203,161 @@ impl Harness {
         self.options = o;
         for s in &mut self.specs {
             s.option_owners.merge(&owners);
+        }
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::super::tests::{corpus, harness_of};
+    use super::super::{kept::Found, mutate_with, runner};
+    use super::*;
+
+    /// `NAME=command` for z3 5.4.0 behind `tests/fixtures/fault_proxy.py` with `faults`
+    /// (the answers are the real z3's but for the planted fault).
+    pub(in crate::harness) fn faulty(faults: &str) -> String {
+        let reg = crate::solver::Registry::load(&crate::solver::registry::default_toml()).unwrap();
+        let z3 = crate::solver::resolve::resolve(&reg, &["z3-5.4.0".to_string()]).expect("z3-5.4.0 installed");
+        let proxy = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fault_proxy.py");
+        format!("faulty=python3 {} {faults} {} -smt2", proxy.display(), z3[0].command[0])
+    }
+
+    /// Issue 41: every engine is reachable from `storm_target`'s mutator and crossover on
+    /// the corpus — 1,000 mutations and 250 crossovers of `corpus/` inputs (with another
+    /// seed, or with a mutant of the same seed, as libFuzzer's corpus holds), counted per
+    /// engine by the harness's statistics, none zero, STORM the most. Deterministic (same
+    /// input and seed, same mutant); every structured mutant parses; configuration edits of
+    /// instances keep their witness line; a sample goes through the target body.
+    #[test]
+    fn every_engine_is_reachable_from_the_storm_mutator() {
+        let mut h = harness_of(&["yices", "z3-5.4.0"]);
+        h.load_options();
+        assert!(!h.options.tactics.is_empty(), "z3 5.4.0's tactic table");
+        let inputs = corpus();
+        let (mut with_witness_asked_again, mut bytes, mut ran) = (0, 0, 0);
+        for i in 0..1000u32 {
+            let base = &inputs[(i as usize * 7) % inputs.len()];
+            let mut buf = vec![0u8; 1 << 16];
+            buf[..base.len()].copy_from_slice(base);
+            let before = h.stats.engines;
+            let n = mutate_with(&mut h, Engine::Storm, &mut buf, base.len(), 1 << 16, i, |_, s, _| s);
+            let m = buf[..n].to_vec();
+            if h.stats.engines == before {
+                bytes += 1;
+                continue;
+            }
+            if i % 10 == 0 {
+                assert_eq!(Some((crate::util::hash::fnv1a(&m), h.last_mutant.and_then(|x| x.1))), h.last_mutant);
+                assert_eq!(
+                    mutate(&mut h, base, i, 1 << 16).map(|x| x.1),
+                    Some(m.clone()),
+                    "seed {i}: not deterministic"
+                );
+            }
+            let text = String::from_utf8(m.clone()).unwrap();
+            assert!(smtlib::parse(&text).is_ok(), "seed {i}: {text}");
+            if storm::read_witness(&text).is_some() && text.contains("(check-sat-using ") {
+                with_witness_asked_again += 1;
+            }
+            if i % 25 == 0 {
+                ran += 1;
+                let r = runner::storm_input(&mut h, &m);
+                assert_ne!(r, Found::Rejected, "seed {i}: a structured mutant was rejected:\n{text}");
+                assert!(!matches!(r, Found::Finding { .. }), "seed {i}: {r:?} on today's z3 and yices:\n{text}");
+            }
+        }
+        // Partners as libFuzzer's corpus holds them: another seed, or a mutant of this one.
+        for i in 0..250u32 {
+            let a = &inputs[i as usize % inputs.len()];
+            let b = match i % 2 {
+                0 => inputs[crate::util::hash::mix(&[i as u64]) as usize % inputs.len()].clone(),
+                _ => mutate(&mut h, a, i, 1 << 16).map_or_else(|| a.clone(), |x| x.1),
+            };
+            let mut out = vec![0u8; 1 << 16];
+            let c = crossover(&mut h, a, &b, i, out.len());
+            if let Some((e, c)) = c {
+                let text = String::from_utf8(c.clone()).unwrap();
+                assert!(smtlib::parse(&text).is_ok(), "{text}");
+                if e == Some(Engine::Fusion) {
+                    assert!(read_fused(&text).is_some(), "{text}");
+                }
+                let _ = super::super::write_child(&mut h, Some((e, c)), &mut out);
+            }
+        }
+        let counts: Vec<(Engine, u64)> = Engine::ALL.iter().map(|&e| (e, h.stats.by_engine(e))).collect();
+        eprintln!("{counts:?}; libFuzzer's bytes {bytes}, instances asked through a tactic {with_witness_asked_again}, target runs {ran}");
+        for (e, n) in &counts {
+            assert!(*n > 0, "{e} never used: {counts:?}");
+        }
+        let storm = h.stats.by_engine(Engine::Storm);
+        assert!(counts.iter().all(|(e, n)| *e == Engine::Storm || *n < storm), "{counts:?}");
+        assert!(with_witness_asked_again >= 10, "{with_witness_asked_again} instances asked through a tactic");
+        assert!(ran >= 30, "{ran}");
+    }
+
+    /// Issue 41: a STORM instance asked again through a tactic pipeline keeps its
+    /// sat-by-construction oracle. A solver that answers it `sat` and then `unsat` (the
+    /// fault proxy's `contradict-if` around a real z3 5.4.0) is reported, confirmed in
+    /// fresh processes, with no second solver's vote; the same instance on real z3 5.4.0
+    /// and yices is not.
+    #[test]
+    fn an_instance_under_a_tactic_pipeline_keeps_its_oracle() {
+        let seed = b"(set-logic QF_LIA)\n(declare-const contradict_me Int)\n(declare-const y Int)\n(assert (> contradict_me 2))\n(assert (< y (+ contradict_me 5)))\n(assert (> (+ y contradict_me) 1))\n(check-sat)\n";
+        let mut good = harness_of(&["yices", "z3-5.4.0"]);
+        good.load_options();
+        let inst = (0..400u32)
+            .filter(|&i| pick(i).0 == Engine::Config)
+            .filter_map(|i| mutate(&mut good, seed, i, 1 << 16))
+            .map(|(_, m)| String::from_utf8(m).unwrap())
+            .find(|t| storm::read_witness(t).is_some() && t.contains("(check-sat-using "))
+            .expect("a configuration edit of a STORM instance");
+        assert_eq!(runner::storm_input(&mut good, inst.as_bytes()), Found::Nothing, "{inst}");
+        let mut bad = harness_of(&[&faulty("contradict-if:contradict_me"), "z3-5.4.0"]);
+        match runner::storm_input(&mut bad, inst.as_bytes()) {
+            Found::Finding { kind, solver, .. } => {
+                assert_eq!((kind, solver.as_str()), (crate::oracle::BugKind::Soundness, "faulty"), "{inst}")
+            }
+            r => panic!("{r:?} on\n{inst}"),
+        }
+    }
+
+    /// How long z3 5.4.0 takes on configuration mutants of `corpus/` seeds (issue 41: the
+    /// per-query limit). Run by hand: `cargo test --release --lib harness::mix::tests::config_mutant_times -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn config_mutant_times() {
+        let reg = crate::solver::Registry::load(&crate::solver::registry::default_toml()).unwrap();
+        let specs = crate::solver::resolve::resolve(&reg, &["z3-5.4.0".to_string()]).unwrap();
+        let mut h = runner::Harness::new(specs, 0, std::time::Duration::from_secs(10), false).unwrap();
+        h.load_options();
+        let (mut plain, mut tactic) = (vec![], vec![]);
+        for (k, base) in corpus().iter().enumerate() {
+            for i in 0..6u32 {
+                let seed = (k as u32) * 100 + i;
+                let input = if i % 2 == 0 {
+                    engines::mutate_in(&mut h, Engine::Storm, base, seed, 1 << 16).unwrap_or(base.clone())
+                } else {
+                    base.clone()
+                };
+                let Some(m) = configured(&h, &input, seed, 1 << 16) else { continue };
+                let before = h.stats.query_wall;
+                let _ = runner::differential_input(&mut h, &m);
+                let took = (h.stats.query_wall - before).as_secs_f64() * 1000.0;
+                if String::from_utf8_lossy(&m).contains("(check-sat-using ") {
+                    tactic.push(took)
+                } else {
+                    plain.push(took)
+                }
+            }
+        }
+        for (name, mut v) in [("tactic", tactic), ("framing/options", plain)] {
+            v.sort_by(f64::total_cmp);
+            let q = |p: f64| v[((v.len() as f64 - 1.0) * p) as usize];
+            let over = |ms: f64| v.iter().filter(|&&x| x > ms).count();
+            eprintln!(
+                "{name}: n {} median {:.1} ms p90 {:.1} p95 {:.1} p99 {:.1} max {:.1}; over 100 ms {}, over 500 ms {}, over 1 s {}",
+                v.len(), q(0.5), q(0.9), q(0.95), q(0.99), q(1.0), over(100.0), over(500.0), over(1000.0)
+            );
         }
     }
 }

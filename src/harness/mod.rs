@@ -82,7 +82,11 @@ pub fn libfuzzer_storm_crossover(a: &[u8], b: &[u8], out: &mut [u8], seed: u32) 
     write_child(&mut h, child, out)
 }
 
-fn write_child(h: &mut runner::Harness, child: Option<(Option<crate::mutate::Engine>, Vec<u8>)>, out: &mut [u8]) -> usize {
+fn write_child(
+    h: &mut runner::Harness,
+    child: Option<(Option<crate::mutate::Engine>, Vec<u8>)>,
+    out: &mut [u8],
+) -> usize {
     match child {
         Some((e, c)) => {
             out[..c.len()].copy_from_slice(&c);
@@ -166,7 +170,7 @@ mod tests {
         harness_of(&["z3-4.8.7", "z3-5.4.0", "yices"])
     }
 
-    fn harness_of(names: &[&str]) -> runner::Harness {
+    pub(super) fn harness_of(names: &[&str]) -> runner::Harness {
         let reg = crate::solver::Registry::load(&crate::solver::registry::default_toml()).unwrap();
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
         let specs = crate::solver::resolve::resolve(&reg, &names)
@@ -174,7 +178,7 @@ mod tests {
         runner::Harness::new(specs, 1, std::time::Duration::from_secs(1), true).unwrap()
     }
 
-    fn corpus() -> Vec<Vec<u8>> {
+    pub(super) fn corpus() -> Vec<Vec<u8>> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
         let mut seeds: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
         seeds.sort();
