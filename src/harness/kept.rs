@@ -151,14 +151,7 @@ impl Harness {
         let v = &c.verdict;
         let answers = (0..self.specs.len())
             .filter_map(|k| c.fresh.results.get(k).and_then(Option::as_ref).map(|r| (k, r)))
-            .map(|(k, r)| SolverAnswer {
-                solver: self.specs[k].name.clone(),
-                version: self.specs[k].version.clone(),
-                outcomes: r.outcomes.iter().chain(&r.crash).cloned().collect(),
-                stdout_excerpt: r.stdout_excerpt.clone(),
-                stderr_excerpt: r.stderr_excerpt.clone(),
-                seconds: r.wall.as_secs_f64(),
-            })
+            .map(|(k, r)| SolverAnswer::of(&self.specs[k], r))
             .collect();
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
         Meta {

@@ -53,7 +53,7 @@ pub fn read_fused(text: &str) -> Option<bool> {
 
 /// The engine `seed` picks from [`MIX`].
 fn pick(seed: u32) -> (Engine, bool) {
-    let r = crate::util::hash::mix(&[seed as u64, 0x6d69_78]);
+    let r = crate::util::hash::mix(&[seed as u64, 0x006d_6978]);
     let mut x = r % 16;
     let on_instance = (r >> 32) & 1 == 0;
     for (e, share) in MIX {
