@@ -38,13 +38,27 @@ pub const MIX: [(Engine, u64); 6] = [
     (Engine::Bec, 1),
 ];
 
-/// The first line of a fusion child, followed by `sat` or `unsat`: its status by
-/// construction ([`crate::mutate::fusion`]).
+/// The first line of a fusion child, followed by `sat` or `unsat` and the hash of the
+/// rest of the text: its status by construction ([`crate::mutate::fusion`]).
 pub const FUSED: &str = "; smtstorm-fused ";
 
-/// The status a fusion child's first line gives (`true`: sat).
+/// `script` (printed) under its fused line.
+fn fused_text(sat: bool, script: &str) -> String {
+    let h = crate::util::hash::fnv1a(script.as_bytes());
+    format!("{FUSED}{} {h:016x}\n{script}", if sat { "sat" } else { "unsat" })
+}
+
+/// The status a fusion child's first line gives (`true`: sat) — only while the rest is
+/// the text it was made for: libFuzzer's byte mutation keeps a first line and changes
+/// what follows (measured: a fusion child whose digit constraint a byte edit made
+/// unsatisfiable was judged against `sat`).
 pub fn read_fused(text: &str) -> Option<bool> {
-    match text.lines().next()?.strip_prefix(FUSED)?.trim() {
+    let (first, rest) = text.split_once('\n')?;
+    let (status, hash) = first.strip_prefix(FUSED)?.split_once(' ')?;
+    if hash.trim() != format!("{:016x}", crate::util::hash::fnv1a(rest.as_bytes())) {
+        return None;
+    }
+    match status {
         "sat" => Some(true),
         "unsat" => Some(false),
         _ => None,
@@ -112,21 +126,15 @@ fn configured(h: &Harness, data: &[u8], seed: u32, max_size: usize) -> Option<Ve
     (text.len() <= max_size).then(|| text.into_bytes())
 }
 
-/// `x`'s satisfiability as far as it is known without asking: a fusion child's, a STORM
-/// instance's (sat), the `:status` it gives; else sat when the reference has a model of
-/// it (STORM's pools, cached per seed).
+/// `x`'s satisfiability as far as it is known: an intact fusion child's, else sat when
+/// the reference has a model of it (STORM's pools, cached per text). A `:status` line or
+/// a witness line is not taken on trust: libFuzzer's byte mutation keeps them while it
+/// changes the assertions (a witness is re-checked before a STORM finding; a fusion's
+/// status is not).
 fn status(h: &mut Harness, x: &[u8], s: &Script) -> Option<bool> {
     let text = std::str::from_utf8(x).ok()?;
     if let Some(sat) = read_fused(text) {
         return Some(sat);
-    }
-    if storm::read_witness(text).is_some() {
-        return Some(true);
-    }
-    match s.status() {
-        Some("sat") => return Some(true),
-        Some("unsat") => return Some(false),
-        _ => {}
     }
     if text.starts_with(NO_MODEL) {
         return None;
@@ -156,7 +164,7 @@ fn fused(h: &mut Harness, a: &[u8], b: &[u8], seed: u32, max_size: usize) -> Opt
     }
     let partner = crate::mutate::Partner { script: &sb, path: "libfuzzer-partner".into(), sat };
     let m = engines::fused(&sa, partner, seed)?;
-    let text = format!("{FUSED}{}\n{}", if sat { "sat" } else { "unsat" }, smtlib::print(&m));
+    let text = fused_text(sat, &smtlib::print(&m));
     (text.len() <= max_size).then(|| text.into_bytes())
 }
 
@@ -280,6 +288,10 @@ pub(super) mod tests {
                 assert!(smtlib::parse(&text).is_ok(), "{text}");
                 if e == Some(Engine::Fusion) {
                     assert!(read_fused(&text).is_some(), "{text}");
+                    // A byte edit of the formula voids the construction.
+                    let edited =
+                        text.replacen("(assert ", "(assert (not ", 1).replacen("\n(check-sat)", ")\n(check-sat)", 1);
+                    assert_eq!(read_fused(&edited), None, "{edited}");
                 }
                 let _ = super::super::write_child(&mut h, Some((e, c)), &mut out);
             }
