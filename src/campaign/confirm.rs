@@ -162,14 +162,7 @@ pub(super) fn confirm_and_store(
     let answers: Vec<SolverAnswer> = readers
         .iter()
         .filter_map(|&k| all[k].map(|r| (k, r)))
-        .map(|(k, r)| SolverAnswer {
-            solver: sh.solvers[k].name.clone(),
-            version: sh.solvers[k].version.clone(),
-            outcomes: r.outcomes.iter().chain(&r.crash).cloned().collect(),
-            stdout_excerpt: r.stdout_excerpt.clone(),
-            stderr_excerpt: r.stderr_excerpt.clone(),
-            seconds: r.wall.as_secs_f64(),
-        })
+        .map(|(k, r)| SolverAnswer::of(&sh.solvers[k], r))
         .collect();
     let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let meta = Meta {

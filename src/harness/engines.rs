@@ -41,6 +41,34 @@ fn mutant_of(engine: Engine, s: &Script, seed: u32, max_size: usize) -> Option<V
     (text.len() <= max_size).then(|| text.into_bytes())
 }
 
+/// A mutant of `s` by `engine` (a seed-only or the configuration engine) with the
+/// configuration space `options`: its edits and script.
+pub(super) fn edited(
+    engine: Engine,
+    s: &Script,
+    options: &crate::solver::options::Options,
+    seed: u32,
+) -> Option<(Vec<crate::mutate::edit::Edit>, Script)> {
+    let bounds = storm::Bounds::default();
+    let no_draw = |_| 0;
+    let mut ctx = ctx(options, &bounds, &no_draw, seed, None);
+    let mut m = crate::mutate::mutator(engine);
+    m.prepare(s, &mut ctx).ok()?;
+    let x = m.mutate(seed as u64)?;
+    let script = m.rebuild(s, &x).ok()?.into_owned();
+    Some((x.edits, script))
+}
+
+/// A Semantic Fusion of `s` with `partner` (same status), through the engine interface.
+pub(super) fn fused(s: &Script, partner: crate::mutate::Partner<'_>, seed: u32) -> Option<Script> {
+    let options = crate::solver::options::Options::default();
+    let bounds = storm::Bounds::default();
+    let no_draw = |_| 0;
+    let mut ctx = ctx(&options, &bounds, &no_draw, seed, None);
+    ctx.partner = Some(partner);
+    one_mutant(crate::mutate::mutator(Engine::Fusion), s, &mut ctx, seed)
+}
+
 /// A harness turn's context: no solvers (the mutant's script is printed), one mutant.
 fn ctx<'s, 'c>(
     options: &'s crate::solver::options::Options,

@@ -12,6 +12,8 @@
 
 pub mod afl;
 pub mod engines;
+pub mod kept;
+pub mod mix;
 pub mod runner;
 pub mod shim;
 pub mod start;
@@ -22,7 +24,10 @@ pub use start::libfuzzer_init;
 /// The body of a libFuzzer custom mutator (`fuzz_mutator!`): a structured mutant by
 /// `engine` written into `data` (returns its size), or — for one seed in 16, and whenever
 /// the input yields no structured mutant — libFuzzer's own byte mutation (`bytes`, i.e.
-/// `libfuzzer_sys::fuzzer_mutate`), so malformed inputs still evolve.
+/// `libfuzzer_sys::fuzzer_mutate`), so malformed inputs still evolve. For
+/// [`Engine::Storm`](crate::mutate::Engine::Storm) every engine takes part, STORM at the
+/// centre ([`mix`]). The mutant is noted in the harness: an input that is not the last
+/// mutant is unmutated ([`kept`]).
 pub fn libfuzzer_mutate(
     engine: crate::mutate::Engine,
     data: &mut [u8],
@@ -31,21 +36,61 @@ pub fn libfuzzer_mutate(
     seed: u32,
     bytes: impl FnOnce(&mut [u8], usize, usize) -> usize,
 ) -> usize {
+    mutate_with(&mut runner::harness(), engine, data, size, max_size, seed, bytes)
+}
+
+/// [`libfuzzer_mutate`] with a given harness.
+pub fn mutate_with(
+    h: &mut runner::Harness,
+    engine: crate::mutate::Engine,
+    data: &mut [u8],
+    size: usize,
+    max_size: usize,
+    seed: u32,
+    bytes: impl FnOnce(&mut [u8], usize, usize) -> usize,
+) -> usize {
+    use crate::mutate::Engine;
     if seed % 16 != 15 {
-        if let Some(m) = engines::mutate(engine, &data[..size.min(data.len())], seed, max_size.min(data.len())) {
+        let (input, max) = (&data[..size.min(data.len())], max_size.min(data.len()));
+        let made = match engine {
+            Engine::Storm => mix::mutate(h, input, seed, max),
+            e => engines::mutate_in(h, e, input, seed, max).map(|m| (e, m)),
+        };
+        if let Some((e, m)) = made {
             data[..m.len()].copy_from_slice(&m);
+            h.note_mutant(&m, Some(e));
             return m.len();
         }
     }
-    bytes(data, size, max_size)
+    let n = bytes(data, size, max_size).min(data.len());
+    h.note_mutant(&data[..n], None);
+    n
 }
 
 /// The body of a libFuzzer custom crossover (`fuzz_crossover!`): the child's size, 0 when
 /// the two inputs do not combine.
 pub fn libfuzzer_crossover(a: &[u8], b: &[u8], out: &mut [u8], seed: u32) -> usize {
-    match engines::crossover(a, b, seed, out.len()) {
-        Some(c) => {
+    let child = engines::crossover(a, b, seed, out.len()).map(|c| (None, c));
+    write_child(&mut runner::harness(), child, out)
+}
+
+/// `storm_target`'s crossover: half the time a Semantic Fusion with the partner
+/// ([`mix::crossover`]).
+pub fn libfuzzer_storm_crossover(a: &[u8], b: &[u8], out: &mut [u8], seed: u32) -> usize {
+    let mut h = runner::harness();
+    let child = mix::crossover(&mut h, a, b, seed, out.len());
+    write_child(&mut h, child, out)
+}
+
+fn write_child(
+    h: &mut runner::Harness,
+    child: Option<(Option<crate::mutate::Engine>, Vec<u8>)>,
+    out: &mut [u8],
+) -> usize {
+    match child {
+        Some((e, c)) => {
             out[..c.len()].copy_from_slice(&c);
+            h.note_mutant(&c, e);
             c.len()
         }
         None => 0,
@@ -125,7 +170,7 @@ mod tests {
         harness_of(&["z3-4.8.7", "z3-5.4.0", "yices"])
     }
 
-    fn harness_of(names: &[&str]) -> runner::Harness {
+    pub(super) fn harness_of(names: &[&str]) -> runner::Harness {
         let reg = crate::solver::Registry::load(&crate::solver::registry::default_toml()).unwrap();
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
         let specs = crate::solver::resolve::resolve(&reg, &names)
@@ -133,7 +178,7 @@ mod tests {
         runner::Harness::new(specs, 1, std::time::Duration::from_secs(1), true).unwrap()
     }
 
-    fn corpus() -> Vec<Vec<u8>> {
+    pub(super) fn corpus() -> Vec<Vec<u8>> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
         let mut seeds: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
         seeds.sort();

@@ -6,12 +6,20 @@
 //!   `.solvers/solvers.toml` (found from the current directory upwards, or
 //!   `$SMTSTORM_SOLVERS_DIR`). Default: the newest installed z3 and yices.
 //! * `SMTSTORM_REFERENCE`: the solver STORM takes models from (default: newest z3).
-//! * `SMTSTORM_TIMEOUT_MS`: per-query limit (default 100; keep it below libFuzzer's
+//! * `SMTSTORM_TIMEOUT_MS`: per-query limit (default 250; keep it below libFuzzer's
 //!   `-timeout`, so a slow solver is a timeout here, not a libFuzzer timeout artifact).
 //!   A fuzzer lives on executions per second: from the small seeds of `corpus/`, 2000 ms
 //!   gave 55 exec/s and 100 ms 105-160, the slowest 1 % of executions (z3 overrunning its
-//!   own `-t` on floating point) then still taking a quarter of the time. Bugs that need
-//!   long solving are the campaign's (`smtstorm fuzz --timeout`).
+//!   own `-t` on floating point) then still taking a quarter of the time. But a tactic
+//!   pipeline ([`super::mix`]) is slower than the default one: z3 5.4.0 on 302
+//!   configuration mutants of `corpus/` (issue 41, load 7 on 2 cores) took 8.9 ms at the
+//!   median, 65 ms at p90, 124 ms at p95; 100 ms cut off 7 % of them, of which half
+//!   finished within 500 ms and the rest (3 %) took over a second, beyond any fuzzing
+//!   limit. 250 ms keeps p95 with room for load. Bugs that need long solving are the
+//!   campaign's (`smtstorm fuzz --timeout`).
+//! * `SMTSTORM_STORE=DIR`: the harness's bug store ([`super::kept`]; default
+//!   `fuzz/store/<target>` of the checkout): seed findings go there and do not abort, and a
+//!   finding the store already holds never aborts again (`-fork` jobs share it).
 //! * `SMTSTORM_SLOW_DIR=DIR` writes every execution whose queries took ≥ 100 ms to `DIR`
 //!   (the slowest solver's text, its outcome and wall time), to see where the time goes.
 //! * `SMTSTORM_SHIM=0` switches the behaviour shim off (for comparisons).
@@ -29,10 +37,11 @@
 //! `fuzz/artifacts/` holds real findings, not session artefacts. Errors, unknowns and
 //! timeouts never abort.
 
+pub use super::kept::Found;
 use super::stats::Stats;
 use crate::mutate::storm::{self, Pools};
 use crate::oracle::confirm::{Confirm, Known};
-use crate::oracle::{judge, BugKind, Verdict};
+use crate::oracle::{judge, Verdict};
 use crate::smtlib::checks;
 use crate::smtlib::{self, Script};
 use crate::solver::{run_file, Limits, Outcome, QueryResult, Registry, Session, SolverSpec};
@@ -60,6 +69,9 @@ impl Backend {
     }
 }
 
+/// The per-query limit without `SMTSTORM_TIMEOUT_MS` (see the module docs).
+pub const DEFAULT_TIMEOUT_MS: u64 = 250;
+
 /// The name that selects the in-process z3 in `SMTSTORM_SOLVERS`.
 pub const IN_PROCESS_Z3: &str = "z3-inprocess";
 
@@ -72,6 +84,18 @@ pub struct Harness {
     pub shim: bool,
     /// Queries framed by push/pop instead of reset ([`Harness::use_push_pop`]).
     pub push_pop: bool,
+    /// The configuration engine's tactics and options ([`super::mix::configuration_space`]).
+    pub options: crate::solver::options::Options,
+    /// Where confirmed findings are kept ([`super::kept`]); `None`: every one aborts.
+    pub store: Option<std::path::PathBuf>,
+    /// Inputs given as files on libFuzzer's command line (a reproduction): every confirmed
+    /// finding aborts, as the user asked to see it.
+    pub replay: bool,
+    /// The hash of the last mutant the mutator or crossover made, and by which engine
+    /// (`None`: libFuzzer's byte mutation): an input that is not it is unmutated — a seed.
+    pub last_mutant: Option<(u64, Option<crate::mutate::Engine>)>,
+    /// What made the input of the current execution (set by the target bodies).
+    pub(super) origin: crate::store::Origin,
     /// STORM pools by seed text hash (`None`: no model for that seed).
     pools: HashMap<u64, Option<std::sync::Arc<Pools>>>,
     /// BEC answers of the reference by query hash ([`Harness::bec_answer`]).
@@ -131,12 +155,15 @@ fn setup() -> Result<Harness, HarnessError> {
     let reference =
         crate::solver::registry::reference_index(&specs, std::env::var("SMTSTORM_REFERENCE").ok().as_deref())
             .ok_or(HarnessError::UnknownReference)?;
-    let ms = std::env::var("SMTSTORM_TIMEOUT_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(100u64);
+    let ms = std::env::var("SMTSTORM_TIMEOUT_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_TIMEOUT_MS);
     let shim = std::env::var("SMTSTORM_SHIM").map_or(true, |v| v != "0");
     if in_process.is_some_and(|k| k == reference) {
         return Err(HarnessError::InProcessReference);
     }
     let mut h = Harness::new(specs, reference, Duration::from_millis(ms), shim)?;
+    h.load_options();
+    h.store = Some(super::kept::store_dir());
+    h.replay = super::start::replaying();
     if std::env::var("SMTSTORM_FRAMING").is_ok_and(|v| v == "pushpop") {
         h.use_push_pop();
     }
@@ -209,6 +236,11 @@ impl Harness {
             limits,
             shim,
             push_pop: false,
+            options: Default::default(),
+            store: None,
+            replay: false,
+            last_mutant: None,
+            origin: crate::store::Origin::Seed,
             pools: HashMap::new(),
             bec_answers: HashMap::new(),
             scratch,
@@ -249,41 +281,6 @@ pub fn harness() -> std::sync::MutexGuard<'static, Harness> {
     match HARNESS.get_or_init(|| setup().map(Mutex::new)) {
         Ok(m) => m.lock().unwrap_or_else(|e| e.into_inner()),
         Err(e) => panic!("smtstorm harness: {e}"),
-    }
-}
-
-/// What one execution found (the targets panic on `Finding`; tests look at it).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Found {
-    Nothing,
-    /// The input never reached a solver: it does not parse, has no `check-sat`, or (STORM
-    /// seeds) is ill-sorted. libFuzzer is told not to keep it ([`Found::abort_or_keep`]):
-    /// otherwise byte-mutated garbage enters the corpus for the coverage it gives
-    /// smtstorm's own parser, and the mutators, which need well-formed input, waste their
-    /// time on it.
-    Rejected,
-    /// A confirmed bug: kind, blamed solver, signature.
-    Finding {
-        kind: BugKind,
-        solver: String,
-        signature: String,
-    },
-}
-
-impl Found {
-    /// Aborts with the finding (the libFuzzer artifact is the input).
-    pub fn abort_on_finding(self) {
-        if let Found::Finding { kind, solver, signature } = self {
-            panic!("smtstorm: confirmed {kind} bug in {solver}: {signature}");
-        }
-    }
-
-    /// [`Found::abort_on_finding`], then whether the input may enter the corpus (a
-    /// libFuzzer target returns `Corpus::Reject` for `false`).
-    pub fn abort_or_keep(self) -> bool {
-        let keep = self != Found::Rejected;
-        self.abort_on_finding();
-        keep
     }
 }
 
@@ -392,7 +389,7 @@ impl Harness {
 
     /// Limits of a confirmation: ten times the query limit, at least 2 s. A fresh process
     /// pays its start-up and solves without the session's incremental state, so a finding
-    /// made within the fuzzing limit (100 ms by default) must not be lost to it; it is
+    /// made within the fuzzing limit (250 ms by default) must not be lost to it; it is
     /// rare, so the time is cheap.
     pub fn confirm_limits(&self) -> Limits {
         Limits { time: (self.limits.time * 10).max(Duration::from_secs(2)), ..self.limits }
@@ -402,7 +399,7 @@ impl Harness {
     /// ([`crate::oracle::confirm`]): every solver that reads `s` in a fresh process (the
     /// in-process z3 in a fresh context), the same verdict again, ties settled, a STORM
     /// witness re-checked. The confirmed verdict, if any.
-    fn confirm(&mut self, s: &Script, known: &Known, v: &Verdict) -> Option<Verdict> {
+    fn confirm(&mut self, s: &Script, known: &Known, v: &Verdict) -> Option<crate::oracle::confirm::Confirmed> {
         let t0 = std::time::Instant::now();
         let limits = self.confirm_limits();
         let families: Vec<crate::solver::Family> = self.specs.iter().map(|s| s.family).collect();
@@ -427,7 +424,7 @@ impl Harness {
             }
             run_file(&specs[k], f, n, &limits)
         };
-        let r = conf.confirm_with(s, &readers, known, v, &mut run).ok().map(|c| c.verdict);
+        let r = conf.confirm_with(s, &readers, known, v, &mut run).ok();
         self.stats.confirmations += 1;
         self.stats.confirm_wall += t0.elapsed();
         r
@@ -437,14 +434,14 @@ impl Harness {
     /// aborts nothing).
     fn first_confirmed(&mut self, s: &Script, known: &Known, verdicts: &[Verdict]) -> Found {
         for v in verdicts {
-            if let Some(c) = self.confirm(s, known, v).filter(|c| c.blamed.is_some()) {
-                return self.named(&c);
+            if let Some(c) = self.confirm(s, known, v).filter(|c| c.verdict.blamed.is_some()) {
+                return self.keep(s, known, &c);
             }
         }
         Found::Nothing
     }
 
-    fn named(&self, v: &Verdict) -> Found {
+    pub(super) fn named(&self, v: &Verdict) -> Found {
         Found::Finding {
             kind: v.kind,
             solver: v.blamed.map_or("undecided".into(), |b| self.specs[b].name.clone()),
@@ -468,12 +465,15 @@ impl Harness {
 
     /// `s` through the sessions, judged against what is `known`, the first confirmed
     /// verdict.
-    fn judged(&mut self, s: &Script, known: &Known) -> Found {
+    pub(super) fn judged(&mut self, s: &Script, known: &Known) -> Found {
         let results = self.run_all(s);
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
         let families: Vec<_> = self.specs.iter().map(|s| s.family).collect();
         let framing = crate::smtlib::framing::framing(s);
-        let verdicts = judge(&refs, &families, known.truth, Some(&framing));
+        let verdicts = match known.truth {
+            Some(t) if known.fusion => crate::oracle::judge_constructed(&refs, &families, t, Some(&framing)),
+            t => judge(&refs, &families, t, Some(&framing)),
+        };
         self.first_confirmed(s, known, &verdicts)
     }
 
@@ -558,6 +558,7 @@ pub fn differential_target(data: &[u8]) -> Found {
 /// [`differential_target`] on a given harness.
 pub fn differential_input(h: &mut Harness, data: &[u8]) -> Found {
     let t0 = std::time::Instant::now();
+    h.origin = h.origin_of(data);
     let r = differential_body(h, data);
     h.stats.target_wall += t0.elapsed();
     r
@@ -580,6 +581,7 @@ pub fn storm_target(data: &[u8]) -> Found {
 /// [`storm_target`] on a given harness.
 pub fn storm_input(h: &mut Harness, data: &[u8]) -> Found {
     let t0 = std::time::Instant::now();
+    h.origin = h.origin_of(data);
     let r = storm_body(h, data);
     h.stats.target_wall += t0.elapsed();
     r
@@ -592,7 +594,13 @@ fn storm_body(h: &mut Harness, data: &[u8]) -> Found {
     if checks(&s) == 0 || !crate::smtlib::check::check(&s).diagnostics.is_empty() {
         return Found::Rejected;
     }
-    match std::str::from_utf8(data).ok().and_then(storm::read_witness) {
+    let text = std::str::from_utf8(data).ok();
+    if let Some(sat) = text.and_then(super::mix::read_fused) {
+        // A fusion of two inputs of one status ([`super::mix`]): that status by construction.
+        let truth = vec![if sat { Outcome::Sat } else { Outcome::Unsat }; checks(&s).max(1)];
+        return h.judged(&s, &Known { truth: Some(&truth), witness: None, fusion: true });
+    }
+    match text.and_then(storm::read_witness) {
         Some(w) => h.storm(&s, &w),
         None => h.differential(&s),
     }

@@ -26,6 +26,27 @@ fn project_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The target's name (for its store, [`super::kept::store_dir`]) and whether it runs given
+/// files rather than fuzzing (set by [`libfuzzer_init`]).
+static TARGET: std::sync::OnceLock<(String, bool)> = std::sync::OnceLock::new();
+
+/// The running target's name (`fuzz` outside a libFuzzer target).
+pub fn target_name() -> String {
+    TARGET.get().map_or_else(|| "fuzz".into(), |t| t.0.clone())
+}
+
+/// Whether libFuzzer was given files to run (reproducing an artifact) rather than corpus
+/// directories: every confirmed finding then aborts ([`super::kept`]).
+pub fn replaying() -> bool {
+    TARGET.get().is_some_and(|t| t.1)
+}
+
+/// Whether `args` (program name first) run given files: a positional argument that is no
+/// directory.
+fn runs_files(args: &[String]) -> bool {
+    args.iter().skip(1).filter(|a| !a.starts_with('-')).any(|p| !Path::new(p.as_str()).is_dir())
+}
+
 /// Set on the re-executed process, so that it never re-executes again.
 const REEXEC_ENV: &str = "SMTSTORM_REEXECUTED";
 
@@ -87,6 +108,7 @@ pub fn libfuzzer_init(target: &str, solvers: bool) {
     let seeds = std::env::var_os("SMTSTORM_SEEDS").map_or_else(|| project_dir().join("corpus"), PathBuf::from);
     let dictionary = project_dir().join("dictionaries/smtlib.dict");
     let reexecuted = std::env::var_os(REEXEC_ENV).is_some() || std::env::var_os("SMTSTORM_NO_DICT").is_some();
+    let _ = TARGET.set((target.to_string(), runs_files(&args)));
     let start = prepare(&args, &seeds, &dictionary, reexecuted);
     match &start.seeded {
         Some((dir, 0)) => eprintln!(

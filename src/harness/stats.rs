@@ -1,6 +1,7 @@
 //! Where a fuzz target's time goes (`SMTSTORM_STATS=N`, and the `#smtstorm` line at exit):
 //! the figures behind its executions per second.
 
+use crate::mutate::Engine;
 use std::time::Duration;
 
 /// Where a fuzz target's time goes: the figures behind its executions per second.
@@ -33,13 +34,32 @@ pub struct Stats {
     /// Fresh-process confirmations and their time.
     pub confirmations: u64,
     pub confirm_wall: Duration,
+    /// Mutants (and crossover children) per engine, in [`Engine::ALL`]'s order: which
+    /// engine the mutator used ([`Stats::count_engine`]).
+    pub engines: [u64; Engine::ALL.len()],
+    /// Confirmed findings stored as seed findings, and those the store already held
+    /// (neither aborts, [`super::kept`]).
+    pub seed_findings: u64,
+    pub known_findings: u64,
 }
 
 impl Stats {
+    /// Counts one mutant by `e`.
+    pub fn count_engine(&mut self, e: Engine) {
+        if let Some(k) = Engine::ALL.iter().position(|&x| x == e) {
+            self.engines[k] += 1;
+        }
+    }
+
+    /// Mutants made by `e`.
+    pub fn by_engine(&self, e: Engine) -> u64 {
+        Engine::ALL.iter().position(|&x| x == e).map_or(0, |k| self.engines[k])
+    }
+
     /// One line for stderr.
     pub fn line(&self, execs: u64) -> String {
         format!(
-            "#smtstorm execs {execs} queried {} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s, from witnesses {}, opfuzz fallbacks {}, coercion mutants {}, confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s",
+            "#smtstorm execs {execs} queried {} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s, from witnesses {}, opfuzz fallbacks {}, coercion mutants {}, confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s; mutants{}; seed findings {}, known findings {}",
             self.by_time.iter().sum::<u64>(),
             self.query_wall.as_secs_f64(),
             self.by_time[0],
@@ -57,7 +77,10 @@ impl Stats {
             self.confirmations,
             self.confirm_wall.as_secs_f64(),
             self.target_wall.as_secs_f64(),
-            self.mutate_wall.as_secs_f64()
+            self.mutate_wall.as_secs_f64(),
+            Engine::ALL.iter().zip(&self.engines).map(|(e, n)| format!(" {e} {n}")).collect::<String>(),
+            self.seed_findings,
+            self.known_findings
         )
     }
 }

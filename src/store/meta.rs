@@ -108,6 +108,18 @@ pub struct SolverAnswer {
 }
 
 impl SolverAnswer {
+    /// What `spec` answered in `r`, as stored.
+    pub fn of(spec: &crate::solver::SolverSpec, r: &crate::solver::QueryResult) -> SolverAnswer {
+        SolverAnswer {
+            solver: spec.name.clone(),
+            version: spec.version.clone(),
+            outcomes: r.outcomes.iter().chain(&r.crash).cloned().collect(),
+            stdout_excerpt: r.stdout_excerpt.clone(),
+            stderr_excerpt: r.stderr_excerpt.clone(),
+            seconds: r.wall.as_secs_f64(),
+        }
+    }
+
     /// The outcomes as stored, comma-separated (for reports).
     pub fn outcomes_text(&self) -> String {
         self.outcomes.iter().map(|o| o.to_string()).collect::<Vec<_>>().join(", ")
