@@ -181,6 +181,7 @@ impl Harness {
             merged_keys: vec![],
             merged_from: vec![],
             cause: Default::default(),
+            known: None,
             frames: vec![],
         }
     }

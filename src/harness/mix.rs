@@ -139,11 +139,11 @@ fn sat_part(h: &mut Harness, x: &[u8], seed: u32, max_size: usize) -> Option<Vec
     engines::mutate_in(h, Engine::Storm, x, seed, max_size).filter(|m| witness_of(m).is_some())
 }
 
-/// `storm_target`'s crossover: half the time a Semantic Fusion of two satisfiable parts
+/// `storm_target`'s crossover: with [`Harness::fusion`] on, half the time a Semantic Fusion of two satisfiable parts
 /// of the inputs ([`sat_part`]; its status on the first line), else (and
 /// when they do not fuse) [`engines::crossover`]. The engine is `None` for the latter.
 pub fn crossover(h: &mut Harness, a: &[u8], b: &[u8], seed: u32, max_size: usize) -> Option<(Option<Engine>, Vec<u8>)> {
-    if crate::util::hash::mix(&[seed as u64, 0x6675_7365]) & 1 == 0 {
+    if h.fusion && crate::util::hash::mix(&[seed as u64, 0x6675_7365]) & 1 == 0 {
         if let Some(m) = fused(h, a, b, seed, max_size) {
             return Some((Some(Engine::Fusion), m));
         }
@@ -269,6 +269,7 @@ pub(super) mod tests {
             }
         }
         // Partners as libFuzzer's corpus holds them: another seed, or a mutant of this one.
+        h.fusion = true;
         for i in 0..250u32 {
             let a = &inputs[i as usize % inputs.len()];
             let b = match i % 2 {

@@ -91,6 +91,11 @@ pub struct Harness {
     /// Inputs given as files on libFuzzer's command line (a reproduction): every confirmed
     /// finding aborts, as the user asked to see it.
     pub replay: bool,
+    /// Semantic Fusion in storm_target's crossover (`SMTSTORM_FUSION=1`). Off by default
+    /// until an end-to-end run shows it makes no false report: the first two runs each
+    /// made one (a fusion parent's status kept through byte edits; STORM pools of an
+    /// unsat seed taken as sat), both since closed ([`super::mix::crossover`]).
+    pub fusion: bool,
     /// The hash of the last mutant the mutator or crossover made, and by which engine
     /// (`None`: libFuzzer's byte mutation): an input that is not it is unmutated — a seed.
     pub last_mutant: Option<(u64, Option<crate::mutate::Engine>)>,
@@ -161,6 +166,7 @@ fn setup() -> Result<Harness, HarnessError> {
         return Err(HarnessError::InProcessReference);
     }
     let mut h = Harness::new(specs, reference, Duration::from_millis(ms), shim)?;
+    h.fusion = std::env::var("SMTSTORM_FUSION").is_ok_and(|v| v == "1");
     h.load_options();
     h.store = Some(super::kept::store_dir());
     h.replay = super::start::replaying();
@@ -239,6 +245,7 @@ impl Harness {
             options: Default::default(),
             store: None,
             replay: false,
+            fusion: false,
             last_mutant: None,
             origin: crate::store::Origin::Seed,
             pools: HashMap::new(),
@@ -598,7 +605,7 @@ fn storm_body(h: &mut Harness, data: &[u8]) -> Found {
     if let Some(sat) = text.and_then(super::mix::read_fused) {
         // A fusion of two inputs of one status ([`super::mix`]): that status by construction.
         let truth = vec![if sat { Outcome::Sat } else { Outcome::Unsat }; checks(&s).max(1)];
-        return h.judged(&s, &Known { truth: Some(&truth), witness: None, fusion: true });
+        return h.judged(&s, &Known { truth: Some(&truth), witness: None, fusion: true, ..Known::default() });
     }
     match text.and_then(storm::read_witness) {
         Some(w) => h.storm(&s, &w),

@@ -32,8 +32,8 @@ pub mod confirm;
 pub mod cores;
 pub mod eval;
 pub mod kind;
-pub mod regress;
 pub mod metamorphic;
+pub mod regress;
 pub mod semantics;
 pub mod witness;
 

@@ -525,7 +525,10 @@ impl Judge for FindingJudge {
                 // a failed self-check ends the process too (cvc5 aborts on it).
                 (sp.has_session()
                     && !fresh
-                    && !matches!(self.symptom, Symptom::Crash { .. } | Symptom::Core { .. } | Symptom::CheckFailed { .. }))
+                    && !matches!(
+                        self.symptom,
+                        Symptom::Crash { .. } | Symptom::Core { .. } | Symptom::CheckFailed { .. }
+                    ))
                 .then(|| Session::validating(sp.clone(), self.limits))
             })
             .collect();
