@@ -291,7 +291,9 @@ pub(super) mod tests {
                 let _ = super::super::write_child(&mut h, Some((e, c)), &mut out);
             }
         }
-        let counts: Vec<(Engine, u64)> = Engine::ALL.iter().map(|&e| (e, h.stats.by_engine(e))).collect();
+        // Every engine a campaign runs by default; equisat's oracle compares each solver
+        // with its own answer to the seed, which the harness does not keep (not yet here).
+        let counts: Vec<(Engine, u64)> = Engine::DEFAULT.iter().map(|&e| (e, h.stats.by_engine(e))).collect();
         eprintln!("{counts:?}; libFuzzer's bytes {bytes}, instances asked through a tactic {with_witness_asked_again}, target runs {ran}");
         for (e, n) in &counts {
             assert!(*n > 0, "{e} never used: {counts:?}");
