@@ -115,7 +115,16 @@ pub(super) fn check(
         Recheck::Disagree { core_only, results } => {
             let rs: Vec<Option<&QueryResult>> = results.iter().map(Option::as_ref).collect();
             let mut new = 0;
-            for v in oracle::judge(&rs, &sh.families, None, None).into_iter().filter(|v| v.kind == BugKind::Soundness) {
+            // Only a verdict with someone to blame, and not one the seed already carries:
+            // a tie inside one family on a script the mutant only implies is a dialect
+            // matter (z3 4.8.7 and 5.4.0 read string escapes apart), and the seed's own
+            // bug repeated is inherited, as for the mutant itself.
+            let fresh = |v: &oracle::Verdict| {
+                v.kind == BugKind::Soundness
+                    && v.blamed.is_some()
+                    && !t.seed_blames.iter().any(|(k, b, _)| *k == v.kind && *b == v.blamed)
+            };
+            for v in oracle::judge(&rs, &sh.families, None, None).into_iter().filter(fresh) {
                 count_core_candidate(sh);
                 new += confirm_and_store(sh, &cand(&core_only), &v, limits, tmp, w).is_some_and(|(_, n)| n) as u64;
             }
