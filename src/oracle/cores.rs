@@ -375,12 +375,18 @@ pub fn core_only(named: &Script, core: &[String]) -> Option<Script> {
     if core.iter().any(|n| !names.contains(n)) {
         return None;
     }
+    // `get-unsat-assumptions` names a subset of the assumptions only: every assertion,
+    // named or not, stays (dropping a seed's own `:named` assertions made two false
+    // reports, the dropped one being `false` by itself), in a script asking for
+    // assumptions, reductions included, which may have turned `check-sat-assuming` into `check-sat`.
+    let assumptions = mode_of(named) == Some(Mode::Assumptions)
+        || named.commands.iter().any(|c| matches!(c.kind, CommandKind::CheckSatAssuming(_)));
     let mut out = String::new();
     for c in &named.commands {
         match c.kind {
             CommandKind::SetOption(a) if named.str(a.key).starts_with(":produce-unsat") => continue,
             CommandKind::Nullary(Nullary::GetUnsatCore | Nullary::GetUnsatAssumptions) => continue,
-            CommandKind::Assert(t) => match top_name(named, t) {
+            CommandKind::Assert(t) if !assumptions => match top_name(named, t) {
                 Some(n) if !core.contains(&n) => {
                     if !n.starts_with(PREFIX) {
                         let Term::Annot(body, _) = *named.term(t) else { continue };
@@ -573,9 +579,25 @@ mod tests {
              (assert (! (= x 3) :named smtstorm_a3))\n(check-sat)\n"
         );
         assert!(core_only(&n, &["nobody".into()]).is_none(), "a foreign name");
+        // Assumptions: every assertion stays, named or not (only assumptions are left
+        // out of a core); before, the seed's own `mine` was dropped, and with it the
+        // conflict: two false reports where it was `false` by itself.
         let a = named(&s, Mode::Assumptions).unwrap();
         let k = core_only(&a, &["smtstorm_p0".into()]).unwrap();
-        assert!(smtlib::print(&k).ends_with("(assert smtstorm_p0)\n(check-sat)\n"), "{}", smtlib::print(&k));
+        assert_eq!(
+            smtlib::print(&k),
+            "(declare-const x Int)\n(declare-const smtstorm_p0 Bool)\n(assert (= smtstorm_p0 (> x 0)))\n\
+             (assert (! (< x 0) :named mine))\n(declare-const smtstorm_p1 Bool)\n(assert (= smtstorm_p1 (= x 3)))\n\
+             (declare-const smtstorm_p2 Bool)\n(assert (= smtstorm_p2 (=> mine false)))\n(assert smtstorm_p0)\n(check-sat)\n"
+        );
+        let k = core_only(&a, &[]).unwrap();
+        assert!(smtlib::print(&k).contains("(assert (! (< x 0) :named mine))"), "{}", smtlib::print(&k));
+        // The same once a reduction has turned `check-sat-assuming` into `check-sat` (the
+        // two false reports' reduced triggers).
+        let r = p("(set-option :produce-unsat-assumptions true)(set-logic QF_UF)(assert (! false :named a0))\
+                   (check-sat)(get-unsat-assumptions)");
+        let k = core_only(&r, &[]).unwrap();
+        assert_eq!(smtlib::print(&k), "(set-logic QF_UF)\n(assert (! false :named a0))\n(check-sat)\n");
     }
 
     #[test]

@@ -147,6 +147,19 @@ pub fn regression_range(
             (Symptom::Metamorphic { seed, variant: want, .. }, Some(vs)) => {
                 metamorphic_probe(&r, &run_on(spec, vs), seed, want)
             }
+            // A core finding: the release's own core re-checked, as the campaign did, with
+            // the finding's other solvers (a release without the bug gives a core that
+            // holds; the named script's answer alone says nothing).
+            (Symptom::Core { signature }, _) => {
+                use crate::oracle::cores::{recheck, Recheck};
+                let specs: Vec<&SolverSpec> = std::iter::once(spec).chain(&judge.solvers[1..]).collect();
+                let others: Vec<usize> = (1..specs.len()).collect();
+                match recheck(&script, 0, &others, false, &mut |k, s, _| run_on(specs[k], s)) {
+                    Recheck::Wrong { verdict, .. } if verdict.signature == *signature => ProbeVerdict::Fails,
+                    Recheck::Holds { .. } => ProbeVerdict::Passes,
+                    _ => ProbeVerdict::Inconclusive,
+                }
+            }
             _ => verdict(&r),
         };
         range.probes.push(Probe {
