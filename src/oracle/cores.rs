@@ -238,7 +238,11 @@ pub fn named(s: &Script, mode: Mode) -> Option<Script> {
             CommandKind::Push(_)
             | CommandKind::Pop(_)
             | CommandKind::Nullary(Nullary::Reset | Nullary::ResetAssertions) => return None,
-            CommandKind::Nullary(_) | CommandKind::GetValue(_) | CommandKind::GetInfo(_) => continue,
+            // An `echo` is dropped too: z3 and yices print its text bare, and a list-shaped
+            // text must never be read as the solver's core.
+            CommandKind::Nullary(_) | CommandKind::GetValue(_) | CommandKind::GetInfo(_) | CommandKind::Echo(_) => {
+                continue
+            }
             CommandKind::SetOption(a) if s.str(a.key).starts_with(":produce-unsat") => continue,
             ref k if s.is_status(k) => continue,
             CommandKind::Assert(t) if top_name(s, t).is_some() => {}
@@ -560,6 +564,9 @@ mod tests {
              (declare-const smtstorm_p0 Bool)\n(assert (= smtstorm_p0 (> x 0)))\n(assert (! (< x 0) :named mine))\n\
              (assert (= x 3))\n(check-sat-assuming (smtstorm_p0))\n(get-unsat-assumptions)\n"
         );
+        // A seed's `echo` (printed bare by z3 and yices) never reaches the named script.
+        let e = p("(declare-const b Bool)(echo \"(x y)\")(assert b)(assert (not b))(check-sat)");
+        assert!(!smtlib::print(&named(&e, Mode::Core).unwrap()).contains("echo"));
         // Not applicable: a nested name, a push before the check, our prefix, no check.
         assert!(named(&p("(declare-const b Bool)(assert (and (! b :named n) b))(check-sat)"), Mode::Core).is_none());
         assert!(named(&p("(push 1)(assert false)(check-sat)"), Mode::Core).is_none());
