@@ -3,7 +3,8 @@
 #
 #   scripts/setup-solvers.sh            z3 5.4.0, the historical z3 ladder, yices, cvc5, bitwuzla
 #   scripts/setup-solvers.sh --minimal  only what the tests need: z3 5.4.0, 4.8.5, 4.8.7,
-#                                       4.8.9, 4.8.10, 4.8.12, 4.15.4, yices, cvc5, bitwuzla
+#                                       4.8.9, 4.8.10, 4.8.12, 4.12.6, 4.15.4, yices, cvc5,
+#                                       bitwuzla
 #   --binaries                          only standalone executables (z3, yices): no Python
 #                                       drivers, no system solvers (OSS-Fuzz's $OUT/solvers)
 #
@@ -21,7 +22,7 @@ for a in "$@"; do
   case "$a" in
     --minimal) minimal=1 ;;
     --binaries) binaries=1 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "setup-solvers.sh: unknown argument $a" >&2; exit 2 ;;
   esac
 done
@@ -118,8 +119,9 @@ else
   # them (bisection); the reducer's a z3 4.8.5 wrong answer; the regression-range tests
   # the releases around two changes (4.8.5 has no smtfd; string escapes: 4.8.9 and
   # 4.8.10 read only the SMT-LIB 2.6 \u{..} form, 4.8.12 no longer the old \x..) and a
-  # recent one between them and the newest.
-  for v in 4.8.5 4.8.7 4.8.9 4.8.10 4.8.12 4.15.4; do install_z3 "$v"; done
+  # recent one between them and the newest; the ladder-regression tests (tests/regress.rs)
+  # a release between 4.8.12 and 4.15.4 to bisect to and to name as a baseline.
+  for v in 4.8.5 4.8.7 4.8.9 4.8.10 4.8.12 4.12.6 4.15.4; do install_z3 "$v"; done
 fi
 
 # solvers.toml: one table per solver: command line (file argument appended), version.
