@@ -18,6 +18,7 @@ pub mod family;
 mod foreign;
 #[cfg(feature = "z3-inprocess")]
 pub mod inprocess;
+pub mod install;
 pub mod limits;
 pub mod model;
 pub mod oneshot;

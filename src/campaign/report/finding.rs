@@ -2,6 +2,8 @@
 //! person reads first (the reduced trigger, how each solver reproduces it, every answer,
 //! the bisection and the crash state).
 
+use super::environment::Environment;
+use super::rerun::Shown;
 use crate::store::{layout, FindingDir, Meta};
 use std::fmt::Write;
 use std::path::Path;
@@ -37,29 +39,40 @@ fn title(m: &Meta, spec: Option<&crate::solver::SolverSpec>) -> (String, String)
 }
 
 /// How the trigger as found was bisected when the finding was stored (before issue 39's
-/// ranges, and for a finding without a reduction).
-fn bisection_lines(r: &mut String, m: &Meta) {
+/// ranges, and for a finding without a reduction). Each release's answer is to
+/// `trigger.smt2`: shown only when the report shows that input (issue 42).
+fn bisection_lines(r: &mut String, m: &Meta, shown_input: &str) {
+    let on_shown = shown_input == layout::TRIGGER;
+    let on = if on_shown {
+        String::new()
+    } else {
+        format!(", on `{}`; its answers are in `{}`", layout::TRIGGER, layout::META)
+    };
     match &m.fixed_in {
         Some(f) => {
             // The bisection ran when the finding was stored, on the campaign's trigger: the
             // reduced input can have been fixed in an earlier release.
-            let on = if m.reduction.is_some() { format!(", on `{}`", layout::TRIGGER) } else { String::new() };
             let _ = writeln!(r, "- Not reproduced from release {f} on (bisected over the installed releases{on})");
         }
         None if !m.bisection.is_empty() => {
-            let _ = writeln!(r, "- No newer installed release was found to answer correctly; asked:");
+            let _ = writeln!(
+                r,
+                "- No newer installed release was found to answer correctly{on}{}",
+                if on_shown { "; asked:" } else { "" }
+            );
         }
         None => {}
     }
-    for (release, answer) in &m.bisection {
+    for (release, answer) in m.bisection.iter().filter(|_| on_shown) {
         let _ = writeln!(r, "  - {release}: {answer}");
     }
 }
 
 /// The cause's lines of a finding's `report.md` (issue 39): whether it is a dialect
 /// difference, its regression range on the reduced trigger with every release's answer,
-/// and the other findings of the same cause. `None` without a range.
-pub(super) fn cause_lines(m: &Meta) -> Option<Vec<String>> {
+/// and the other findings of the same cause. `None` without a range. A probe's answers
+/// are shown only when the range was taken on `shown_input`, the input the page shows.
+pub(super) fn cause_lines(m: &Meta, shown_input: &str) -> Option<Vec<String>> {
     let range = m.cause.range.as_ref()?;
     let mut v = vec![];
     if let Some(c) = m.cause.dialect.as_deref().and_then(crate::oracle::semantics::change) {
@@ -76,7 +89,10 @@ pub(super) fn cause_lines(m: &Meta) -> Option<Vec<String>> {
             crate::store::identity::ProbeVerdict::Passes => "passes",
             crate::store::identity::ProbeVerdict::Inconclusive => "inconclusive",
         };
-        v.push(format!("  - {}: {verdict} ({})", p.release, p.answers));
+        match range.on == shown_input {
+            true => v.push(format!("  - {}: {verdict} ({})", p.release, p.answers)),
+            false => v.push(format!("  - {}: {verdict}", p.release)),
+        }
     }
     if !m.cause.instances.is_empty() {
         v.push(format!(
@@ -114,14 +130,80 @@ pub(super) fn fixed_words(m: &Meta) -> String {
 /// The largest input a finding's report shows inline (a larger one is linked).
 const INLINE_INPUT: usize = 6000;
 
+/// What a finding's pages are written from besides its `meta.json`: the campaign's
+/// solvers and per-query limit, the machine and solvers as found once per report, and
+/// the answers to the input the pages show.
+pub(super) struct Context<'a> {
+    pub solvers: &'a [crate::solver::SolverSpec],
+    pub timeout: f64,
+    pub env: &'a Environment,
+    pub shown: &'a Shown,
+}
+
 /// A finding as a ready-to-file upstream report: title, versions, command line, the
 /// reduced input (as the blamed solver reads it, with the model check a campaign asks
-/// for), expected against actual, and how smtstorm confirmed it. `solvers` are the
+/// for), where it ran (OS, the solver's `--version`, how it was installed), expected
+/// against actual on that input, and how smtstorm confirmed it. `solvers` are the
 /// campaign's definitions and `timeout` its per-query limit in seconds (for the command
-/// line).
+/// line). Answers to a reduction are the ones `smtstorm report` re-ran and kept; none
+/// are run here.
 pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec], timeout: f64) -> String {
-    use crate::oracle::{BlameBy, BugKind};
-    let spec = solvers.iter().find(|s| s.name == m.blamed);
+    let f = FindingDir::new(dir);
+    let shown = super::rerun::shown(&f, m, solvers, timeout, false);
+    let asked: Vec<crate::solver::SolverSpec> = super::rerun::asked(m, solvers).into_iter().cloned().collect();
+    let env = Environment::of(&asked);
+    report_md(dir, m, &Context { solvers, timeout, env: &env, shown: &shown })
+}
+
+/// A seed's path as a report shows it: a path of this machine is cut to its last
+/// directories (where in a benchmark suite it lies), never shown whole.
+fn seed_words(seed: &str) -> String {
+    match seed.starts_with('/') {
+        true => {
+            let parts: Vec<&str> = seed.split('/').filter(|p| !p.is_empty()).collect();
+            format!("…/{}", parts[parts.len().saturating_sub(4)..].join("/"))
+        }
+        false => seed.to_string(),
+    }
+}
+
+/// A solver's output as a report shows it: a word that is an absolute path (a file the
+/// solver names in a message, a driver's traceback) is cut to its file name.
+pub(super) fn scrub_paths(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let mut first = true;
+        for word in line.split(' ') {
+            if !first {
+                out.push(' ');
+            }
+            first = false;
+            let start = word.find(|c: char| c != '"' && c != '\'' && c != '(').unwrap_or(0);
+            let (lead, path) = word.split_at(start);
+            match path.starts_with('/') && path[1..].contains('/') {
+                true => {
+                    out.push_str(lead);
+                    out.push_str(path.rsplit('/').next().unwrap_or(path));
+                }
+                false => out.push_str(word),
+            }
+        }
+    }
+    out
+}
+
+/// The command a person runs, from the finding's directory: the program by name
+/// ([`crate::solver::install::cli_argv`]), never this machine's paths.
+fn command_line(s: &crate::solver::SolverSpec, file: &str, timeout: f64) -> String {
+    let limit = crate::util::time::seconds(timeout.clamp(0.001, 1e6));
+    crate::solver::install::cli_argv(s, file, limit).iter().map(|w| sh_word(w)).collect::<Vec<_>>().join(" ")
+}
+
+pub(super) fn report_md(dir: &Path, m: &Meta, c: &Context) -> String {
+    let spec = c.solvers.iter().find(|s| s.name == m.blamed);
     let (who, what) = title(m, spec);
     let (input_name, input) = FindingDir::new(dir).best_input();
     // As the blamed solver was asked: its own dialect of the text, its model check first.
@@ -130,30 +212,27 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
     let mut r = String::new();
     let _ = writeln!(r, "# {who}: {what}\n");
     let _ = writeln!(r, "Found by smtstorm ({} engine, logic {}). Finding `{}`.\n", m.origin, m.logic, m.id);
-    let sev = crate::store::severity::of_finding(&FindingDir::new(dir), m, solvers);
+    let sev = crate::store::severity::of_finding(&FindingDir::new(dir), m, c.solvers);
     let _ = writeln!(r, "Priority: {}.\n", sev.summary());
-    for c in &sev.caveats {
-        let _ = writeln!(r, "- `{}`: {}\n", c.name(), c.evidence);
+    for cv in &sev.caveats {
+        let _ = writeln!(r, "- `{}`: {}\n", cv.name(), cv.evidence);
     }
     let _ = writeln!(r, "## Versions\n");
     let _ = writeln!(r, "- Affected: {who}{}", if m.seed_finding { " (the unmutated seed already fails)" } else { "" });
-    match cause_lines(m) {
+    match cause_lines(m, input_name) {
         Some(lines) => {
             for l in lines {
                 let _ = writeln!(r, "{l}");
             }
         }
-        None => bisection_lines(&mut r, m),
+        None => bisection_lines(&mut r, m, input_name),
     }
+    environment_lines(&mut r, m, c);
     let _ = writeln!(r, "\n## Command line\n");
     // As it was confirmed: with the solver's own per-query limit, which some findings
     // need (z3 answers `unknown` to a first check at its limit and crashes on the
     // second; without the limit the first check runs on).
-    let command = spec.map_or(m.blamed.clone(), |s| {
-        let limit = crate::util::time::seconds(timeout.clamp(0.001, 1e6));
-        let argv = s.file_argv(Path::new("bug.smt2"), limit);
-        argv.iter().map(|a| a.rsplit('/').next().unwrap_or(a)).collect::<Vec<_>>().join(" ")
-    });
+    let command = spec.map_or(m.blamed.clone(), |s| command_line(s, "bug.smt2", c.timeout));
     let _ = writeln!(r, "```sh\n{command}\n```\n");
     let _ = writeln!(r, "## Input (`bug.smt2`, {} bytes)\n", file.len());
     if file.len() <= INLINE_INPUT {
@@ -166,66 +245,16 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
         );
     }
     let _ = writeln!(r, "## Expected and actual\n");
-    let blamed = m.answers.iter().find(|a| a.solver == m.blamed);
-    let actual = blamed.map_or(String::new(), |a| a.outcomes_text());
-    if m.reduction.is_some() {
-        let _ = writeln!(r, "Answers below are to the campaign's trigger (`{}`); the input above is its reduction, which keeps the same symptom.\n", layout::TRIGGER);
+    match (c.shown.rerun, c.shown.answers.is_empty()) {
+        (true, false) => {
+            let _ = writeln!(r, "Answers are to the input above (`{input_name}`, as each solver is asked), re-run in fresh processes when this report was written.\n");
+        }
+        (true, true) => {
+            let _ = writeln!(r, "The input above (`{input_name}`) was not re-run yet: `smtstorm report` runs it and shows the answers.\n");
+        }
+        (false, _) => {}
     }
-    match m.kind {
-        BugKind::Crash => {
-            let _ = writeln!(r, "- Expected: an answer (`sat`, `unsat` or `unknown`), or an error message");
-            let _ = writeln!(r, "- Actual: {}", crate::oracle::signature_words(&m.signature));
-            if !m.frames.is_empty() {
-                // The crash state: what tells this crash from the solver's other ones.
-                let _ = writeln!(r, "- Crash state (top frames in the solver's code, from gdb):");
-                for f in &m.frames {
-                    let _ = writeln!(r, "  - `{f}`");
-                }
-            }
-        }
-        BugKind::InvalidModel => {
-            let _ = writeln!(r, "- Expected: `sat` with a model that satisfies every assertion, or another answer");
-            let _ = writeln!(r, "- Actual: {actual}");
-        }
-        BugKind::CheckFailed => {
-            // The check options in the trigger never change the answer: the solver's own
-            // re-check of its answer (core, proof, lemma) is what failed.
-            let _ = writeln!(r, "- Expected: the answer, with the self-check the input switches on passing");
-            let _ = writeln!(r, "- Actual: {actual} ({})", crate::oracle::signature_words(&m.signature));
-        }
-        BugKind::Regression => {
-            let older = crate::oracle::regress::older_in(&m.signature).unwrap_or("an older release");
-            let said = m.answers.iter().find(|a| a.solver == older);
-            let (was, secs) = said.map_or((String::new(), 0.0), |a| (a.outcomes_text(), a.seconds));
-            let _ = writeln!(r, "- Expected: the answer {older} gives (`{was}`, in {secs:.2} s, median of {} fresh runs), within 10× its time", crate::oracle::regress::REPEATS);
-            let secs = blamed.map_or(0.0, |a| a.seconds);
-            let _ =
-                writeln!(r, "- Actual: {actual} after {secs:.2} s ({})", crate::oracle::signature_words(&m.signature));
-            let _ = writeln!(r, "- Incompleteness, not a wrong answer: no answer given is contradicted");
-        }
-        BugKind::Soundness => {
-            let why = match m.blame_by {
-                BlameBy::SelfContradiction => "the same answer to every check of the same assertions",
-                BlameBy::Construction => {
-                    "the answer the input has by construction (Semantic Fusion of two seeds with that answer)"
-                }
-                BlameBy::Witness => "`sat`: the input is satisfied by the model it was generated from",
-                BlameBy::Status => "the seed's `:status`",
-                BlameBy::ModelCheck => "the answer a model check settled",
-                BlameBy::Metamorphic => {
-                    "its own answer to the trigger (the seed side) at the variant its edits build from it \
-                     (metamorphic relations that keep every answer)"
-                }
-                _ => "the majority of the other solvers' answers",
-            };
-            let _ = writeln!(r, "- Expected: {why}");
-            let _ = writeln!(r, "- Actual: {actual} ({})", crate::oracle::signature_words(&m.signature));
-        }
-    }
-    if let Some(a) = blamed.filter(|a| !a.stderr_excerpt.trim().is_empty() || !a.stdout_excerpt.trim().is_empty()) {
-        let out = format!("{}\n{}", a.stdout_excerpt.trim(), a.stderr_excerpt.trim());
-        let _ = writeln!(r, "\nOutput:\n\n```\n{}\n```", out.trim());
-    }
+    super::verdict::lines(&mut r, m, c.shown);
     let _ = writeln!(r, "\n## How it was confirmed\n");
     let _ = writeln!(
         r,
@@ -233,14 +262,15 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
         m.blame_by.oracle(),
         m.blame_by
     );
-    let others: Vec<String> = m
+    let others: Vec<String> = c
+        .shown
         .answers
         .iter()
         .filter(|a| a.solver != m.blamed)
         .map(|a| format!("{} {}: {}", a.solver, a.version.as_deref().unwrap_or(""), a.outcomes_text()))
         .collect();
     if !others.is_empty() {
-        let _ = writeln!(r, "- Other solvers on the same input: {}.", others.join("; "));
+        let _ = writeln!(r, "- Other solvers on the input above: {}.", others.join("; "));
     }
     if let Some(red) = &m.reduction {
         let _ = writeln!(
@@ -260,8 +290,43 @@ pub fn finding_report(dir: &Path, m: &Meta, solvers: &[crate::solver::SolverSpec
             );
         }
     }
-    let _ = writeln!(r, "- Seed: `{}`.", m.seed);
+    let _ = writeln!(r, "- Seed: `{}`.", seed_words(&m.seed));
     r
+}
+
+/// The "Environment" part of `report.md`: the OS, the blamed solver's whole `--version`
+/// text and how it was installed, then the other solvers in a line each.
+fn environment_lines(r: &mut String, m: &Meta, c: &Context) {
+    let _ = writeln!(r, "\n## Environment\n");
+    let _ = writeln!(r, "- OS: {}", c.env.os);
+    if let Some(facts) = c.env.solvers.get(&m.blamed) {
+        let _ = writeln!(r, "- {} installed as: {}", m.blamed, facts.installed);
+        match &facts.version_text {
+            Some(v) => {
+                let _ = writeln!(r, "- `--version`:\n\n```\n{}\n```", scrub_paths(v));
+            }
+            None => {
+                let _ = writeln!(r, "- `--version`: printed nothing");
+            }
+        }
+    }
+    let others: Vec<String> = c
+        .shown
+        .answers
+        .iter()
+        .filter(|a| a.solver != m.blamed)
+        .filter_map(|a| c.env.solvers.get(&a.solver).map(|f| (a, f)))
+        .map(|(a, f)| {
+            let first = f.version_text.as_deref().and_then(|v| v.lines().next()).unwrap_or("no --version text");
+            format!("  - {}: `{}`; {}", a.solver, scrub_paths(first), f.installed)
+        })
+        .collect();
+    if !others.is_empty() {
+        let _ = writeln!(r, "{}- The other solvers:", if c.env.solvers.contains_key(&m.blamed) { "\n" } else { "" });
+        for l in others {
+            let _ = writeln!(r, "{l}");
+        }
+    }
 }
 
 /// One shell word: left bare when it is plainly safe, otherwise single-quoted.
@@ -276,16 +341,11 @@ fn sh_word(w: &str) -> String {
 /// Writes the finding's `report.html` and, for each solver that answered it, the input as
 /// that solver is asked (`repro/SOLVER.smt2`: its own dialect, the inferred logic where
 /// it needs one, its model check) so the page's command reproduces it as it stands.
-/// `out` is the campaign directory (for the way back), `timeout` the campaign's limit.
-pub(super) fn write_page(
-    out: &Path,
-    f: &FindingDir,
-    m: &Meta,
-    solvers: &[crate::solver::SolverSpec],
-    timeout: f64,
-) -> std::io::Result<()> {
+/// `out` is the campaign directory (for the way back). Every answer on the page is to
+/// the input it shows ([`super::rerun`]).
+pub(super) fn write_page(out: &Path, f: &FindingDir, m: &Meta, c: &Context) -> std::io::Result<()> {
     use crate::util::markup::escape as esc;
-    let spec = solvers.iter().find(|s| s.name == m.blamed);
+    let spec = c.solvers.iter().find(|s| s.name == m.blamed);
     let (who, what) = title(m, spec);
     let (input_name, input) = f.best_input();
     let depth = f.path().strip_prefix(out).map_or(3, |r| r.components().count());
@@ -305,7 +365,8 @@ pub(super) fn write_page(
         ("fixed in", fixed_words(m)),
         ("found", format!("{:.0} s into the campaign (run {})", m.found_at, m.run)),
         ("duplicates", m.duplicates.to_string()),
-        ("seed", m.seed.clone()),
+        ("seed", seed_words(&m.seed)),
+        ("OS", c.env.os.clone()),
     ];
     if m.seed_finding {
         facts.push(("note", "the unmutated seed already fails".into()));
@@ -316,7 +377,7 @@ pub(super) fn write_page(
     }
     let _ = writeln!(b, "</table>");
     if !m.frames.is_empty() {
-        let _ = writeln!(b, "<h2>Crash state</h2>\n<p>The top frames in the solver's own code, from gdb:</p><ol>");
+        let _ = writeln!(b, "<h2>Crash state</h2>\n<p>The top frames in the solver's own code, from gdb, when the campaign's trigger crashed it:</p><ol>");
         for f in &m.frames {
             let _ = writeln!(b, "<li><code>{}</code></li>", esc(f));
         }
@@ -337,34 +398,37 @@ pub(super) fn write_page(
     } else {
         let _ = writeln!(b, "<p>{} bytes: too long to show here.</p>", input.len());
     }
-    // Each solver that answered, with the exact file and command it was asked with.
-    let asked: Vec<&crate::solver::SolverSpec> =
-        solvers.iter().filter(|s| m.answers.iter().any(|a| a.solver == s.name)).collect();
+    // Each solver that answered, with the file and command it is asked with, by the
+    // program's own name (a maintainer runs their own build), and what it is here.
+    let asked = super::rerun::asked(m, c.solvers);
     if !asked.is_empty() {
-        let _ = writeln!(b, "<h2>Reproduce</h2>\n<p>From this directory; each file is the input as that solver was asked (its dialect, a logic where it needs one, its model check first).</p>");
+        let _ = writeln!(b, "<h2>Reproduce</h2>\n<p>From this directory; each file is <code>{input_name}</code> as that solver is asked (its dialect, a logic where it needs one, its model check first).</p>");
         for s in asked {
             let text = crate::oracle::confirm::fresh_text_of(s, &input);
             let name = f.write_repro(&s.name, &text)?;
-            let argv = s.file_argv(Path::new(&name), crate::util::time::seconds(timeout.max(0.001)));
-            let cmd: Vec<String> = argv.iter().map(|w| sh_word(w)).collect();
+            let facts = c.env.solvers.get(&s.name);
+            let version = facts.and_then(|x| x.version_text.as_deref()).unwrap_or("no --version text");
+            let installed = facts.map_or("", |x| x.installed.as_str());
             let _ = writeln!(
                 b,
-                "<h3>{}</h3>\n<pre>{}</pre><p><a href=\"{name}\">{name}</a></p>",
+                "<h3>{}</h3>\n<pre>{}</pre><p><a href=\"{name}\">{name}</a>; installed as: {}</p><pre>{}</pre>",
                 esc(&s.name),
-                esc(&cmd.join(" "))
+                esc(&command_line(s, &name, c.timeout)),
+                esc(installed),
+                esc(&scrub_paths(version))
             );
         }
     }
     let _ = writeln!(b, "<h2>Every solver's answer</h2>");
-    if m.reduction.is_some() {
-        let _ = writeln!(
-            b,
-            "<p>To the campaign's trigger, confirmed in fresh processes; the reduction keeps the symptom.</p>"
-        );
-    }
+    let note = match (c.shown.rerun, c.shown.answers.is_empty()) {
+        (true, false) => format!("To <code>{input_name}</code> as each solver is asked above, re-run in fresh processes when this page was written."),
+        (true, true) => format!("<code>{input_name}</code> was not re-run yet: <code>smtstorm report</code> runs it."),
+        (false, _) => format!("To <code>{input_name}</code>, confirmed in fresh processes."),
+    };
+    let _ = writeln!(b, "<p>{note}</p>");
     let _ =
         writeln!(b, "<table><tr><th>solver</th><th>version</th><th>answers</th><th>seconds</th><th>output</th></tr>");
-    for a in &m.answers {
+    for a in &c.shown.answers {
         let said = format!("{}\n{}", a.stdout_excerpt.trim(), a.stderr_excerpt.trim());
         let _ = writeln!(
             b,
@@ -373,32 +437,24 @@ pub(super) fn write_page(
             esc(a.version.as_deref().unwrap_or("")),
             esc(&a.outcomes_text()),
             a.seconds,
-            esc(said.trim())
+            esc(&scrub_paths(said.trim()))
         );
     }
     let _ = writeln!(b, "</table>");
-    if let Some(lines) = cause_lines(m) {
+    if let Some(lines) = cause_lines(m, input_name) {
         let _ = writeln!(b, "<h2>Regression range</h2>\n<pre>{}</pre>", esc(&lines.join("\n")));
     }
-    let _ = writeln!(b, "<h2>Bisection</h2>\n<p>Of the trigger as found, when the finding was stored.</p>");
-    match &m.fixed_in {
-        Some(f) => {
-            let _ = writeln!(b, "<p>Not reproduced from release {} on. Releases asked:</p>", esc(f));
-        }
-        None if m.bisection.is_empty() => {
-            let _ = writeln!(b, "<p>No newer release of this solver was installed to ask.</p>");
-        }
-        None => {
-            let _ = writeln!(b, "<p>No newer installed release answered correctly. Releases asked:</p>");
-        }
+    let mut bisection = String::new();
+    bisection_lines(&mut bisection, m, input_name);
+    if bisection.is_empty() {
+        bisection = "- No newer release of this solver was installed to ask.".into();
     }
-    if !m.bisection.is_empty() {
-        let _ = writeln!(b, "<table><tr><th>release</th><th>answer</th></tr>");
-        for (rel, ans) in &m.bisection {
-            let _ = writeln!(b, "<tr><td>{}</td><td>{}</td></tr>", esc(rel), esc(ans));
-        }
-        let _ = writeln!(b, "</table>");
-    }
+    let _ = writeln!(
+        b,
+        "<h2>Bisection</h2>\n<p>Of <code>{}</code>, when the finding was stored.</p>\n<pre>{}</pre>",
+        layout::TRIGGER,
+        esc(bisection.trim_end())
+    );
     if let Some(r) = &m.reduction {
         let _ = writeln!(
             b,
@@ -458,12 +514,16 @@ mod tests {
         assert!(r.contains("```sh\nz3 -smt2 -t:10000 bug.smt2\n```"), "{r}");
         assert!(r.contains("(set-option :model_validate true)\n(declare-const c Int)"), "{r}");
         assert!(!r.contains("(assert true)"), "the reduced input, not the trigger: {r}");
-        assert!(r.contains("Not reproduced from release 4.8.17 on") && r.contains("  - 4.8.17: sat"), "{r}");
-        let on = format!("installed releases, on `{}`)", layout::TRIGGER);
+        assert!(r.contains("Not reproduced from release 4.8.17 on"), "{r}");
+        // The bisection's answers are to the trigger, not to the reduced input shown.
+        assert!(!r.contains("  - 4.8.17: sat"), "{r}");
+        let on = format!("installed releases, on `{}`; its answers are in `{}`)", layout::TRIGGER, layout::META);
         assert!(r.contains(&on), "the bisected input is named: {r}");
         assert!(r.contains("- Expected: `sat` with a model that satisfies every assertion"), "{r}");
-        assert!(r.contains("- Actual: invalid-model(an invalid model was generated)"), "{r}");
-        assert!(r.contains("cvc5 1.4.2: sat") && r.contains("Reduced from 110 to 96 bytes"), "{r}");
+        // Nothing ran: the trigger's answers are not passed off as the reduced input's.
+        assert!(r.contains("(`reduced.smt2`) was not re-run yet") && r.contains("- Actual: not re-run"), "{r}");
+        assert!(!r.contains("cvc5 1.4.2: sat") && r.contains("Reduced from 110 to 96 bytes"), "{r}");
+        assert!(r.contains("- OS: ") && !r.contains("/x/.solvers"), "{r}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
