@@ -47,6 +47,13 @@ pub enum Failure {
 }
 
 impl Failure {
+    /// How a regression's signature (`timeout where z3-4.8.5 decides, …`) says the newer
+    /// release fails.
+    pub fn of_signature(signature: &str) -> Option<Failure> {
+        let how = signature.split_once(" where ")?.0;
+        [Failure::Unknown, Failure::Timeout, Failure::Slower].into_iter().find(|f| f.as_str() == how)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Failure::Unknown => "unknown",
@@ -326,6 +333,13 @@ mod tests {
         assert_eq!(v[0].signature, "unknown where z3-4.8.5 decides");
         assert_eq!(older_in(&v[0].signature), Some("z3-4.8.5"));
         assert_eq!(older_in("unknown where z3-4.8.5 decides, introduced in 4.12.6"), Some("z3-4.8.5"));
+        assert_eq!(
+            Failure::of_signature("unknown where z3-4.8.5 decides, introduced in 4.12.6"),
+            Some(Failure::Unknown)
+        );
+        assert_eq!(Failure::of_signature("10x slower where z3-4.8.5 decides"), Some(Failure::Slower));
+        assert_eq!(Failure::of_signature("timeout where z3-4.8.5 decides"), Some(Failure::Timeout));
+        assert_eq!(Failure::of_signature("segfault in z3"), None);
         let v = judge(&[sat(50), sat(60), r(&[Outcome::Timeout], 10_000), sat(70)], None);
         assert_eq!(v[0].signature, "timeout where z3-4.8.5 decides");
         let v = judge(&[sat(50), sat(60), sat(900), sat(70)], None);

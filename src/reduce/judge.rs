@@ -207,7 +207,7 @@ pub enum Symptom {
     /// A ladder regression ([`crate::oracle::regress`]): the older release (the judge's
     /// second solver) gives `want` within `within`, and the blamed newer one does not
     /// decide within the judge's (larger) limit, or is 10× slower.
-    Regression { want: Vec<Outcome>, within: Duration },
+    Regression { want: Vec<Outcome>, within: Duration, how: crate::oracle::regress::Failure },
     /// The blamed solver answers `seed` to the candidate (a metamorphic finding's seed
     /// side) and `variant` to its variant at one check-sat. The variant is rebuilt from
     /// each candidate by the finding's relations ([`crate::mutate::equisat::apply`]), so
@@ -306,7 +306,13 @@ impl FindingJudge {
                 }
                 // Twice the older release's own time (at least 0.3 s: process start-up).
                 let within = crate::util::time::seconds((answers[older].seconds * 2.0).max(0.3));
-                (vec![b, older], Symptom::Regression { want, within })
+                // The reduction keeps the way the newer release fails: a timeout or an
+                // `unknown` reduced to a mere slowdown would be another bug, and one that
+                // a loaded machine can fake on any tiny input (a start-up of 0.5 s is
+                // "10x slower" than a 30 ms answer).
+                let how = crate::oracle::regress::Failure::of_signature(&meta.signature)
+                    .ok_or_else(|| unusable(format!("not a regression signature: {}", meta.signature)))?;
+                (vec![b, older], Symptom::Regression { want, within, how })
             }
             BugKind::Soundness if meta.blame_by == BlameBy::Metamorphic => {
                 let b = blamed_at.ok_or_else(|| unusable(format!("blamed solver {} has no answer", meta.blamed)))?;
@@ -421,7 +427,7 @@ impl FindingJudge {
             Symptom::CheckFailed { signature } => Some(
                 results[0].outcomes.iter().any(|o| matches!(o, Outcome::CheckFailed { message } if message == signature)),
             ),
-            Symptom::Regression { want, within } => {
+            Symptom::Regression { want, within, how } => {
                 use crate::oracle::regress::{decided, failure};
                 match results {
                     // Decided the same way within the margin: no slowdown is possible.
@@ -429,7 +435,7 @@ impl FindingJudge {
                     [new, old, ..] => Some(
                         decided(old) == Some(&want[..])
                             && old.wall <= *within
-                            && failure(new, want, old.wall, self.limits.time).is_some(),
+                            && failure(new, want, old.wall, self.limits.time) == Some(*how),
                     ),
                     [] => Some(false),
                 }
