@@ -104,7 +104,7 @@ pub struct Harness {
     /// STORM pools by seed text hash (`None`: no model for that seed).
     pools: HashMap<u64, Option<std::sync::Arc<Pools>>>,
     /// BEC answers of the reference by query hash ([`Harness::bec_answer`]).
-    bec_answers: HashMap<u64, crate::mutate::valfuzz::BecAnswer>,
+    bec_answers: HashMap<u64, crate::mutate::bec::BecAnswer>,
     scratch: tempfile::TempDir,
     /// Executions so far (for statistics).
     pub execs: u64,
@@ -489,7 +489,7 @@ impl Harness {
     /// The reference solver's answer to one Boolean Expression Coercion query, cached by
     /// the query's text (libFuzzer mutates one input many times: the same coercion of the
     /// same seed costs one call). `GaveUp` without a process session.
-    pub fn bec_answer(&mut self, query: &str) -> crate::mutate::valfuzz::BecAnswer {
+    pub fn bec_answer(&mut self, query: &str) -> crate::mutate::bec::BecAnswer {
         let key = crate::util::hash::fnv1a(query.as_bytes());
         if let Some(a) = self.bec_answers.get(&key) {
             return a.clone();
@@ -501,7 +501,7 @@ impl Harness {
         let a = match &mut self.sessions[r] {
             Backend::Process(sess) => crate::mutate::file::bec_answer(sess, query),
             #[cfg(feature = "z3-inprocess")]
-            Backend::InProcess(_) => crate::mutate::valfuzz::BecAnswer::GaveUp,
+            Backend::InProcess(_) => crate::mutate::bec::BecAnswer::GaveUp,
         };
         self.bec_answers.insert(key, a.clone());
         a
@@ -545,7 +545,7 @@ impl Harness {
 
 /// The harness's reference session, as the engines ask it ([`crate::mutate::Mutator`]).
 impl crate::mutate::Reference for Harness {
-    fn bec_answer(&mut self, query: &str) -> crate::mutate::valfuzz::BecAnswer {
+    fn bec_answer(&mut self, query: &str) -> crate::mutate::bec::BecAnswer {
         Harness::bec_answer(self, query)
     }
     /// Pools by seed text: the harness draws a seed's fragments from its text's hash (a
