@@ -2,7 +2,7 @@
 //! deduplicated and stored.
 
 use super::*;
-use crate::oracle::confirm::{Confirm, Confirmed, Known, Refused};
+use crate::oracle::confirm::{Confirm, Confirmed, Expected, Refused};
 
 /// A suspected bug on its way to the store.
 pub(super) struct Candidate<'a> {
@@ -45,7 +45,7 @@ pub(super) fn confirm_and_store(
     let conf = Confirm { specs: &sh.solvers, families: &sh.families, limits, dir: tmp, tag: &format!("w{w}-") };
     let relations = crate::mutate::equisat::relations(edits);
     let metamorphic = (v.blame_by == BlameBy::Metamorphic).then_some(&relations[..]);
-    let known = Known { truth, witness, fusion: *engine == Engine::Fusion, metamorphic };
+    let known = Expected { truth, witness, fusion: *engine == Engine::Fusion, metamorphic };
     let unconfirmed = |v: &oracle::Verdict, edits: Option<Vec<crate::mutate::edit::Edit>>, why: Option<String>| {
         sh.counters.unconfirmed.fetch_add(1, Relaxed);
         sh.events.emit(Event::Unconfirmed {

@@ -21,7 +21,7 @@
 //! Inputs named as files on libFuzzer's command line (a reproduction) abort as before.
 
 use super::runner::Harness;
-use crate::oracle::confirm::{Confirmed, Known};
+use crate::oracle::confirm::{Confirmed, Expected};
 use crate::oracle::BugKind;
 use crate::smtlib::{self, Script};
 use crate::store::{dedup_key, Meta, Origin, Recorded, SolverAnswer, Store};
@@ -112,7 +112,7 @@ impl Harness {
 
     /// A confirmed finding on `s` ([`Found`], the module docs): stored, and aborted on
     /// only when new and made by a mutator. Without a store, or replaying files, it aborts.
-    pub(super) fn keep(&mut self, s: &Script, known: &Known, c: &Confirmed) -> Found {
+    pub(super) fn keep(&mut self, s: &Script, known: &Expected, c: &Confirmed) -> Found {
         let found = self.named(&c.verdict);
         let Some(out) = self.store.clone().filter(|_| !self.replay) else { return found };
         let seed_finding = self.origin == Origin::Seed;

@@ -40,7 +40,7 @@
 pub use super::kept::Found;
 use super::stats::Stats;
 use crate::mutate::storm::{self, Pools};
-use crate::oracle::confirm::{Confirm, Known};
+use crate::oracle::confirm::{Confirm, Expected};
 use crate::oracle::{judge, Verdict};
 use crate::smtlib::checks;
 use crate::smtlib::{self, Script};
@@ -406,7 +406,7 @@ impl Harness {
     /// ([`crate::oracle::confirm`]): every solver that reads `s` in a fresh process (the
     /// in-process z3 in a fresh context), the same verdict again, ties settled, a STORM
     /// witness re-checked. The confirmed verdict, if any.
-    fn confirm(&mut self, s: &Script, known: &Known, v: &Verdict) -> Option<crate::oracle::confirm::Confirmed> {
+    fn confirm(&mut self, s: &Script, known: &Expected, v: &Verdict) -> Option<crate::oracle::confirm::Confirmed> {
         let t0 = std::time::Instant::now();
         let limits = self.confirm_limits();
         let families: Vec<crate::solver::Family> = self.specs.iter().map(|s| s.family).collect();
@@ -439,7 +439,7 @@ impl Harness {
 
     /// The first of `verdicts` that is confirmed with a blamed solver (an undecided tie
     /// aborts nothing).
-    fn first_confirmed(&mut self, s: &Script, known: &Known, verdicts: &[Verdict]) -> Found {
+    fn first_confirmed(&mut self, s: &Script, known: &Expected, verdicts: &[Verdict]) -> Found {
         for v in verdicts {
             if let Some(c) = self.confirm(s, known, v).filter(|c| c.verdict.blamed.is_some()) {
                 return self.keep(s, known, &c);
@@ -459,7 +459,7 @@ impl Harness {
     /// The differential oracle (crash, invalid model, conflicting definite answers),
     /// confirmed in fresh processes.
     pub fn differential(&mut self, s: &Script) -> Found {
-        self.judged(s, &Known::default())
+        self.judged(s, &Expected::default())
     }
 
     /// The STORM oracle: the instance is satisfied by `witness`, so `unsat` from any solver
@@ -467,12 +467,12 @@ impl Harness {
     /// witness still holding under the one rule ([`crate::oracle::confirm::WitnessCheck`]).
     pub fn storm(&mut self, s: &Script, witness: &[(String, String)]) -> Found {
         let truth = vec![Outcome::Sat; checks(s).max(1)];
-        self.judged(s, &Known { truth: Some(&truth), witness: Some(witness), ..Known::default() })
+        self.judged(s, &Expected { truth: Some(&truth), witness: Some(witness), ..Expected::default() })
     }
 
     /// `s` through the sessions, judged against what is `known`, the first confirmed
     /// verdict.
-    pub(super) fn judged(&mut self, s: &Script, known: &Known) -> Found {
+    pub(super) fn judged(&mut self, s: &Script, known: &Expected) -> Found {
         let results = self.run_all(s);
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
         let families: Vec<_> = self.specs.iter().map(|s| s.family).collect();
@@ -605,7 +605,7 @@ fn storm_body(h: &mut Harness, data: &[u8]) -> Found {
     if let Some(sat) = text.and_then(super::mix::read_fused) {
         // A fusion of two inputs of one status ([`super::mix`]): that status by construction.
         let truth = vec![if sat { Outcome::Sat } else { Outcome::Unsat }; checks(&s).max(1)];
-        return h.judged(&s, &Known { truth: Some(&truth), witness: None, fusion: true, ..Known::default() });
+        return h.judged(&s, &Expected { truth: Some(&truth), witness: None, fusion: true, ..Expected::default() });
     }
     match text.and_then(storm::read_witness) {
         Some(w) => h.storm(&s, &w),
