@@ -564,11 +564,7 @@ pub fn differential_target(data: &[u8]) -> Found {
 
 /// [`differential_target`] on a given harness.
 pub fn differential_input(h: &mut Harness, data: &[u8]) -> Found {
-    let t0 = std::time::Instant::now();
-    h.origin = h.origin_of(data);
-    let r = differential_body(h, data);
-    h.stats.target_wall += t0.elapsed();
-    r
+    h.execute(data, differential_body)
 }
 
 fn differential_body(h: &mut Harness, data: &[u8]) -> Found {
@@ -587,11 +583,19 @@ pub fn storm_target(data: &[u8]) -> Found {
 
 /// [`storm_target`] on a given harness.
 pub fn storm_input(h: &mut Harness, data: &[u8]) -> Found {
-    let t0 = std::time::Instant::now();
-    h.origin = h.origin_of(data);
-    let r = storm_body(h, data);
-    h.stats.target_wall += t0.elapsed();
-    r
+    h.execute(data, storm_body)
+}
+
+impl Harness {
+    /// One execution of a target's `body` on `data`: what made the input noted (a seed or
+    /// a mutant, [`Harness::origin_of`]) and the time counted.
+    fn execute(&mut self, data: &[u8], body: fn(&mut Harness, &[u8]) -> Found) -> Found {
+        let t0 = std::time::Instant::now();
+        self.origin = self.origin_of(data);
+        let r = body(self, data);
+        self.stats.target_wall += t0.elapsed();
+        r
+    }
 }
 
 fn storm_body(h: &mut Harness, data: &[u8]) -> Found {
