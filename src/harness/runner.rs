@@ -484,8 +484,6 @@ impl Harness {
         self.first_confirmed(s, known, &verdicts)
     }
 
-    /// STORM pools for a seed, built once per distinct seed text with the reference
-    /// session (`None` when the reference has no model for it).
     /// The reference solver's answer to one Boolean Expression Coercion query, cached by
     /// the query's text (libFuzzer mutates one input many times: the same coercion of the
     /// same seed costs one call). `GaveUp` without a process session.
@@ -515,7 +513,9 @@ impl Harness {
         u64::from_le_bytes(digest[..8].try_into().unwrap_or_default())
     }
 
-    pub fn pools(&mut self, seed: &Script, bounds: &storm::Bounds) -> Option<&Pools> {
+    /// STORM pools for a seed, built once per distinct seed text with the reference
+    /// session (`None` when the reference has no model for it).
+    fn pools(&mut self, seed: &Script, bounds: &storm::Bounds) -> Option<std::sync::Arc<Pools>> {
         let key = Self::pools_key(seed);
         if self.pools.contains_key(&key) {
             self.stats.pools_cached += 1;
@@ -539,7 +539,7 @@ impl Harness {
             self.stats.pools_wall += t0.elapsed();
             self.pools.insert(key, p);
         }
-        self.pools.get(&key).and_then(|p| p.as_deref())
+        self.pools.get(&key).cloned().flatten()
     }
 }
 
@@ -551,9 +551,7 @@ impl crate::mutate::Reference for Harness {
     /// Pools by seed text: the harness draws a seed's fragments from its text's hash (a
     /// libFuzzer input has no index), not from `rng_seed`.
     fn pools(&mut self, seed: &Script, bounds: &storm::Bounds, _rng_seed: u64) -> Option<std::sync::Arc<Pools>> {
-        Harness::pools(self, seed, bounds)?;
-        let key = Self::pools_key(seed);
-        self.pools.get(&key).cloned().flatten()
+        Harness::pools(self, seed, bounds)
     }
 }
 
