@@ -7,7 +7,7 @@
 //! z3 5.4 when z3 reads its unmutated seed, else against cvc5 when cvc5 does (cvc5-only
 //! syntax); seeds neither accepts are left out.
 
-use smtstorm::mutate::{choice::Rng, edit::strip_status, valfuzz, Engine, Prepared};
+use smtstorm::mutate::{bec, choice::Rng, edit::strip_status, valfuzz, Engine, Prepared};
 use smtstorm::smtlib::{ast::*, check, printer::term_to_string, theory, Script};
 use smtstorm::solver::{session_text, Family, Limits, Outcome, Session, SolverSpec};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -171,7 +171,7 @@ fn main() {
         }
         let p = valfuzz::Prepared::new(seed);
         let mut rng = Rng::new(i as u64);
-        let Some(plan) = valfuzz::bec_plan(&p, 16, &mut rng) else { continue };
+        let Some(plan) = bec::bec_plan(&p, 16, &mut rng) else { continue };
         if plan.holes.len() < 2 {
             continue;
         }
@@ -188,7 +188,7 @@ fn main() {
         };
         let rounds = 20;
         let mut seen_true_false = 0;
-        let bec = valfuzz::bec(&p, &plan, rounds, &mut rng, &mut |q| smtstorm::mutate::file::bec_answer(&mut zs, q));
+        let bec = bec::bec(&p, &plan, rounds, &mut rng, &mut |q| smtstorm::mutate::file::bec_answer(&mut zs, q));
         let bec_vecs: BTreeSet<Vec<String>> = bec.iter().map(|(_, m)| vector(m)).collect();
         // Coverage: ask once more for each monitor's value under each BEC mutant is costly;
         // count monitors whose both polarities were forced successfully instead.
@@ -196,7 +196,7 @@ fn main() {
             let both = [true, false].iter().all(|&pol| {
                 matches!(
                     smtstorm::mutate::file::bec_answer(&mut zs, &plan.query(&p, &[(mi, pol)])),
-                    valfuzz::BecAnswer::Values(_)
+                    bec::BecAnswer::Values(_)
                 )
             });
             seen_true_false += both as usize;

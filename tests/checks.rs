@@ -10,7 +10,7 @@ mod common;
 
 use common::{py_solver, real, repo, shared_seed_files, solver_bin, tempdir};
 use smtstorm::oracle::checks::recheck;
-use smtstorm::oracle::confirm::{fresh_text, Confirm, Known};
+use smtstorm::oracle::confirm::{fresh_text, Confirm, Expected};
 use smtstorm::oracle::{BlameBy, BugKind, Verdict};
 use smtstorm::solver::checks::{is_check_option, probe};
 use smtstorm::solver::{run_file, Family, Limits, Outcome, SolverSpec};
@@ -80,7 +80,7 @@ fn a_failed_core_check_is_a_finding_of_its_own_confirmed_reproduced_and_reduced(
         assert_eq!(rc.verdicts, std::slice::from_ref(&want), "{family:?}: {:?}", rc.outcomes);
         // Confirmed by the one fresh-process confirmation, every reader rerun.
         let conf = Confirm { specs: &specs, families: &families, limits: &limits, dir: &dir, tag: "c-" };
-        let c = conf.confirm(&rc.trigger, &[0, 1], &Known::default(), &want).expect("confirmed");
+        let c = conf.confirm(&rc.trigger, &[0, 1], &Expected::default(), &want).expect("confirmed");
         assert_eq!(c.verdict, want);
         assert_eq!(c.fresh.results[1].as_ref().unwrap().outcomes, [Outcome::Unsat], "yices is not sent the check");
         // The stored trigger holds the check options: the solver alone shows the failure.

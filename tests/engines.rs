@@ -99,7 +99,8 @@ fn every_engine_on_every_corpus_seed_is_well_sorted_lossless_replayable_and_dete
 
 #[test]
 fn bec_values_come_from_z3_and_force_the_monitors() {
-    use smtstorm::mutate::valfuzz::{bec, bec_plan, BecAnswer, Prepared as VP};
+    use smtstorm::mutate::bec::{bec, bec_plan, BecAnswer};
+    use smtstorm::mutate::valfuzz::Prepared as VP;
     use smtstorm::solver::{Family, Limits, Session, SolverSpec};
     let z3 = common::solver_bin("z3-5.4.0/bin/z3");
     let spec = SolverSpec {

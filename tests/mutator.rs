@@ -41,7 +41,7 @@ fn digest(h: u64, rng_seed: u64, edits: &[smtstorm::mutate::edit::Edit], texts: 
 struct Z3<'a>(&'a mut Session);
 
 impl Reference for Z3<'_> {
-    fn bec_answer(&mut self, query: &str) -> smtstorm::mutate::valfuzz::BecAnswer {
+    fn bec_answer(&mut self, query: &str) -> smtstorm::mutate::bec::BecAnswer {
         smtstorm::mutate::file::bec_answer(self.0, query)
     }
     fn pools(&mut self, seed: &Script, bounds: &storm::Bounds, rng_seed: u64) -> Option<Arc<storm::Pools>> {

@@ -470,49 +470,27 @@ impl<'a> Bandit<'a> {
         }
         let refs: Vec<Option<&QueryResult>> = again.iter().map(Some).collect();
         for v in oracle::judge(&refs, &families[..refs.len()], None, None) {
-            let blamed = v.blamed.map_or("undecided".to_string(), |b| solvers[b].name.clone());
+            // What each solver answered: its outcomes alone (unlike `SolverAnswer::of`, a
+            // crash of the process is not added to them), as BanditFuzz has stored them.
+            let answers = again
+                .iter()
+                .zip(&solvers)
+                .map(|(r, s)| SolverAnswer {
+                    solver: s.name.clone(),
+                    version: s.version.clone(),
+                    outcomes: r.outcomes.clone(),
+                    stdout_excerpt: r.stdout_excerpt.clone(),
+                    stderr_excerpt: r.stderr_excerpt.clone(),
+                    seconds: r.wall.as_secs_f64(),
+                })
+                .collect();
             let meta = Meta {
-                id: String::new(),
-                kind: v.kind,
-                blamed_version: v.blamed.and_then(|b| solvers[b].version.clone()),
-                blamed,
-                blame_by: v.blame_by,
-                logic: self.grammar.logic.clone(),
-                signature: v.signature.clone(),
-                fixed_in: None,
-                bisection: vec![],
-                answers: again
-                    .iter()
-                    .zip(&solvers)
-                    .map(|(r, s)| SolverAnswer {
-                        solver: s.name.clone(),
-                        version: s.version.clone(),
-                        outcomes: r.outcomes.clone(),
-                        stdout_excerpt: r.stdout_excerpt.clone(),
-                        stderr_excerpt: r.stderr_excerpt.clone(),
-                        seconds: r.wall.as_secs_f64(),
-                    })
-                    .collect(),
                 seed: format!("generated (bandit seed {})", self.cfg.seed),
                 seed_hash: crate::store::seed_hash(text),
                 origin: Origin::Bandit(self.cfg.strategy),
-                edits: vec![],
-                seed_slice: None,
                 rng_seed: self.cfg.seed,
                 found_at: self.t0.elapsed().as_secs_f64(),
-                found_unix: std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_secs()),
-                run: 1,
-                trigger_bytes: text.len(),
-                duplicates: 0,
-                seed_finding: false,
-                reduction: None,
-                merged_keys: vec![],
-                merged_from: vec![],
-                cause: Default::default(),
-                known: None,
-                frames: vec![],
+                ..Meta::found(&v, &solvers, answers, Some(&self.grammar.logic), text.len())
             };
             match self.store.record(meta, text) {
                 Ok(Recorded::New(_)) => self.summary.findings += 1,

@@ -2,7 +2,7 @@
 //! deduplicated and stored.
 
 use super::*;
-use crate::oracle::confirm::{Confirm, Confirmed, Known, Refused};
+use crate::oracle::confirm::{Confirm, Confirmed, Expected, Refused};
 
 /// A suspected bug on its way to the store.
 pub(super) struct Candidate<'a> {
@@ -45,7 +45,7 @@ pub(super) fn confirm_and_store(
     let conf = Confirm { specs: &sh.solvers, families: &sh.families, limits, dir: tmp, tag: &format!("w{w}-") };
     let relations = crate::mutate::equisat::relations(edits);
     let metamorphic = (v.blame_by == BlameBy::Metamorphic).then_some(&relations[..]);
-    let known = Known { truth, witness, fusion: *engine == Engine::Fusion, metamorphic };
+    let known = Expected { truth, witness, fusion: *engine == Engine::Fusion, metamorphic };
     let unconfirmed = |v: &oracle::Verdict, edits: Option<Vec<crate::mutate::edit::Edit>>, why: Option<String>| {
         sh.counters.unconfirmed.fetch_add(1, Relaxed);
         sh.events.emit(Event::Unconfirmed {
@@ -112,7 +112,6 @@ pub(super) fn confirm_and_store(
             return Some((verdict, false));
         }
     }
-    let blamed_name = verdict.blamed.map_or("undecided".to_string(), |b| sh.solvers[b].name.clone());
     // Bisection over newer releases of the blamed solver.
     let (mut fixed_in, mut probes) = (None, vec![]);
     // A regression is bisected for where it came in, between the release that decides and
@@ -164,18 +163,9 @@ pub(super) fn confirm_and_store(
         .filter_map(|&k| all[k].map(|r| (k, r)))
         .map(|(k, r)| SolverAnswer::of(&sh.solvers[k], r))
         .collect();
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let meta = Meta {
-        id: String::new(),
-        kind: verdict.kind,
-        blamed: blamed_name,
-        blamed_version: verdict.blamed.and_then(|b| sh.solvers[b].version.clone()),
-        blame_by: verdict.blame_by,
-        logic: trigger.logic().unwrap_or("none").to_string(),
-        signature: verdict.signature.clone(),
         fixed_in,
         bisection: probes,
-        answers,
         seed: seed.path.display().to_string(),
         seed_hash: seed.hash.clone(),
         origin: engine.clone(),
@@ -183,17 +173,11 @@ pub(super) fn confirm_and_store(
         seed_slice: seed.kept().map(<[usize]>::to_vec),
         rng_seed,
         found_at: sh.elapsed_before + sh.t0.elapsed().as_secs_f64(),
-        found_unix: now,
         run: sh.run,
-        trigger_bytes: text.len(),
-        duplicates: 0,
         seed_finding,
-        reduction: None,
-        merged_keys: vec![],
-        merged_from: vec![],
         cause,
-        known: None,
         frames,
+        ..Meta::found(&verdict, &sh.solvers, answers, trigger.logic(), text.len())
     };
     // A STORM trigger carries its witness as a comment line (solvers never see it).
     let stored = match witness {

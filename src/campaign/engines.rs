@@ -57,13 +57,13 @@ pub(super) struct SessionReference<'a> {
     pub(super) limit: Duration,
     pub(super) campaign_limit: Duration,
     /// BEC's answers by query hash: a turn that asks again costs no call.
-    pub(super) answers: &'a mut std::collections::HashMap<u64, crate::mutate::valfuzz::BecAnswer>,
+    pub(super) answers: &'a mut std::collections::HashMap<u64, crate::mutate::bec::BecAnswer>,
 }
 
 impl Reference for SessionReference<'_> {
     /// Boolean Expression Coercion (ValFuzz, Wolff 2021, §3.2): the reference picks
     /// constants under which chosen Boolean sub-terms of the seed are forced true or false.
-    fn bec_answer(&mut self, q: &str) -> crate::mutate::valfuzz::BecAnswer {
+    fn bec_answer(&mut self, q: &str) -> crate::mutate::bec::BecAnswer {
         let key = crate::util::hash::fnv1a(q.as_bytes());
         if let Some(a) = self.answers.get(&key) {
             return a.clone();
@@ -105,7 +105,7 @@ impl Reference for SessionReference<'_> {
 #[derive(Default)]
 pub(super) struct MutatorCache<'s> {
     /// The reference's answers by query hash ([`SessionReference`]), kept across turns.
-    pub(super) reference_answers: std::collections::HashMap<u64, crate::mutate::valfuzz::BecAnswer>,
+    pub(super) reference_answers: std::collections::HashMap<u64, crate::mutate::bec::BecAnswer>,
     map: std::collections::HashMap<(usize, Engine), Box<dyn Mutator<'s> + 's>>,
     /// The entries in the order they were made, with their seed's bytes.
     order: VecDeque<((usize, Engine), usize)>,

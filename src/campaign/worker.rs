@@ -193,7 +193,7 @@ fn ready<'s>(
     sh: &'s Shared,
     m: &mut (dyn Mutator<'s> + 's),
     sessions: &mut [Session],
-    answers: &mut std::collections::HashMap<u64, crate::mutate::valfuzz::BecAnswer>,
+    answers: &mut std::collections::HashMap<u64, crate::mutate::bec::BecAnswer>,
     i: usize,
     engine: Engine,
     turn: u64,

@@ -29,7 +29,7 @@ impl SolversCmd {
         }
         if !self.json {
             // What keeps solvers from writing files on this machine (`solver::sandbox`).
-            outln!("sandbox: {}", smtstorm::solver::sandbox::confinement());
+            outln!("sandbox: {}", smtstorm::solver::confinement());
         }
         Ok(())
     }

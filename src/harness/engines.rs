@@ -6,18 +6,21 @@
 
 use super::runner::Harness;
 use crate::mutate::choice::{Choices, Rng};
-use crate::mutate::{storm, Ctx, Engine, Mutator};
+use crate::mutate::edit::Edit;
+use crate::mutate::{storm, Construction, Ctx, Engine, Mutant, Mutator, Reference};
 use crate::smtlib::ast::CommandKind;
 use crate::smtlib::{self, Script};
+use std::sync::Arc;
 
 /// The witness line of an input, if it has one.
 fn witness_of(data: &[u8]) -> Option<Vec<(String, String)>> {
     std::str::from_utf8(data).ok().and_then(storm::read_witness)
 }
 
-/// One structured mutant of `data` by `engine`, at most `max_size` bytes. For STORM the
-/// input is taken as a seed: an instance is generated from the reference's model of it
-/// (pools cached per seed, in the process-global harness) and carries its witness line.
+/// One structured mutant of `data` by `engine`, at most `max_size` bytes, made through the
+/// engine's [`Mutator`] (as a campaign makes it). For STORM the input is taken as a seed:
+/// an instance is generated from the reference's model of it (pools cached per seed, in
+/// the process-global harness) and carries its witness line.
 pub fn mutate(engine: Engine, data: &[u8], seed: u32, max_size: usize) -> Option<Vec<u8>> {
     if matches!(engine, Engine::Storm | Engine::Bec) {
         return mutate_in(&mut super::runner::harness(), engine, data, seed, max_size);
@@ -157,39 +160,64 @@ fn bec_mutant(h: &mut Harness, s: &Script, data: &[u8], seed: u32, max_size: usi
     (text.len() <= max_size).then(|| text.into_bytes())
 }
 
-/// A STORM instance of `s` (whose text is `data`).
+/// The reference as STORM asks it in the harness: an instance (its witness line read)
+/// gives its own pools, valued by the witness at no solver cost
+/// ([`storm::Pools::from_instance`]); a seed asks the harness's reference session, once
+/// per seed text ([`Harness`] as a [`Reference`]).
+struct StormReference<'h> {
+    h: &'h mut Harness,
+    witness: Option<Vec<(String, String)>>,
+}
+
+impl Reference for StormReference<'_> {
+    fn bec_answer(&mut self, query: &str) -> crate::mutate::bec::BecAnswer {
+        self.h.bec_answer(query)
+    }
+    fn pools(&mut self, seed: &Script, bounds: &storm::Bounds, rng_seed: u64) -> Option<Arc<storm::Pools>> {
+        match self.witness.take() {
+            Some(w) => {
+                let own = storm::Pools::from_instance(seed, w, bounds, &mut Rng::new(rng_seed))?;
+                self.h.stats.pools_from_witness += 1;
+                Some(Arc::new(own))
+            }
+            None => Reference::pools(&mut *self.h, seed, bounds, rng_seed),
+        }
+    }
+}
+
+/// A STORM instance of `s` (whose text is `data`), through the engine interface, under
+/// its witness line.
 fn storm_mutant(h: &mut Harness, s: &Script, data: &[u8], seed: u32, max_size: usize) -> Option<Vec<u8>> {
-    let mut rng = Rng::new(seed as u64);
     // Small instances: libFuzzer needs many fast executions, and each corpus instance is
     // mutated by re-fragmenting *it*, so formulas of up to 8 KB (the campaign's bound)
     // would compound into instances z3 needs 70 ms for (measured under libFuzzer, push/pop).
     // Depth and breadth come from the corpus' evolution instead of from one instance.
     let bounds = storm::Bounds { amax: 4, nc: 64, max_formula_bytes: 512, ..Default::default() };
-    // An instance (it carries its witness) is re-mutated from its own structure, valued
-    // by the witness, at no solver cost; a seed needs the reference's model once.
-    let own;
-    let pools = match witness_of(data) {
-        Some(w) => {
-            let key = crate::util::hash::fnv1a(data);
-            own = storm::Pools::from_instance(s, w, &bounds, &mut Rng::new(key))?;
-            h.stats.pools_from_witness += 1;
-            &own
-        }
-        None => h.pools(s, &bounds)?,
-    };
-    let mut a = pools.instance(&bounds, &mut rng)?;
-    let line = pools.witness_line();
-    let text = |a: Vec<String>| Some(format!("{line}\n{}", smtlib::print(&storm::instance_script(s, a).ok()?)));
-    let mut t = text(a.clone())?;
+    let options = crate::solver::options::Options::default();
+    // An instance (it carries its witness) is re-mutated from its own structure, its
+    // fragments drawn from its text's hash; a seed needs the reference's model once.
+    let key = crate::util::hash::fnv1a(data);
+    let draw = |_| key;
+    let mut reference = StormReference { h, witness: witness_of(data) };
+    let mut ctx = ctx(&options, &bounds, &draw, seed, Some(&mut reference));
+    let mut m = crate::mutate::mutator(Engine::Storm);
+    m.prepare(s, &mut ctx).ok()?;
+    let mut x = m.mutate(seed as u64)?;
+    let Construction::Witness(w) = m.construction() else { return None };
+    let line = storm::witness_line(w);
+    let text = |x: &Mutant| Some(format!("{line}\n{}", smtlib::print(&*m.rebuild(s, x).ok()?)));
+    let mut t = text(&x)?;
     if t.len() > max_size {
         // Too long for libFuzzer's current length limit: keep a prefix of the assertions
         // that fits (each one is satisfied by the witness on its own).
-        let mut excess = t.len() - max_size;
-        while excess > 0 && a.len() > 1 {
-            let last = a.pop().expect("len > 1");
-            excess = excess.saturating_sub(last.len() + "(assert )\n".len());
+        if let Some(Edit::Recombine { assertions: a, .. }) = x.edits.first_mut() {
+            let mut excess = t.len() - max_size;
+            while excess > 0 && a.len() > 1 {
+                let last = a.pop()?;
+                excess = excess.saturating_sub(last.len() + "(assert )\n".len());
+            }
         }
-        t = text(a)?;
+        t = text(&x)?;
     }
     (t.len() <= max_size).then(|| t.into_bytes())
 }

@@ -21,7 +21,7 @@
 //! Inputs named as files on libFuzzer's command line (a reproduction) abort as before.
 
 use super::runner::Harness;
-use crate::oracle::confirm::{Confirmed, Known};
+use crate::oracle::confirm::{Confirmed, Expected};
 use crate::oracle::BugKind;
 use crate::smtlib::{self, Script};
 use crate::store::{dedup_key, Meta, Origin, Recorded, SolverAnswer, Store};
@@ -112,7 +112,7 @@ impl Harness {
 
     /// A confirmed finding on `s` ([`Found`], the module docs): stored, and aborted on
     /// only when new and made by a mutator. Without a store, or replaying files, it aborts.
-    pub(super) fn keep(&mut self, s: &Script, known: &Known, c: &Confirmed) -> Found {
+    pub(super) fn keep(&mut self, s: &Script, known: &Expected, c: &Confirmed) -> Found {
         let found = self.named(&c.verdict);
         let Some(out) = self.store.clone().filter(|_| !self.replay) else { return found };
         let seed_finding = self.origin == Origin::Seed;
@@ -148,41 +148,16 @@ impl Harness {
     /// The finding's `meta.json`, as a campaign writes it (no bisection, no gdb frames:
     /// `smtstorm triage` adds both to the artifacts).
     fn meta(&self, s: &Script, c: &Confirmed, seed_finding: bool, trigger: &str) -> Meta {
-        let v = &c.verdict;
         let answers = (0..self.specs.len())
             .filter_map(|k| c.fresh.results.get(k).and_then(Option::as_ref).map(|r| (k, r)))
             .map(|(k, r)| SolverAnswer::of(&self.specs[k], r))
             .collect();
-        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
         Meta {
-            id: String::new(),
-            kind: v.kind,
-            blamed: v.blamed.map_or("undecided".into(), |b| self.specs[b].name.clone()),
-            blamed_version: v.blamed.and_then(|b| self.specs[b].version.clone()),
-            blame_by: v.blame_by,
-            logic: s.logic().unwrap_or("none").to_string(),
-            signature: v.signature.clone(),
-            fixed_in: None,
-            bisection: vec![],
-            answers,
             seed: format!("libfuzzer input {}", crate::store::seed_hash(trigger)),
             seed_hash: crate::store::seed_hash(trigger),
             origin: self.origin.clone(),
-            edits: vec![],
-            seed_slice: None,
-            rng_seed: 0,
-            found_at: 0.0,
-            found_unix: now,
-            run: 1,
-            trigger_bytes: trigger.len(),
-            duplicates: 0,
             seed_finding,
-            reduction: None,
-            merged_keys: vec![],
-            merged_from: vec![],
-            cause: Default::default(),
-            known: None,
-            frames: vec![],
+            ..Meta::found(&c.verdict, &self.specs, answers, s.logic(), trigger.len())
         }
     }
 }

@@ -40,7 +40,7 @@
 pub use super::kept::Found;
 use super::stats::Stats;
 use crate::mutate::storm::{self, Pools};
-use crate::oracle::confirm::{Confirm, Known};
+use crate::oracle::confirm::{Confirm, Expected};
 use crate::oracle::{judge, Verdict};
 use crate::smtlib::checks;
 use crate::smtlib::{self, Script};
@@ -104,7 +104,7 @@ pub struct Harness {
     /// STORM pools by seed text hash (`None`: no model for that seed).
     pools: HashMap<u64, Option<std::sync::Arc<Pools>>>,
     /// BEC answers of the reference by query hash ([`Harness::bec_answer`]).
-    bec_answers: HashMap<u64, crate::mutate::valfuzz::BecAnswer>,
+    bec_answers: HashMap<u64, crate::mutate::bec::BecAnswer>,
     scratch: tempfile::TempDir,
     /// Executions so far (for statistics).
     pub execs: u64,
@@ -406,7 +406,7 @@ impl Harness {
     /// ([`crate::oracle::confirm`]): every solver that reads `s` in a fresh process (the
     /// in-process z3 in a fresh context), the same verdict again, ties settled, a STORM
     /// witness re-checked. The confirmed verdict, if any.
-    fn confirm(&mut self, s: &Script, known: &Known, v: &Verdict) -> Option<crate::oracle::confirm::Confirmed> {
+    fn confirm(&mut self, s: &Script, known: &Expected, v: &Verdict) -> Option<crate::oracle::confirm::Confirmed> {
         let t0 = std::time::Instant::now();
         let limits = self.confirm_limits();
         let families: Vec<crate::solver::Family> = self.specs.iter().map(|s| s.family).collect();
@@ -439,7 +439,7 @@ impl Harness {
 
     /// The first of `verdicts` that is confirmed with a blamed solver (an undecided tie
     /// aborts nothing).
-    fn first_confirmed(&mut self, s: &Script, known: &Known, verdicts: &[Verdict]) -> Found {
+    fn first_confirmed(&mut self, s: &Script, known: &Expected, verdicts: &[Verdict]) -> Found {
         for v in verdicts {
             if let Some(c) = self.confirm(s, known, v).filter(|c| c.verdict.blamed.is_some()) {
                 return self.keep(s, known, &c);
@@ -459,7 +459,7 @@ impl Harness {
     /// The differential oracle (crash, invalid model, conflicting definite answers),
     /// confirmed in fresh processes.
     pub fn differential(&mut self, s: &Script) -> Found {
-        self.judged(s, &Known::default())
+        self.judged(s, &Expected::default())
     }
 
     /// The STORM oracle: the instance is satisfied by `witness`, so `unsat` from any solver
@@ -467,12 +467,12 @@ impl Harness {
     /// witness still holding under the one rule ([`crate::oracle::confirm::WitnessCheck`]).
     pub fn storm(&mut self, s: &Script, witness: &[(String, String)]) -> Found {
         let truth = vec![Outcome::Sat; checks(s).max(1)];
-        self.judged(s, &Known { truth: Some(&truth), witness: Some(witness), ..Known::default() })
+        self.judged(s, &Expected { truth: Some(&truth), witness: Some(witness), ..Expected::default() })
     }
 
     /// `s` through the sessions, judged against what is `known`, the first confirmed
     /// verdict.
-    pub(super) fn judged(&mut self, s: &Script, known: &Known) -> Found {
+    pub(super) fn judged(&mut self, s: &Script, known: &Expected) -> Found {
         let results = self.run_all(s);
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
         let families: Vec<_> = self.specs.iter().map(|s| s.family).collect();
@@ -484,12 +484,10 @@ impl Harness {
         self.first_confirmed(s, known, &verdicts)
     }
 
-    /// STORM pools for a seed, built once per distinct seed text with the reference
-    /// session (`None` when the reference has no model for it).
     /// The reference solver's answer to one Boolean Expression Coercion query, cached by
     /// the query's text (libFuzzer mutates one input many times: the same coercion of the
     /// same seed costs one call). `GaveUp` without a process session.
-    pub fn bec_answer(&mut self, query: &str) -> crate::mutate::valfuzz::BecAnswer {
+    pub fn bec_answer(&mut self, query: &str) -> crate::mutate::bec::BecAnswer {
         let key = crate::util::hash::fnv1a(query.as_bytes());
         if let Some(a) = self.bec_answers.get(&key) {
             return a.clone();
@@ -501,7 +499,7 @@ impl Harness {
         let a = match &mut self.sessions[r] {
             Backend::Process(sess) => crate::mutate::file::bec_answer(sess, query),
             #[cfg(feature = "z3-inprocess")]
-            Backend::InProcess(_) => crate::mutate::valfuzz::BecAnswer::GaveUp,
+            Backend::InProcess(_) => crate::mutate::bec::BecAnswer::GaveUp,
         };
         self.bec_answers.insert(key, a.clone());
         a
@@ -515,7 +513,9 @@ impl Harness {
         u64::from_le_bytes(digest[..8].try_into().unwrap_or_default())
     }
 
-    pub fn pools(&mut self, seed: &Script, bounds: &storm::Bounds) -> Option<&Pools> {
+    /// STORM pools for a seed, built once per distinct seed text with the reference
+    /// session (`None` when the reference has no model for it).
+    fn pools(&mut self, seed: &Script, bounds: &storm::Bounds) -> Option<std::sync::Arc<Pools>> {
         let key = Self::pools_key(seed);
         if self.pools.contains_key(&key) {
             self.stats.pools_cached += 1;
@@ -539,21 +539,19 @@ impl Harness {
             self.stats.pools_wall += t0.elapsed();
             self.pools.insert(key, p);
         }
-        self.pools.get(&key).and_then(|p| p.as_deref())
+        self.pools.get(&key).cloned().flatten()
     }
 }
 
 /// The harness's reference session, as the engines ask it ([`crate::mutate::Mutator`]).
 impl crate::mutate::Reference for Harness {
-    fn bec_answer(&mut self, query: &str) -> crate::mutate::valfuzz::BecAnswer {
+    fn bec_answer(&mut self, query: &str) -> crate::mutate::bec::BecAnswer {
         Harness::bec_answer(self, query)
     }
     /// Pools by seed text: the harness draws a seed's fragments from its text's hash (a
     /// libFuzzer input has no index), not from `rng_seed`.
     fn pools(&mut self, seed: &Script, bounds: &storm::Bounds, _rng_seed: u64) -> Option<std::sync::Arc<Pools>> {
-        Harness::pools(self, seed, bounds)?;
-        let key = Self::pools_key(seed);
-        self.pools.get(&key).cloned().flatten()
+        Harness::pools(self, seed, bounds)
     }
 }
 
@@ -564,11 +562,7 @@ pub fn differential_target(data: &[u8]) -> Found {
 
 /// [`differential_target`] on a given harness.
 pub fn differential_input(h: &mut Harness, data: &[u8]) -> Found {
-    let t0 = std::time::Instant::now();
-    h.origin = h.origin_of(data);
-    let r = differential_body(h, data);
-    h.stats.target_wall += t0.elapsed();
-    r
+    h.execute(data, differential_body)
 }
 
 fn differential_body(h: &mut Harness, data: &[u8]) -> Found {
@@ -587,11 +581,19 @@ pub fn storm_target(data: &[u8]) -> Found {
 
 /// [`storm_target`] on a given harness.
 pub fn storm_input(h: &mut Harness, data: &[u8]) -> Found {
-    let t0 = std::time::Instant::now();
-    h.origin = h.origin_of(data);
-    let r = storm_body(h, data);
-    h.stats.target_wall += t0.elapsed();
-    r
+    h.execute(data, storm_body)
+}
+
+impl Harness {
+    /// One execution of a target's `body` on `data`: what made the input noted (a seed or
+    /// a mutant, [`Harness::origin_of`]) and the time counted.
+    fn execute(&mut self, data: &[u8], body: fn(&mut Harness, &[u8]) -> Found) -> Found {
+        let t0 = std::time::Instant::now();
+        self.origin = self.origin_of(data);
+        let r = body(self, data);
+        self.stats.target_wall += t0.elapsed();
+        r
+    }
 }
 
 fn storm_body(h: &mut Harness, data: &[u8]) -> Found {
@@ -605,7 +607,7 @@ fn storm_body(h: &mut Harness, data: &[u8]) -> Found {
     if let Some(sat) = text.and_then(super::mix::read_fused) {
         // A fusion of two inputs of one status ([`super::mix`]): that status by construction.
         let truth = vec![if sat { Outcome::Sat } else { Outcome::Unsat }; checks(&s).max(1)];
-        return h.judged(&s, &Known { truth: Some(&truth), witness: None, fusion: true, ..Known::default() });
+        return h.judged(&s, &Expected { truth: Some(&truth), witness: None, fusion: true, ..Expected::default() });
     }
     match text.and_then(storm::read_witness) {
         Some(w) => h.storm(&s, &w),

@@ -1,7 +1,7 @@
 //! `smtstorm mutate`: mutants of one seed, each with the edits that made it.
 
 use crate::mutate::fusion::{self, Part};
-use crate::mutate::{choice::Rng, edit::Edit, valfuzz, Engine, Prepared};
+use crate::mutate::{bec, choice::Rng, edit::Edit, valfuzz, Engine, Prepared};
 use crate::smtlib;
 use crate::solver::{model, Limits, Outcome, Session, SolverSpec};
 use crate::util::error::Result;
@@ -75,15 +75,15 @@ pub fn fusion_mutants(path: &Path, other: &Path, seed: u64, count: usize) -> Res
 
 /// A BEC answer from a solver session: `sat` with the `get-value` pairs, `unsat`, or
 /// given up.
-pub fn bec_answer(session: &mut Session, query: &str) -> valfuzz::BecAnswer {
+pub fn bec_answer(session: &mut Session, query: &str) -> bec::BecAnswer {
     let r = session.query(query, 1);
     match r.outcome() {
         Outcome::Sat => match r.data.first().map(|d| model::parse_values(d)) {
-            Some(Ok(v)) => valfuzz::BecAnswer::Values(v),
-            _ => valfuzz::BecAnswer::GaveUp,
+            Some(Ok(v)) => bec::BecAnswer::Values(v),
+            _ => bec::BecAnswer::GaveUp,
         },
-        Outcome::Unsat => valfuzz::BecAnswer::Impossible,
-        _ => valfuzz::BecAnswer::GaveUp,
+        Outcome::Unsat => bec::BecAnswer::Impossible,
+        _ => bec::BecAnswer::GaveUp,
     }
 }
 
@@ -93,9 +93,9 @@ pub fn bec_mutants(path: &Path, solver: &SolverSpec, seed: u64, rounds: usize) -
     let script = read(path)?;
     let p = valfuzz::Prepared::new(&script);
     let mut rng = Rng::new(seed);
-    let Some(plan) = valfuzz::bec_plan(&p, 16, &mut rng) else { return Ok(vec![]) };
+    let Some(plan) = bec::bec_plan(&p, 16, &mut rng) else { return Ok(vec![]) };
     let mut session = Session::new(solver.clone(), Limits::default());
-    let out = valfuzz::bec(&p, &plan, rounds, &mut rng, &mut |q| bec_answer(&mut session, q));
+    let out = bec::bec(&p, &plan, rounds, &mut rng, &mut |q| bec_answer(&mut session, q));
     Ok(out.into_iter().map(|(e, m)| finish(e, m)).collect())
 }
 

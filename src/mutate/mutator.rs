@@ -6,9 +6,9 @@
 //! solver asks it through [`Reference`], which each of them implements with its own
 //! sessions (this floor sits below the oracle and the campaign).
 
+use super::bec::BecAnswer;
 use super::edit::{self, Edit};
 use super::storm::{Bounds, Pools};
-use super::valfuzz::BecAnswer;
 use super::Engine;
 use crate::smtlib::{framing::Framing, Script};
 use crate::solver::{session_text, QueryResult, SolverSpec};

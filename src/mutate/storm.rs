@@ -591,9 +591,11 @@ impl<'s> super::Mutator<'s> for Storm<'s> {
         let mut rng = super::choice::Rng::new(rng_seed);
         let a = p.instance(&self.bounds, &mut rng)?;
         let e = instance_edit(a, &self.bounds, &mut rng)?;
-        // At most two bodies (with and without the z3 tactic), each built once.
+        // At most two bodies (with and without the z3 tactic), each built once; without
+        // solvers (the fuzz harness prints the script) the plain one counts the checks.
         let with = if self.tactics.contains(&true) { Some(instance_body(&e, true)?) } else { None };
-        let without = if self.tactics.contains(&false) { Some(instance_body(&e, false)?) } else { None };
+        let plain = self.tactics.contains(&false) || self.tactics.is_empty();
+        let without = if plain { Some(instance_body(&e, false)?) } else { None };
         let checks = with.as_ref().or(without.as_ref())?.1;
         let texts = (0..self.solvers.len())
             .map(|k| {

@@ -5,7 +5,7 @@
 //! * **Random value mutation** ([`mutate_prepared`]): one or two constants get a new value
 //!   of their sort — boundary values, bit patterns, small and huge numerals, special
 //!   floating-point values, strings with escapes, flipped Booleans, other rounding modes.
-//! * **Boolean Expression Coercion** ([`bec`]): constants become fresh *hole* constants;
+//! * **Boolean Expression Coercion** ([`super::bec`]): constants become fresh *hole* constants;
 //!   closed Boolean sub-terms of the assertions are *monitored*; a chosen subset is forced
 //!   true or false and a reference solver's model supplies hole values under which they
 //!   are; substituting those values back gives a mutant whose sub-expressions take the
@@ -14,7 +14,6 @@
 //!   `(= m_i e_i)` are written here as direct `(assert e_i)` / `(assert (not e_i))`, and
 //!   the monitors' own values are read back with the same `get-value` as the holes.
 
-pub use super::bec::{bec, bec_plan, BecAnswer, BecPlan, MAX_BLOCKED};
 use super::choice::Choices;
 use super::edit::{self, Edit};
 use super::scope::{Scope, NONE};
@@ -299,6 +298,7 @@ pub fn mutator<'s>() -> super::mutator::Plain<'s, Prepared<'s>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mutate::bec::bec_plan;
     use crate::mutate::choice::Rng;
     use crate::smtlib::{parse, print};
     use std::collections::BTreeSet;

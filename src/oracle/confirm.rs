@@ -37,9 +37,11 @@ pub fn crashes_with(r: &QueryResult, signature: &str) -> bool {
     matches!(crash_of(r), Some(Outcome::Crash { message, .. }) if message == signature)
 }
 
-/// What is known of a candidate besides the solvers' answers.
+/// What a candidate's answers are expected to be, besides the solvers' votes: by its
+/// seed's status or by construction. (Not `store::known::Known`, the causes
+/// already filed.)
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Known<'a> {
+pub struct Expected<'a> {
     /// Expected answers per check-sat (a seed's `:status`, a fusion's construction, a
     /// STORM instance's `sat`).
     pub truth: Option<&'a [Outcome]>,
@@ -237,7 +239,7 @@ impl Confirm<'_> {
         &self,
         trigger: &Script,
         readers: &[usize],
-        known: &Known,
+        known: &Expected,
         v: &Verdict,
     ) -> Result<Confirmed, Refused> {
         let limits = *self.limits;
@@ -252,7 +254,7 @@ impl Confirm<'_> {
         &self,
         trigger: &Script,
         readers: &[usize],
-        known: &Known,
+        known: &Expected,
         v: &Verdict,
         run: &mut dyn FnMut(usize, &Path, usize) -> QueryResult,
     ) -> Result<Confirmed, Refused> {

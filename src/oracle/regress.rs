@@ -20,7 +20,7 @@
 //! the newer one, given a longer limit ([`newer_limit`]: a near miss is not a regression),
 //! must fail every time. Bisection (in the campaign) then finds the release that introduced it.
 
-use super::confirm::{fresh_text, Confirm, Confirmed, Known, Refused};
+use super::confirm::{fresh_text, Confirm, Confirmed, Expected, Refused};
 use super::{BlameBy, BugKind, Verdict};
 use crate::smtlib::{self, Script};
 use crate::solver::registry::version_cmp;
@@ -210,7 +210,7 @@ impl Confirm<'_> {
         &self,
         trigger: &Script,
         readers: &[usize],
-        known: &Known,
+        known: &Expected,
         v: &Verdict,
     ) -> Result<Confirmed, Refused> {
         let newer = v.blamed.ok_or(Refused::NotReproduced)?;

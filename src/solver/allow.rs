@@ -25,22 +25,6 @@ pub enum ValueKind {
     Text,
 }
 
-/// SMT-LIB 2.6 §4.1.7's options a script may set, but for the output channels.
-const STANDARD: &[&str] = &[
-    "global-declarations",
-    "interactive-mode",
-    "print-success",
-    "produce-assertions",
-    "produce-assignments",
-    "produce-models",
-    "produce-proofs",
-    "produce-unsat-assumptions",
-    "produce-unsat-cores",
-    "random-seed",
-    "reproducible-resource-limit",
-    "verbosity",
-];
-
 /// A key as the tables list it: no colon, lower case, `_` for `-` (z3 reads both).
 pub(super) fn norm(key: &str) -> String {
     key.trim_start_matches(':').to_ascii_lowercase().replace('-', "_")
@@ -57,7 +41,9 @@ pub fn allows(family: Family, key: &str, value: &str) -> Option<bool> {
     let v = value.trim();
     let boolean = matches!(v, "true" | "false");
     let number = v.parse::<f64>().is_ok();
-    if STANDARD.iter().any(|s| norm(s) == k) {
+    // SMT-LIB 2.6 §4.1.7's options, but for the output channels (their value is a file).
+    let mut standard = super::family::STANDARD_OPTIONS.iter().filter(|s| !s.ends_with("-output-channel"));
+    if standard.any(|s| norm(s) == k) {
         return Some(boolean || number);
     }
     let tables = TABLES.read().unwrap_or_else(|e| e.into_inner());

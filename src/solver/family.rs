@@ -144,7 +144,8 @@ static DIALECTS: [(Family, Dialect); 5] = [
     ),
 ];
 
-/// The options of SMT-LIB 2.6 §4.1.7, which every solver reads.
+/// The options of SMT-LIB 2.6 §4.1.7, which every solver reads (the one list of them: the
+/// allow-lists pass all but the two output channels, [`super::allow::allows`]).
 pub const STANDARD_OPTIONS: &[&str] = &[
     ":diagnostic-output-channel",
     ":global-declarations",

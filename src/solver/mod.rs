@@ -35,6 +35,7 @@ pub mod session;
 pub use family::{Family, OptionOwners};
 pub use limits::{Limits, DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S};
 pub use oneshot::{run_argv, run_argv_until, run_file, RawRun};
+pub use os::confinement;
 pub use outcome::{Outcome, QueryResult};
 pub use registry::{Registry, SolverSpec};
 pub use session::{failed, query_batches, BatchJob, Framing, Session};

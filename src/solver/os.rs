@@ -120,8 +120,10 @@ fn spawner(workdir: Option<&'static Path>) -> std::io::Result<(mpsc::Sender<Requ
     Ok((tx, confinement))
 }
 
-/// How the spawner for the current scratch directory is confined.
-pub(super) fn confinement() -> super::sandbox::Confinement {
+/// How solver processes started now are confined ([`super::sandbox::confine_writes`]):
+/// what the spawner thread for the current scratch directory got, asked of the kernel
+/// once.
+pub fn confinement() -> super::sandbox::Confinement {
     spawner(super::sandbox::workdir()).map_or(super::sandbox::Confinement::TextOnly, |s| s.1)
 }
 

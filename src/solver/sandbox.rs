@@ -5,7 +5,7 @@
 //!    create, write, truncate, rename or remove files only beneath the scratch directory
 //!    ([`use_scratch_dir`]), and write to `/dev/null`; with no scratch directory, nowhere.
 //!    Reading and executing stay as they were. Where the kernel has no Landlock (or it is
-//!    turned off), the next layer is what remains, and [`confinement`] says so.
+//!    turned off), the next layer is what remains, and [`super::confinement`] says so.
 //! 2. **The text.** Options that name an output file or channel are removed from every
 //!    script a solver is sent, whatever the form of their value (a string, a quoted or a
 //!    bare symbol: z3 and cvc5 read `(set-option :err /tmp/x)` as a file name), and solver
@@ -203,12 +203,6 @@ pub(super) fn confine_writes(scratch: Option<&Path>) -> Confinement {
         Ok(s) if s.ruleset == RulesetStatus::PartiallyEnforced => Confinement::LandlockPartial,
         _ => Confinement::TextOnly,
     }
-}
-
-/// How solver processes started now are confined ([`confine_writes`]): what the spawner
-/// thread for the current scratch directory got, asked of the kernel once.
-pub fn confinement() -> Confinement {
-    super::os::confinement()
 }
 
 #[cfg(test)]

@@ -175,11 +175,24 @@ impl Range {
     }
 }
 
-/// The family a solver name stands for: the campaign's definition of that name when
-/// there is one, else the name's stem (`z3-4.8.12` is z3, `yices+mcsat` is yices).
+/// The family a blamed solver name stands for, and whether the name is a configured
+/// variant (`SOLVER+FLAG+...`, [`crate::mutate::config::command_line_variants`]): the
+/// campaign's definition of that name when there is one, else its base's, else the
+/// family the name's stem says (`z3-4.8.12` is z3, `yices+mcsat` is yices).
+pub fn blamed_family(name: &str, solvers: &[crate::solver::SolverSpec]) -> (Family, bool) {
+    let by_name = |n: &str| solvers.iter().find(|s| s.name == n).map(|s| s.family);
+    match by_name(name) {
+        Some(f) => (f, false),
+        None => match name.split_once('+') {
+            Some((base, _)) => (by_name(base).unwrap_or_else(|| Family::guess(base)), true),
+            None => (Family::guess(name), false),
+        },
+    }
+}
+
+/// The family a solver name stands for ([`blamed_family`]), as identity keys spell it.
 pub fn family_of(name: &str, solvers: &[crate::solver::SolverSpec]) -> String {
-    let fam = solvers.iter().find(|s| s.name == name).map(|s| s.family).unwrap_or_else(|| Family::guess(name));
-    match fam {
+    match blamed_family(name, solvers).0 {
         // An unknown command line is a family of its own, up to its configured variants.
         Family::Other => name.split('+').next().unwrap_or(name).to_string(),
         f => serde_json::to_value(f).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
@@ -439,5 +452,12 @@ mod tests {
         assert_eq!(family_of("z3-4.8.12", &[]), "z3");
         assert_eq!(family_of("yices+mcsat+mcsat-nra-nlsat", &[]), "yices");
         assert_eq!(family_of("mysolver+x", &[]), "mysolver");
+        // A configured variant of a named solver is of that solver's family, as severity
+        // reads it (one function serves both).
+        let mine = [crate::solver::SolverSpec::new("mine", Family::Z3, vec!["/opt/z3".into()])];
+        assert_eq!(family_of("mine", &mine), "z3");
+        assert_eq!(family_of("mine+smt.arith.solver=2", &mine), "z3");
+        assert_eq!(blamed_family("mine+smt.arith.solver=2", &mine), (Family::Z3, true));
+        assert_eq!(blamed_family("mine", &mine), (Family::Z3, false));
     }
 }

@@ -196,6 +196,52 @@ pub struct Meta {
 }
 
 impl Meta {
+    /// A new finding's `meta.json` for `verdict` among `solvers` (the indices it names):
+    /// whom it blames and how, the `answers` kept, the trigger's logic (`none` without
+    /// one) and size, found now. Where it came from (seed, origin, edits, time into the
+    /// run) and what later steps add (bisection, reduction, cause) are the caller's to
+    /// set: the campaign, the fuzz harness and BanditFuzz fill in their own.
+    pub fn found(
+        verdict: &crate::oracle::Verdict,
+        solvers: &[crate::solver::SolverSpec],
+        answers: Vec<SolverAnswer>,
+        logic: Option<&str>,
+        trigger_bytes: usize,
+    ) -> Meta {
+        let blamed = verdict.blamed.and_then(|b| solvers.get(b));
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        Meta {
+            id: String::new(),
+            kind: verdict.kind,
+            blamed: blamed.map_or("undecided".into(), |s| s.name.clone()),
+            blamed_version: blamed.and_then(|s| s.version.clone()),
+            blame_by: verdict.blame_by,
+            logic: logic.unwrap_or("none").to_string(),
+            signature: verdict.signature.clone(),
+            fixed_in: None,
+            bisection: vec![],
+            answers,
+            seed: String::new(),
+            seed_hash: String::new(),
+            origin: Origin::Seed,
+            edits: vec![],
+            seed_slice: None,
+            rng_seed: 0,
+            found_at: 0.0,
+            found_unix: now,
+            run: 1,
+            trigger_bytes,
+            duplicates: 0,
+            seed_finding: false,
+            reduction: None,
+            merged_keys: vec![],
+            merged_from: vec![],
+            cause: Default::default(),
+            known: None,
+            frames: vec![],
+        }
+    }
+
     /// The z3 tactic a STORM trigger's checks go through, if its edits chose one.
     pub fn storm_tactic(&self) -> Option<&str> {
         self.edits.iter().find_map(|e| match e {

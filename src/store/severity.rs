@@ -307,19 +307,10 @@ fn asks_by_tokens(text: &str) -> Asks {
 
 /// The severity of the stored finding `m` in `dir`, read from its best input (the
 /// reduction, else the trigger); the blamed solver's family and whether it is a
-/// configured variant come from the campaign's `solvers` (a variant is named
-/// `SOLVER+FLAG+...`, [`crate::mutate::config::command_line_variants`]), else from the
-/// name alone.
+/// configured variant as identity reads them ([`super::identity::blamed_family`]).
 pub fn of_finding(dir: &super::FindingDir, m: &Meta, solvers: &[crate::solver::SolverSpec]) -> Severity {
     let (_, text) = dir.best_input();
-    let by_name = |n: &str| solvers.iter().find(|s| s.name == n).map(|s| s.family);
-    let (family, variant) = match by_name(&m.blamed) {
-        Some(f) => (f, false),
-        None => match m.blamed.split_once('+') {
-            Some((base, _)) => (by_name(base).unwrap_or_else(|| Family::guess(base)), true),
-            None => (Family::guess(&m.blamed), false),
-        },
-    };
+    let (family, variant) = super::identity::blamed_family(&m.blamed, solvers);
     Severity::of(m, &text, Some(family), variant)
 }
 
