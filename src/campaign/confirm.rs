@@ -45,7 +45,8 @@ pub(super) fn confirm_and_store(
     let conf = Confirm { specs: &sh.solvers, families: &sh.families, limits, dir: tmp, tag: &format!("w{w}-") };
     let relations = crate::mutate::equisat::relations(edits);
     let metamorphic = (v.blame_by == BlameBy::Metamorphic).then_some(&relations[..]);
-    let known = Known { truth, witness, fusion: *engine == Engine::Fusion, metamorphic };
+    let baseline = super::regress::baseline(sh);
+    let known = Known { truth, witness, fusion: *engine == Engine::Fusion, metamorphic, baseline };
     let unconfirmed = |v: &oracle::Verdict, edits: Option<Vec<crate::mutate::edit::Edit>>, why: Option<String>| {
         sh.counters.unconfirmed.fetch_add(1, Relaxed);
         sh.events.emit(Event::Unconfirmed {
@@ -192,7 +193,8 @@ pub(super) fn confirm_and_store(
         merged_keys: vec![],
         merged_from: vec![],
         cause,
-        known: None,
+        // Regression mode: a finding that is not the build's regression is stored marked.
+        known: super::regress::not_the_builds(sh, &verdict, &fresh),
         frames,
     };
     // A STORM trigger carries its witness as a comment line (solvers never see it).

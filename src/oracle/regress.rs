@@ -171,6 +171,107 @@ fn verdict(specs: &[SolverSpec], older: usize, newer: usize, f: Failure, baselin
     }
 }
 
+/// Wrong answers against a baseline (`--baseline`, a solver team's reference build): at
+/// the first check-sat where the baseline `b` decides and another build `k` of its family
+/// decides otherwise, `k` is blamed ([`BlameBy::Baseline`]) with the baseline's answer as
+/// the expected one (`sat where unsat is expected`).
+///
+/// Why not the differential oracle's votes: one vote per family ([`super::voter`]), so a
+/// dev z3 and a baseline z3 that disagree cast none, and the split is an undecided tie
+/// that only a model cross-check might settle; the question regression mode asks is
+/// "what does my build get wrong that the baseline gets right", which names the expected
+/// answer. The baseline is taken for right only where nothing contradicts it: any solver
+/// outside its family with another definite answer at that check-sat, or a known status,
+/// silences this oracle (the differential one judges that query as always). A check-sat
+/// under a meaning-changing parameter (`framing`, as [`super::judge`] skips it) is about
+/// another formula, and two releases may read the parameter differently: not judged.
+pub fn wrong_answers(
+    results: &[Option<&QueryResult>],
+    specs: &[SolverSpec],
+    b: usize,
+    truth: Option<&[Outcome]>,
+    framing: Option<&smtlib::framing::Framing>,
+) -> Vec<Verdict> {
+    let changed = |c: usize| framing.is_some_and(|f| f.changed.get(c) == Some(&true));
+    let Some(Some(base)) = results.get(b) else { return vec![] };
+    let family = specs[b].family;
+    let kin: Vec<usize> = (0..specs.len()).filter(|&k| specs[k].family == family).collect();
+    let word = |o: &Outcome| o.to_string();
+    let mut v = vec![];
+    for &k in kin.iter().filter(|&&k| k != b) {
+        let Some(Some(build)) = results.get(k) else { continue };
+        if build.crash.is_some() || base.crash.is_some() {
+            continue;
+        }
+        let wrong = base
+            .outcomes
+            .iter()
+            .zip(&build.outcomes)
+            .enumerate()
+            .find(|(c, (w, o))| !changed(*c) && w.is_definite() && o.is_definite() && w != o);
+        let Some((c, (want, said))) = wrong else { continue };
+        // The baseline's answer at this check-sat only: contradicted by another family
+        // or the status, it may be the baseline that is wrong.
+        let by_other = results
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| !kin.contains(j))
+            .filter_map(|(_, r)| r.and_then(|r| r.outcomes.get(c)))
+            .any(|o| o.is_definite() && o != want);
+        let by_status = truth.and_then(|t| t.get(c)).is_some_and(|t| t.is_definite() && t != want);
+        if by_other || by_status {
+            continue;
+        }
+        v.push(Verdict {
+            kind: BugKind::Soundness,
+            blamed: Some(k),
+            blame_by: BlameBy::Baseline,
+            signature: format!("{} where {} is expected", word(said), word(want)),
+        });
+    }
+    v
+}
+
+/// Whether the baseline's result `base` shows the symptom the confirmed verdict `v` found
+/// in a build (its fresh result `build`): then the build does not get wrong what the
+/// baseline gets right, and the finding is not the build's regression. The words say
+/// why; `None`: the baseline gets it right (or the symptom is one this cannot compare:
+/// a regression, an unsat core, a metamorphic pair, which are reported as found).
+///
+/// * a crash: the baseline crashes too (any crash: it gets nothing right there);
+/// * an invalid model or a failed self-check: the baseline's is rejected too;
+/// * a wrong answer (differential, status, witness, construction, a self-contradiction):
+///   the baseline gives the build's definite answers at every check-sat the build decided,
+///   or decides none of them (it does not get it right either).
+pub fn shared_with(v: &Verdict, base: Option<&QueryResult>, build: Option<&QueryResult>) -> Option<&'static str> {
+    let (base, build) = (base?, build?);
+    let has = |f: fn(&Outcome) -> bool| base.outcomes.iter().chain(&base.crash).any(f);
+    match v.kind {
+        BugKind::Crash => has(|o| matches!(o, Outcome::Crash { .. })).then_some("the baseline crashes too"),
+        BugKind::InvalidModel => {
+            has(|o| matches!(o, Outcome::InvalidModel { .. })).then_some("the baseline's model is invalid too")
+        }
+        BugKind::CheckFailed => {
+            has(|o| matches!(o, Outcome::CheckFailed { .. })).then_some("the baseline's self-check fails too")
+        }
+        BugKind::Soundness if matches!(v.blame_by, BlameBy::UnsatCore | BlameBy::Metamorphic | BlameBy::Baseline) => {
+            None
+        }
+        BugKind::Soundness => {
+            let decided: Vec<usize> = (0..build.outcomes.len()).filter(|&c| build.outcomes[c].is_definite()).collect();
+            let said = |c: usize| base.outcomes.get(c).filter(|o| o.is_definite());
+            if !decided.is_empty() && decided.iter().all(|&c| said(c) == Some(&build.outcomes[c])) {
+                Some("the baseline gives the same answers")
+            } else if decided.iter().all(|&c| said(c).is_none()) {
+                Some("the baseline does not decide it either")
+            } else {
+                None
+            }
+        }
+        BugKind::Regression => None,
+    }
+}
+
 /// The older solver's name in a regression's signature (`timeout where z3-4.8.5 decides`,
 /// with `, introduced in V` after bisection).
 pub fn older_in(signature: &str) -> Option<&str> {

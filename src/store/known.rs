@@ -18,6 +18,22 @@ use crate::util::error::Error;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// How a finding that is not a build's regression under `--baseline` is marked (the
+/// campaign decides it in regression mode): its `known` holds this
+/// prefix and why. Such a mark is the run's own judgement, never a `--known` listing, so
+/// [`Store::mark_known`] keeps it where the list names nothing.
+pub const BASELINE_MARK: &str = "not a regression of the build: ";
+
+/// The `known` mark of a finding regression mode keeps out of the headline.
+pub fn baseline_mark(why: &str) -> String {
+    format!("{BASELINE_MARK}{why}")
+}
+
+/// Whether a `known` mark is regression mode's ([`baseline_mark`]).
+pub fn is_baseline_mark(mark: &str) -> bool {
+    mark.starts_with(BASELINE_MARK)
+}
+
 /// The known causes, each with where it was listed (`FILE:LINE`, or a store's finding).
 #[derive(Clone, Debug, Default)]
 pub struct Known {
@@ -122,8 +138,9 @@ impl Store {
             let Some(f) = FindingDir::of_meta(&path) else { continue };
             let (_, text) = f.best_input();
             let family = super::identity::family_of(&m.blamed, solvers);
-            let at = known.of(&m, &family, &text);
-            marked += at.is_some() as usize;
+            let listed = known.of(&m, &family, &text);
+            marked += listed.is_some() as usize;
+            let at = listed.or_else(|| m.known.clone().filter(|k| is_baseline_mark(k)));
             if m.known != at {
                 m.known = at;
                 let _ = f.write_meta(&m);
