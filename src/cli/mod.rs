@@ -92,7 +92,7 @@ pub fn main() -> i32 {
         Cmd::Cactus(c) => done(c.run()),
         Cmd::Report(c) => done(c.run()),
         Cmd::Merge(c) => done(c.run()),
-        Cmd::Recheck(c) => done(c.run()),
+        Cmd::Recheck(c) => c.run(),
         Cmd::Reduce(c) => done(c.run()),
         Cmd::StormMinimize(c) => done(c.run()),
         Cmd::Generate(c) => c.run(),
