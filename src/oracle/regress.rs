@@ -454,6 +454,65 @@ mod tests {
         .is_empty());
     }
 
+    /// A dev build against its baseline: one family, so the differential oracle sees a
+    /// tie; here the build is blamed with the baseline's answer expected, unless another
+    /// family or the status contradicts the baseline. What the baseline shares is told.
+    #[test]
+    fn a_build_s_wrong_answer_is_blamed_against_the_baseline_and_a_shared_one_is_told() {
+        let s = vec![
+            spec("dev", Family::Z3, None),
+            spec("z3-5.4.0", Family::Z3, Some("5.4.0")),
+            spec("cvc5", Family::Cvc5, Some("1.4.2")),
+        ];
+        let (sat, unsat) = (Outcome::Sat, Outcome::Unsat);
+        let unk = Outcome::Unknown { reason: String::new() };
+        let judge = |rs: &[Option<QueryResult>], truth: Option<&[Outcome]>| {
+            let refs: Vec<Option<&QueryResult>> = rs.iter().map(Option::as_ref).collect();
+            wrong_answers(&refs, &s, 1, truth, None)
+        };
+        // Only the two z3 builds answer: the differential oracle's tie…
+        let two = [Some(r(&[sat.clone(), unsat.clone()], 10)), Some(r(&[sat.clone(), sat.clone()], 10)), None];
+        let refs: Vec<Option<&QueryResult>> = two.iter().map(Option::as_ref).collect();
+        let families: Vec<Family> = s.iter().map(|x| x.family).collect();
+        assert_eq!(crate::oracle::judge(&refs, &families, None, None)[0].blame_by, BlameBy::Undecided);
+        // …is the build's wrong answer at the second check-sat, the baseline's expected.
+        let v = judge(&two, None);
+        assert_eq!(v.len(), 1);
+        assert_eq!((v[0].kind, v[0].blamed, v[0].blame_by), (BugKind::Soundness, Some(0), BlameBy::Baseline));
+        assert_eq!(v[0].signature, "unsat where sat is expected");
+        // cvc5 agrees with the baseline: still the build's; cvc5 or the status contradicts
+        // the baseline: the baseline may be the wrong one, silent.
+        let with = |c: Outcome| [two[0].clone(), two[1].clone(), Some(r(&[unk.clone(), c], 10))];
+        assert_eq!(judge(&with(sat.clone()), None).len(), 1);
+        assert!(judge(&with(unsat.clone()), None).is_empty());
+        assert!(judge(&two, Some(&[unk.clone(), unsat.clone()])).is_empty());
+        // Agreeing, or the build does not decide: no wrong answer.
+        assert!(judge(&[two[1].clone(), two[1].clone(), None], None).is_empty());
+        assert!(judge(&[Some(r(&[unk.clone(), unk.clone()], 10)), two[1].clone(), None], None).is_empty());
+        // Shared with the baseline: the same answers, a crash, an invalid model.
+        let wrong = Verdict {
+            kind: BugKind::Soundness,
+            blamed: Some(0),
+            blame_by: BlameBy::Majority,
+            signature: "unsat where sat is expected".into(),
+        };
+        let dev = r(&[sat.clone(), unsat.clone()], 10);
+        assert!(shared_with(&wrong, Some(&dev), Some(&dev)).is_some());
+        assert!(shared_with(&wrong, Some(&r(&[unk.clone(), unk.clone()], 10)), Some(&dev)).is_some());
+        assert_eq!(shared_with(&wrong, two[1].as_ref(), Some(&dev)), None, "the baseline gets it right");
+        let mut crashed = r(&[sat.clone()], 10);
+        crashed.crash = Some(Outcome::Crash { signal: Some(11), exit_code: None, message: "SIGSEGV".into() });
+        let crash = Verdict { kind: BugKind::Crash, blame_by: BlameBy::Crash, ..wrong.clone() };
+        assert!(shared_with(&crash, Some(&crashed), Some(&crashed)).is_some());
+        assert_eq!(shared_with(&crash, Some(&r(&[sat.clone()], 10)), Some(&crashed)), None);
+        let invalid = Verdict { kind: BugKind::InvalidModel, blame_by: BlameBy::Validation, ..wrong.clone() };
+        let bad = r(&[Outcome::InvalidModel { message: "x".into() }], 10);
+        assert!(shared_with(&invalid, Some(&bad), Some(&bad)).is_some());
+        assert_eq!(shared_with(&invalid, Some(&r(&[sat], 10)), Some(&bad)), None);
+        // The baseline's answer is the expected one by construction: never shared.
+        assert_eq!(shared_with(&v[0], Some(&dev), Some(&dev)), None);
+    }
+
     #[test]
     fn the_newer_limit_leaves_room_for_a_slowdown_to_finish() {
         let t = Duration::from_secs(10);
