@@ -757,7 +757,7 @@ fn recheck_tells_fixed_from_still_failing_on_another_build() {
     assert_eq!(code, 10, "{err}");
     let before = metas(&out);
     let id = &before.iter().find(|(_, m)| m.seed_finding).expect("the seed's self-contradiction").1.id;
-    let verdict = |build: &str| -> String {
+    let verdict = |build: &str| -> (i32, String, String) {
         let (code, printed, err) = smtstorm(&["recheck", out.to_str().unwrap(), "--solver", build, "--json"]);
         let line = printed.lines().find(|l| l.contains(id.as_str())).unwrap_or_else(|| panic!("{printed}"));
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
