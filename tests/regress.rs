@@ -238,7 +238,8 @@ fn silent_on_two_hundred_queries_nothing_can_regress_on() {
 /// tactic segfaults every z3 from 4.8.7 to 5.4.0).
 const ESCAPES: &str =
     "(set-logic QF_SLIA)\n(declare-const x Int)\n(assert (= (str.len \"\\u{41}\") 1))\n(assert (< x 10))\n(check-sat)\n";
-const SMTFD: &str = "(declare-fun A () (Array Int Real))\n(assert (< (select A 1) (select A 0)))\n(check-sat-using smtfd)\n";
+const SMTFD: &str =
+    "(declare-fun A () (Array Int Real))\n(assert (< (select A 1) (select A 0)))\n(check-sat-using smtfd)\n";
 
 /// Regression mode, end to end with real solvers: z3 4.8.7 stands in for a team's own
 /// build ("dev", given as `dev=PATH`: an unversioned build of the family) and z3 5.4.0

@@ -76,7 +76,8 @@ enum Cmd {
 const EXIT_USAGE: i32 = 2;
 
 /// Parses the command line, runs the subcommand and returns the process's exit status:
-/// the subcommand's own (0; 10 when a campaign or triage stored findings; 1 when a
+/// the subcommand's own (0; 10 when a campaign or triage stored findings, or a recheck
+/// finds a finding still failing; 1 when a
 /// check found violations), or [`EXIT_USAGE`] with the error on stderr.
 pub fn main() -> i32 {
     let cli = Cli::parse();

@@ -8,6 +8,13 @@
 //! (`--baseline NAME`, a solver team's reference build) every other release of that
 //! family is compared against the baseline instead.
 //!
+//! With a baseline the run is a solver team's regression mode: what the build gets wrong
+//! that the baseline gets right. Besides incompleteness, a definite answer of the build
+//! that the baseline contradicts is a wrong answer blamed on the build, the baseline's
+//! answer expected ([`wrong_answers`]; the differential oracle, one vote per family,
+//! would see a tie between two builds of one family), and a finding the baseline shares
+//! is told apart ([`shared_with`]).
+//!
 //! Incompleteness is never a wrong answer: a regression is its own [`BugKind::Regression`]
 //! (blamed [`BlameBy::Ladder`] or [`BlameBy::Baseline`]), and the oracle stays silent
 //! whenever the older answer may itself be wrong: any other solver's definite answer, or a
@@ -500,11 +507,11 @@ mod tests {
         assert!(shared_with(&wrong, Some(&dev), Some(&dev)).is_some());
         assert!(shared_with(&wrong, Some(&r(&[unk.clone(), unk.clone()], 10)), Some(&dev)).is_some());
         assert_eq!(shared_with(&wrong, two[1].as_ref(), Some(&dev)), None, "the baseline gets it right");
-        let mut crashed = r(&[sat.clone()], 10);
+        let mut crashed = r(std::slice::from_ref(&sat), 10);
         crashed.crash = Some(Outcome::Crash { signal: Some(11), exit_code: None, message: "SIGSEGV".into() });
         let crash = Verdict { kind: BugKind::Crash, blame_by: BlameBy::Crash, ..wrong.clone() };
         assert!(shared_with(&crash, Some(&crashed), Some(&crashed)).is_some());
-        assert_eq!(shared_with(&crash, Some(&r(&[sat.clone()], 10)), Some(&crashed)), None);
+        assert_eq!(shared_with(&crash, Some(&r(std::slice::from_ref(&sat), 10)), Some(&crashed)), None);
         let invalid = Verdict { kind: BugKind::InvalidModel, blame_by: BlameBy::Validation, ..wrong.clone() };
         let bad = r(&[Outcome::InvalidModel { message: "x".into() }], 10);
         assert!(shared_with(&invalid, Some(&bad), Some(&bad)).is_some());
