@@ -232,3 +232,99 @@ fn silent_on_two_hundred_queries_nothing_can_regress_on() {
     assert!(confirmed.is_empty(), "false regressions: {confirmed:#?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two seeds with known z3 bugs: `escapes` (the `\u{41}` escape; z3 4.8.7 answers
+/// `unsat`, 5.4.0 `sat`: the SMT-LIB 2.6 escapes came in 4.8.9) and `smtfd` (the smtfd
+/// tactic segfaults every z3 from 4.8.7 to 5.4.0).
+const ESCAPES: &str =
+    "(set-logic QF_SLIA)\n(declare-const x Int)\n(assert (= (str.len \"\\u{41}\") 1))\n(assert (< x 10))\n(check-sat)\n";
+const SMTFD: &str =
+    "(declare-fun A () (Array Int Real))\n(assert (< (select A 1) (select A 0)))\n(check-sat-using smtfd)\n";
+
+/// Regression mode, end to end with real solvers: z3 4.8.7 stands in for a team's own
+/// build ("dev", given as `dev=PATH`: an unversioned build of the family) and z3 5.4.0
+/// for the last release it is compared against (`--baseline z3-5.4.0`). Only two builds
+/// of one family run, so the differential oracle has one vote and would see a tie.
+/// * dev's wrong answer on `escapes` that the baseline gets right is a soundness finding
+///   blamed on dev by the baseline, the baseline's `sat` expected, confirmed in fresh
+///   processes (both answers stored);
+/// * the smtfd crash both share is stored marked (dev's: the baseline crashes too; the
+///   baseline's own: not a build under test), listed apart in the report, and a run that
+///   finds only it exits 0;
+/// * `recheck` of the first store: on z3-5.4.0 the wrong answer is fixed and the crash
+///   still fails (exit 10); on z3-4.8.5 (no smtfd tactic) the crash input is refused;
+///   a store with only the fixed finding exits 0.
+#[test]
+fn a_build_is_blamed_for_what_its_baseline_gets_right_and_shared_bugs_are_not_news() {
+    let dir = tempdir("regress-dev");
+    let dev = format!("dev={}", z3("4.8.7"));
+    let run = |seeds: &[(&str, &str)], out: &Path| {
+        let s = out.with_extension("seeds");
+        std::fs::create_dir_all(&s).unwrap();
+        for (name, text) in seeds {
+            std::fs::write(s.join(name), text).unwrap();
+        }
+        let (s, o) = (s.to_str().unwrap().to_string(), out.to_str().unwrap().to_string());
+        let args = ["fuzz", &s, "--solver", &dev, "--solver", "z3-5.4.0", "--baseline", "z3-5.4.0"];
+        let rest = ["--engine", "opfuzz", "--mutants", "4", "--workers", "1", "--reduce", "0", "--no-bisect"];
+        let (code, _, err) = smtstorm(&[&args[..], &rest[..], &["--out", &o, "--quiet"]].concat());
+        (code, err, findings(out))
+    };
+    let out = dir.join("both");
+    let (code, err, all) = run(&[("escapes.smt2", ESCAPES), ("smtfd.smt2", SMTFD)], &out);
+    assert_eq!(code, 10, "dev's wrong answer is news: {err}");
+    let seed = |kind: &str, blamed: &str| {
+        all.iter()
+            .find(|(_, m)| m.seed_finding && m.kind.as_str() == kind && m.blamed == blamed)
+            .unwrap_or_else(|| panic!("no {kind} seed finding of {blamed}: {all:#?}"))
+            .1
+            .clone()
+    };
+    let wrong = seed("soundness", "dev");
+    assert_eq!(wrong.blame_by, smtstorm::oracle::BlameBy::Baseline);
+    assert_eq!(wrong.signature, "unsat where sat is expected", "the baseline's answer expected");
+    assert_eq!(wrong.known, None);
+    let said = |m: &Meta, who: &str| m.answers.iter().find(|a| a.solver == who).map(|a| a.outcomes.clone());
+    assert_eq!(said(&wrong, "dev"), Some(vec![Outcome::Unsat]));
+    assert_eq!(said(&wrong, "z3-5.4.0"), Some(vec![Outcome::Sat]));
+    let shared = seed("crash", "dev");
+    assert!(shared.known.as_deref().is_some_and(|k| k.contains("the baseline crashes too")), "{shared:?}");
+    let own = seed("crash", "z3-5.4.0");
+    assert!(own.known.as_deref().is_some_and(|k| k.contains("not a build under test")), "{own:?}");
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let apart = report.find("## Not regressions of the build").expect("a part for what is not the build's");
+    assert!(report[apart..].contains(&shared.id) && !report[apart..].contains(&wrong.id), "{report}");
+    // Only the shared crash: nothing is news (unless a mutant found an unshared bug).
+    let out2 = dir.join("shared");
+    let (code, err, all2) = run(&[("smtfd.smt2", SMTFD)], &out2);
+    assert!(all2.iter().any(|(_, m)| m.seed_finding && m.kind.as_str() == "crash" && m.known.is_some()), "{all2:#?}");
+    let news = all2.iter().filter(|(_, m)| m.known.is_none()).count();
+    assert_eq!(code, if news == 0 { 0 } else { 10 }, "{news} unmarked findings: {err}");
+
+    // recheck: per finding, the right words and exit status.
+    let recheck = |store: &Path, build: &str| {
+        let (code, printed, err) = smtstorm(&["recheck", store.to_str().unwrap(), "--solver", build, "--json"]);
+        let lines: Vec<Value> = printed.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let of = |id: &str| {
+            lines.iter().find(|v| v["finding"] == id).map(|v| v["verdict"].as_str().unwrap_or("").to_string())
+        };
+        (code, of(&wrong.id), of(&shared.id), err)
+    };
+    let (code, w, c, err) = recheck(&out, "z3-5.4.0");
+    assert_eq!((w.as_deref(), c.as_deref(), code), (Some("fixed"), Some("still fails"), 10), "{err}");
+    let (_, w, c, err) = recheck(&out, "z3-4.8.5");
+    assert_eq!((w.as_deref(), c.as_deref()), (Some("still fails"), Some("refuses input")), "{err}");
+    // The fixed finding alone: exit 0.
+    let fixed_only = dir.join("fixed-only");
+    let copy = Command::new("cp").arg("-a").arg(&out).arg(&fixed_only).status().unwrap();
+    assert!(copy.success());
+    for (p, m) in findings(&fixed_only) {
+        if m.id != wrong.id {
+            std::fs::remove_dir_all(p.parent().unwrap()).unwrap();
+        }
+    }
+    let (code, w, _, err) = recheck(&fixed_only, "z3-5.4.0");
+    assert_eq!((w.as_deref(), code), (Some("fixed"), 0), "{err}");
+    assert!(err.contains(": 0 still fail, 1 fixed, 0 refuse the input, 0 undecided on z3-5.4.0"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

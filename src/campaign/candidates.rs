@@ -75,6 +75,7 @@ pub(super) fn candidates(
         Some(t) if fused => oracle::judge_constructed(rs, &sh.families, t, framing),
         _ => oracle::judge(rs, &sh.families, truth, framing),
     };
+    super::regress::against_baseline(sh, rs, truth, framing, &mut verdicts);
     verdicts.extend(super::regress::candidates(sh, rs, truth, t.limit, &verdicts, &t.seed_blames));
     // An equisatisfiable variant: each solver against its own answer to the seed.
     let seed_side = matches!(m.construction(), Construction::OwnAnswers).then(|| {

@@ -45,7 +45,8 @@ pub(super) fn confirm_and_store(
     let conf = Confirm { specs: &sh.solvers, families: &sh.families, limits, dir: tmp, tag: &format!("w{w}-") };
     let relations = crate::mutate::equisat::relations(edits);
     let metamorphic = (v.blame_by == BlameBy::Metamorphic).then_some(&relations[..]);
-    let known = Expected { truth, witness, fusion: *engine == Engine::Fusion, metamorphic };
+    let baseline = super::regress::baseline(sh);
+    let known = Expected { truth, witness, fusion: *engine == Engine::Fusion, metamorphic, baseline };
     let unconfirmed = |v: &oracle::Verdict, edits: Option<Vec<crate::mutate::edit::Edit>>, why: Option<String>| {
         sh.counters.unconfirmed.fetch_add(1, Relaxed);
         sh.events.emit(Event::Unconfirmed {
@@ -176,6 +177,8 @@ pub(super) fn confirm_and_store(
         run: sh.run,
         seed_finding,
         cause,
+        // Regression mode: a finding that is not the build's regression is stored marked.
+        known: super::regress::not_the_builds(sh, &verdict, &fresh),
         frames,
         ..Meta::found(&verdict, &sh.solvers, answers, trigger.logic(), text.len())
     };

@@ -192,6 +192,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         }
         let framing = crate::smtlib::framing::framing(&script);
         let mut verdicts = oracle::judge(&refs, &sh.families, t.as_deref(), Some(&framing));
+        super::regress::against_baseline(sh, &refs, t.as_deref(), Some(&framing), &mut verdicts);
         verdicts.extend(super::regress::candidates(sh, &refs, t.as_deref(), limits.time, &verdicts, &[]));
         for v in verdicts {
             if time_up(sh) {

@@ -41,6 +41,55 @@ pub(super) fn candidates(
     v
 }
 
+/// With a `--baseline`, the wrong answers of the other builds of its family against it
+/// ([`regress::wrong_answers`]) take the place of the differential verdicts on those
+/// builds in `verdicts`: the verdict blamed on the build, and the tie its split with the
+/// baseline makes (one vote per family). A build's self-contradiction, unsat core or
+/// metamorphic flip stays: each is its own bug.
+pub(super) fn against_baseline(
+    sh: &Shared,
+    rs: &[Option<&QueryResult>],
+    truth: Option<&[Outcome]>,
+    framing: Option<&crate::smtlib::framing::Framing>,
+    verdicts: &mut Vec<oracle::Verdict>,
+) {
+    let Some(b) = baseline(sh) else { return };
+    let wrong = regress::wrong_answers(rs, &sh.solvers, b, truth, framing);
+    if wrong.is_empty() {
+        return;
+    }
+    verdicts.retain(|x| {
+        let differential = x.kind == BugKind::Soundness
+            && x.blame_by.oracle() != oracle::kind::Oracle::SelfConsistency
+            && !matches!(x.blame_by, BlameBy::UnsatCore | BlameBy::Metamorphic);
+        !(differential && (x.blamed.is_none() || wrong.iter().any(|w| w.blamed == x.blamed)))
+    });
+    verdicts.extend(wrong);
+}
+
+/// Why a confirmed finding is not a regression of a build under `--baseline`, or `None`
+/// when it is one (or the run has no baseline).
+///
+/// Regression mode reports what a build gets wrong that the baseline gets right. A
+/// finding the baseline shares ([`regress::shared_with`]: it crashes too, answers the
+/// same wrong way, ...), or one blamed on no build under test (the baseline's own bug,
+/// another family's, an undecided tie) is not the build's regression. Such findings are
+/// still stored, marked as `--known` marks filed causes ([`crate::store::known`]): the
+/// report lists them apart and the exit status does not count them, but nothing a
+/// campaign confirmed is dropped (a bug the release shares is still a bug a team may
+/// want, and a later `recheck` can tell when the build fixes it). Not storing them would
+/// lose that and make a resumed run find them again as if new.
+pub(super) fn not_the_builds(sh: &Shared, v: &oracle::Verdict, fresh: &oracle::confirm::Fresh) -> Option<String> {
+    let b = baseline(sh)?;
+    let base = &sh.solvers[b];
+    let Some(k) = v.blamed.filter(|&k| k != b && sh.solvers[k].family == base.family) else {
+        let who = v.blamed.map_or("no solver (undecided)".to_string(), |k| sh.solvers[k].name.clone());
+        return Some(crate::store::known::baseline_mark(&format!("blamed on {who}, not a build under test")));
+    };
+    let why = regress::shared_with(v, fresh.results[b].as_ref(), fresh.results[k].as_ref())?;
+    Some(crate::store::known::baseline_mark(&format!("{why} ({})", base.name)))
+}
+
 /// What [`bisect`] found: the release that introduced the regression (the first failing
 /// one after the last that decides), and every release run, with its verdict.
 #[derive(Debug, Default)]

@@ -31,7 +31,11 @@ pub(crate) struct FuzzCmd {
     /// build) that every other solver of its family is compared against. A query the
     /// baseline decides (sat/unsat) and such a solver answers `unknown`, does not answer
     /// in time, or decides at least 10x (and 0.5 s) slower, confirmed by 3 fresh runs of
-    /// each, is a `regression` finding (never a wrong answer). Without it, with two
+    /// each, is a `regression` finding (never a wrong answer). A build's definite answer
+    /// the baseline contradicts (and no other family backs) is a wrong answer blamed on
+    /// the build, the baseline's answer expected. What the baseline shares (it crashes
+    /// too, answers the same wrong way) or what no build under test is blamed for is
+    /// stored marked, reported apart and not counted in the exit status. Without it, with two
     /// releases of a family or more in the run, the newest is compared against each older
     /// one, and the release that introduced it is bisected on the installed ladder.
     #[arg(long, value_name = "NAME")]

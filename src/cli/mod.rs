@@ -76,7 +76,8 @@ enum Cmd {
 const EXIT_USAGE: i32 = 2;
 
 /// Parses the command line, runs the subcommand and returns the process's exit status:
-/// the subcommand's own (0; 10 when a campaign or triage stored findings; 1 when a
+/// the subcommand's own (0; 10 when a campaign or triage stored findings, or a recheck
+/// finds a finding still failing; 1 when a
 /// check found violations), or [`EXIT_USAGE`] with the error on stderr.
 pub fn main() -> i32 {
     let cli = Cli::parse();
@@ -92,7 +93,7 @@ pub fn main() -> i32 {
         Cmd::Cactus(c) => done(c.run()),
         Cmd::Report(c) => done(c.run()),
         Cmd::Merge(c) => done(c.run()),
-        Cmd::Recheck(c) => done(c.run()),
+        Cmd::Recheck(c) => c.run(),
         Cmd::Reduce(c) => done(c.run()),
         Cmd::StormMinimize(c) => done(c.run()),
         Cmd::Generate(c) => c.run(),

@@ -168,19 +168,29 @@ pub(crate) fn run_campaign(
     let reg = smtstorm::solver::resolve::default_registry()?;
     smtstorm::util::stop::install_signal_handlers();
     let sum = smtstorm::campaign::run(cfg, &reg, out, quiet, json, reconfigure)?;
+    // Known: listed by --known, or, under --baseline, not the build's regression (marked
+    // when stored): stored, but not news.
     let known_new = match known {
         Some(k) => mark_known(out, k)?,
-        None => 0,
+        None => known_of_last_run(out),
     };
     let (md, _) = smtstorm::campaign::report::write(out)?;
     if !json {
+        // The headline counts what is news: known causes, and what a build under
+        // --baseline shares with its baseline, are counted apart (the report lists them).
+        let found = smtstorm::store::Store::list_in(out);
+        let apart = found.iter().filter(|f| f.1.known.is_some()).count();
+        let apart = match apart {
+            0 => String::new(),
+            n => format!(" ({n} known or not the build's, apart)"),
+        };
         eprintln!(
-            "{} mutants in {:.0} s ({:.1}/s); {}, {} seed findings in {}; report: {}",
+            "{} mutants in {:.0} s ({:.1}/s); {}{apart}, {} seed findings in {}; report: {}",
             sum.stats.mutants,
             sum.stats.elapsed,
             sum.stats.mutants as f64 / sum.stats.elapsed.max(1e-9),
             smtstorm::store::identity::Tally::of(
-                smtstorm::store::Store::list_in(out).iter().map(|f| &f.1).filter(|m| !m.seed_finding)
+                found.iter().map(|f| &f.1).filter(|m| !m.seed_finding && m.known.is_none())
             )
             .words(),
             sum.seed_findings,
@@ -212,14 +222,21 @@ pub(crate) fn mark_known(out: &std::path::Path, known: &smtstorm::store::known::
 /// [`mark_known`] for a caller that holds the store's lock.
 pub(crate) fn mark_known_locked(out: &std::path::Path, known: &smtstorm::store::known::Known) -> Result<usize> {
     let campaign = smtstorm::store::CampaignFile::read(out).ok().flatten();
-    let solvers = campaign.as_ref().map(|c| c.solvers.clone()).unwrap_or_default();
+    let solvers = campaign.map(|c| c.solvers).unwrap_or_default();
     let mut store = smtstorm::store::Store::open(out).map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
     let marked = store.mark_known(known, &solvers);
     if marked > 0 {
         eprintln!("smtstorm: {marked} findings are known causes (--known): reported apart");
     }
+    Ok(known_of_last_run(out))
+}
+
+/// How many findings the store's last run stored marked known (by `--known`, or as not
+/// the build's regression under `--baseline`).
+fn known_of_last_run(out: &std::path::Path) -> usize {
+    let campaign = smtstorm::store::CampaignFile::read(out).ok().flatten();
     let run = campaign.map_or(0, |c| c.runs);
-    Ok(smtstorm::store::Store::list_in(out).iter().filter(|(_, m)| m.known.is_some() && m.run == run).count())
+    smtstorm::store::Store::list_in(out).iter().filter(|(_, m)| m.known.is_some() && m.run == run).count()
 }
 
 /// The exit status of a run that stores findings: 3 when some confirmed findings could not

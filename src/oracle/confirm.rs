@@ -53,6 +53,9 @@ pub struct Expected<'a> {
     /// A metamorphic finding ([`super::metamorphic`]): the trigger is the seed side, and
     /// these relations build the variant from it ([`crate::mutate::equisat::apply`]).
     pub metamorphic: Option<&'a [crate::mutate::equisat::Relation]>,
+    /// The run's `--baseline` (solver index): a wrong answer blamed against it
+    /// ([`BlameBy::Baseline`]) is judged again by [`super::regress::wrong_answers`].
+    pub baseline: Option<usize>,
 }
 
 /// Where and how candidates are confirmed.
@@ -278,7 +281,14 @@ impl Confirm<'_> {
                 super::metamorphic::judge_pair(&v_fresh.all(), &all, self.families)
             }
             (Some(t), None) if known.fusion => super::judge_constructed(&all, self.families, t, Some(&framing)),
-            (t, None) => super::judge(&all, self.families, t, Some(&framing)),
+            (t, None) => match known.baseline {
+                // Two builds of one family cast one vote: the differential oracle would
+                // see a tie; the baseline's answer is the expected one.
+                Some(b) if v.kind == BugKind::Soundness && v.blame_by == BlameBy::Baseline => {
+                    super::regress::wrong_answers(&all, self.specs, b, t, Some(&framing))
+                }
+                _ => super::judge(&all, self.families, t, Some(&framing)),
+            },
         };
         let mut verdict = match again.iter().find(|x| x.kind == v.kind && x.blamed == v.blamed) {
             Some(x) if known.witness.is_some() && x.blame_by == BlameBy::Status => {

@@ -92,7 +92,8 @@ named_enum! {
         /// the run does not ([`super::regress`]).
         Ladder = "ladder",
         /// The run's `--baseline` decides the query; the blamed build of its family does
-        /// not ([`super::regress`]).
+        /// not (a regression), or decides it otherwise (a wrong answer, the baseline's
+        /// answer expected; [`super::regress::wrong_answers`]).
         Baseline = "baseline",
         /// The blamed solver answered `sat` to the seed and `unsat` to a variant built
         /// to be equisatisfiable to it, or the reverse ([`super::metamorphic`]).

@@ -8,6 +8,13 @@
 //! (`--baseline NAME`, a solver team's reference build) every other release of that
 //! family is compared against the baseline instead.
 //!
+//! With a baseline the run is a solver team's regression mode: what the build gets wrong
+//! that the baseline gets right. Besides incompleteness, a definite answer of the build
+//! that the baseline contradicts is a wrong answer blamed on the build, the baseline's
+//! answer expected ([`wrong_answers`]; the differential oracle, one vote per family,
+//! would see a tie between two builds of one family), and a finding the baseline shares
+//! is told apart ([`shared_with`]).
+//!
 //! Incompleteness is never a wrong answer: a regression is its own [`BugKind::Regression`]
 //! (blamed [`BlameBy::Ladder`] or [`BlameBy::Baseline`]), and the oracle stays silent
 //! whenever the older answer may itself be wrong: any other solver's definite answer, or a
@@ -175,6 +182,107 @@ fn verdict(specs: &[SolverSpec], older: usize, newer: usize, f: Failure, baselin
         blamed: Some(newer),
         blame_by: if baseline { BlameBy::Baseline } else { BlameBy::Ladder },
         signature: format!("{} where {} decides", f.as_str(), specs[older].name),
+    }
+}
+
+/// Wrong answers against a baseline (`--baseline`, a solver team's reference build): at
+/// the first check-sat where the baseline `b` decides and another build `k` of its family
+/// decides otherwise, `k` is blamed ([`BlameBy::Baseline`]) with the baseline's answer as
+/// the expected one (`sat where unsat is expected`).
+///
+/// Why not the differential oracle's votes: one vote per family ([`super::voter`]), so a
+/// dev z3 and a baseline z3 that disagree cast none, and the split is an undecided tie
+/// that only a model cross-check might settle; the question regression mode asks is
+/// "what does my build get wrong that the baseline gets right", which names the expected
+/// answer. The baseline is taken for right only where nothing contradicts it: any solver
+/// outside its family with another definite answer at that check-sat, or a known status,
+/// silences this oracle (the differential one judges that query as always). A check-sat
+/// under a meaning-changing parameter (`framing`, as [`super::judge`] skips it) is about
+/// another formula, and two releases may read the parameter differently: not judged.
+pub fn wrong_answers(
+    results: &[Option<&QueryResult>],
+    specs: &[SolverSpec],
+    b: usize,
+    truth: Option<&[Outcome]>,
+    framing: Option<&smtlib::framing::Framing>,
+) -> Vec<Verdict> {
+    let changed = |c: usize| framing.is_some_and(|f| f.changed.get(c) == Some(&true));
+    let Some(Some(base)) = results.get(b) else { return vec![] };
+    let family = specs[b].family;
+    let kin: Vec<usize> = (0..specs.len()).filter(|&k| specs[k].family == family).collect();
+    let word = |o: &Outcome| o.to_string();
+    let mut v = vec![];
+    for &k in kin.iter().filter(|&&k| k != b) {
+        let Some(Some(build)) = results.get(k) else { continue };
+        if build.crash.is_some() || base.crash.is_some() {
+            continue;
+        }
+        let wrong = base
+            .outcomes
+            .iter()
+            .zip(&build.outcomes)
+            .enumerate()
+            .find(|(c, (w, o))| !changed(*c) && w.is_definite() && o.is_definite() && w != o);
+        let Some((c, (want, said))) = wrong else { continue };
+        // The baseline's answer at this check-sat only: contradicted by another family
+        // or the status, it may be the baseline that is wrong.
+        let by_other = results
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| !kin.contains(j))
+            .filter_map(|(_, r)| r.and_then(|r| r.outcomes.get(c)))
+            .any(|o| o.is_definite() && o != want);
+        let by_status = truth.and_then(|t| t.get(c)).is_some_and(|t| t.is_definite() && t != want);
+        if by_other || by_status {
+            continue;
+        }
+        v.push(Verdict {
+            kind: BugKind::Soundness,
+            blamed: Some(k),
+            blame_by: BlameBy::Baseline,
+            signature: format!("{} where {} is expected", word(said), word(want)),
+        });
+    }
+    v
+}
+
+/// Whether the baseline's result `base` shows the symptom the confirmed verdict `v` found
+/// in a build (its fresh result `build`): then the build does not get wrong what the
+/// baseline gets right, and the finding is not the build's regression. The words say
+/// why; `None`: the baseline gets it right (or the symptom is one this cannot compare:
+/// a regression, an unsat core, a metamorphic pair, which are reported as found).
+///
+/// * a crash: the baseline crashes too (any crash: it gets nothing right there);
+/// * an invalid model or a failed self-check: the baseline's is rejected too;
+/// * a wrong answer (differential, status, witness, construction, a self-contradiction):
+///   the baseline gives the build's definite answers at every check-sat the build decided,
+///   or decides none of them (it does not get it right either).
+pub fn shared_with(v: &Verdict, base: Option<&QueryResult>, build: Option<&QueryResult>) -> Option<&'static str> {
+    let (base, build) = (base?, build?);
+    let has = |f: fn(&Outcome) -> bool| base.outcomes.iter().chain(&base.crash).any(f);
+    match v.kind {
+        BugKind::Crash => has(|o| matches!(o, Outcome::Crash { .. })).then_some("the baseline crashes too"),
+        BugKind::InvalidModel => {
+            has(|o| matches!(o, Outcome::InvalidModel { .. })).then_some("the baseline's model is invalid too")
+        }
+        BugKind::CheckFailed => {
+            has(|o| matches!(o, Outcome::CheckFailed { .. })).then_some("the baseline's self-check fails too")
+        }
+        BugKind::Soundness if matches!(v.blame_by, BlameBy::UnsatCore | BlameBy::Metamorphic | BlameBy::Baseline) => {
+            None
+        }
+        BugKind::Soundness => {
+            let decided: Vec<usize> = (0..build.outcomes.len()).filter(|&c| build.outcomes[c].is_definite()).collect();
+            let said = |c: usize| base.outcomes.get(c).filter(|o| o.is_definite());
+            if !decided.is_empty() && decided.iter().all(|&c| said(c) == Some(&build.outcomes[c])) {
+                Some("the baseline gives the same answers")
+            } else if decided.iter().all(|&c| said(c).is_none()) {
+                Some("the baseline does not decide it either")
+            } else {
+                None
+            }
+        }
+        BugKind::Regression => None,
     }
 }
 
@@ -365,6 +473,65 @@ mod tests {
             None
         )
         .is_empty());
+    }
+
+    /// A dev build against its baseline: one family, so the differential oracle sees a
+    /// tie; here the build is blamed with the baseline's answer expected, unless another
+    /// family or the status contradicts the baseline. What the baseline shares is told.
+    #[test]
+    fn a_build_s_wrong_answer_is_blamed_against_the_baseline_and_a_shared_one_is_told() {
+        let s = vec![
+            spec("dev", Family::Z3, None),
+            spec("z3-5.4.0", Family::Z3, Some("5.4.0")),
+            spec("cvc5", Family::Cvc5, Some("1.4.2")),
+        ];
+        let (sat, unsat) = (Outcome::Sat, Outcome::Unsat);
+        let unk = Outcome::Unknown { reason: String::new() };
+        let judge = |rs: &[Option<QueryResult>], truth: Option<&[Outcome]>| {
+            let refs: Vec<Option<&QueryResult>> = rs.iter().map(Option::as_ref).collect();
+            wrong_answers(&refs, &s, 1, truth, None)
+        };
+        // Only the two z3 builds answer: the differential oracle's tie…
+        let two = [Some(r(&[sat.clone(), unsat.clone()], 10)), Some(r(&[sat.clone(), sat.clone()], 10)), None];
+        let refs: Vec<Option<&QueryResult>> = two.iter().map(Option::as_ref).collect();
+        let families: Vec<Family> = s.iter().map(|x| x.family).collect();
+        assert_eq!(crate::oracle::judge(&refs, &families, None, None)[0].blame_by, BlameBy::Undecided);
+        // …is the build's wrong answer at the second check-sat, the baseline's expected.
+        let v = judge(&two, None);
+        assert_eq!(v.len(), 1);
+        assert_eq!((v[0].kind, v[0].blamed, v[0].blame_by), (BugKind::Soundness, Some(0), BlameBy::Baseline));
+        assert_eq!(v[0].signature, "unsat where sat is expected");
+        // cvc5 agrees with the baseline: still the build's; cvc5 or the status contradicts
+        // the baseline: the baseline may be the wrong one, silent.
+        let with = |c: Outcome| [two[0].clone(), two[1].clone(), Some(r(&[unk.clone(), c], 10))];
+        assert_eq!(judge(&with(sat.clone()), None).len(), 1);
+        assert!(judge(&with(unsat.clone()), None).is_empty());
+        assert!(judge(&two, Some(&[unk.clone(), unsat.clone()])).is_empty());
+        // Agreeing, or the build does not decide: no wrong answer.
+        assert!(judge(&[two[1].clone(), two[1].clone(), None], None).is_empty());
+        assert!(judge(&[Some(r(&[unk.clone(), unk.clone()], 10)), two[1].clone(), None], None).is_empty());
+        // Shared with the baseline: the same answers, a crash, an invalid model.
+        let wrong = Verdict {
+            kind: BugKind::Soundness,
+            blamed: Some(0),
+            blame_by: BlameBy::Majority,
+            signature: "unsat where sat is expected".into(),
+        };
+        let dev = r(&[sat.clone(), unsat.clone()], 10);
+        assert!(shared_with(&wrong, Some(&dev), Some(&dev)).is_some());
+        assert!(shared_with(&wrong, Some(&r(&[unk.clone(), unk.clone()], 10)), Some(&dev)).is_some());
+        assert_eq!(shared_with(&wrong, two[1].as_ref(), Some(&dev)), None, "the baseline gets it right");
+        let mut crashed = r(std::slice::from_ref(&sat), 10);
+        crashed.crash = Some(Outcome::Crash { signal: Some(11), exit_code: None, message: "SIGSEGV".into() });
+        let crash = Verdict { kind: BugKind::Crash, blame_by: BlameBy::Crash, ..wrong.clone() };
+        assert!(shared_with(&crash, Some(&crashed), Some(&crashed)).is_some());
+        assert_eq!(shared_with(&crash, Some(&r(std::slice::from_ref(&sat), 10)), Some(&crashed)), None);
+        let invalid = Verdict { kind: BugKind::InvalidModel, blame_by: BlameBy::Validation, ..wrong.clone() };
+        let bad = r(&[Outcome::InvalidModel { message: "x".into() }], 10);
+        assert!(shared_with(&invalid, Some(&bad), Some(&bad)).is_some());
+        assert_eq!(shared_with(&invalid, Some(&r(&[sat], 10)), Some(&bad)), None);
+        // The baseline's answer is the expected one by construction: never shared.
+        assert_eq!(shared_with(&v[0], Some(&dev), Some(&dev)), None);
     }
 
     #[test]

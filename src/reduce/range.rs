@@ -51,6 +51,38 @@ pub fn regression_range(
     ladder: &[SolverSpec],
     max_time: Duration,
 ) -> Result<Range, ReduceError> {
+    probed(dir, solvers, max_time, &|blamed| releases(blamed, ladder), true)
+}
+
+/// The finding in `dir` judged on one `build` only (`smtstorm recheck`), by its own
+/// symptom as [`regression_range`] judges each release: the one probe, labelled with the
+/// build's version (else its name), under [`Range::on`]'s file. Unlike a range, the
+/// blamed solver itself is not run (nor is an unversioned build left out: a finding
+/// blamed on `dev` is rechecked on the next `dev`).
+pub fn recheck(
+    dir: &Path,
+    solvers: &[SolverSpec],
+    build: &SolverSpec,
+    max_time: Duration,
+) -> Result<Range, ReduceError> {
+    let on_build = |blamed: &SolverSpec| {
+        let mut b = build.clone();
+        b.option_owners.merge(&blamed.option_owners);
+        vec![b]
+    };
+    probed(dir, solvers, max_time, &on_build, false)
+}
+
+/// Runs the releases `ladder_of(blamed)` gives on the finding in `dir` (see
+/// [`regression_range`]); `crash_state`: record the crash state of the newest failing
+/// release.
+fn probed(
+    dir: &Path,
+    solvers: &[SolverSpec],
+    max_time: Duration,
+    ladder_of: &dyn Fn(&SolverSpec) -> Vec<SolverSpec>,
+    crash_state: bool,
+) -> Result<Range, ReduceError> {
     let scratch = tempdir_in(dir)?;
     let (judge, _meta) = FindingJudge::for_finding(dir, solvers, max_time, scratch.path())?;
     let f = FindingDir::new(dir);
@@ -139,7 +171,7 @@ pub fn regression_range(
             _ => Passes,
         }
     };
-    let ladder = releases(&judge.solvers[0], ladder);
+    let ladder = ladder_of(&judge.solvers[0]);
     let mut range = Range { on: on.to_string(), ..Default::default() };
     for spec in &ladder {
         let r = run(spec);
@@ -169,7 +201,7 @@ pub fn regression_range(
         });
     }
     range.settle();
-    if let Symptom::Crash { .. } = &judge.symptom {
+    if let (Symptom::Crash { .. }, true) = (&judge.symptom, crash_state) {
         // The crash state on the newest failing release: the same crash reached from two
         // releases is compared on one build.
         let newest = range.probes.iter().rposition(|p| p.verdict == ProbeVerdict::Fails);

@@ -18,6 +18,22 @@ use crate::util::error::Error;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// How a finding that is not a build's regression under `--baseline` is marked (the
+/// campaign decides it in regression mode): its `known` holds this
+/// prefix and why. Such a mark is the run's own judgement, never a `--known` listing, so
+/// [`Store::mark_known`] keeps it where the list names nothing.
+pub const BASELINE_MARK: &str = "not a regression of the build: ";
+
+/// The `known` mark of a finding regression mode keeps out of the headline.
+pub fn baseline_mark(why: &str) -> String {
+    format!("{BASELINE_MARK}{why}")
+}
+
+/// Whether a `known` mark is regression mode's ([`baseline_mark`]).
+pub fn is_baseline_mark(mark: &str) -> bool {
+    mark.starts_with(BASELINE_MARK)
+}
+
 /// The known causes, each with where it was listed (`FILE:LINE`, or a store's finding).
 #[derive(Clone, Debug, Default)]
 pub struct Known {
@@ -122,8 +138,9 @@ impl Store {
             let Some(f) = FindingDir::of_meta(&path) else { continue };
             let (_, text) = f.best_input();
             let family = super::identity::family_of(&m.blamed, solvers);
-            let at = known.of(&m, &family, &text);
-            marked += at.is_some() as usize;
+            let listed = known.of(&m, &family, &text);
+            marked += listed.is_some() as usize;
+            let at = listed.or_else(|| m.known.clone().filter(|k| is_baseline_mark(k)));
             if m.known != at {
                 m.known = at;
                 let _ = f.write_meta(&m);
@@ -164,6 +181,42 @@ mod tests {
         std::fs::write(&list, "fuzz|a\n  missing.smt2\n").unwrap();
         let e = Known::load(&list).unwrap_err().to_string();
         assert!(e.starts_with(&format!("{}:2:3: missing.smt2", list.display())), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A `--known` list never erases regression mode's mark (the run's own judgement that
+    /// a finding is not the build's), and a listed finding takes the list's words.
+    #[test]
+    fn a_baseline_mark_survives_a_known_list_that_does_not_name_it() {
+        let dir = std::env::temp_dir().join(format!("smtstorm-known-mark-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut store = Store::open(&dir).unwrap();
+        let meta = |signature: &str, known: Option<String>| -> Meta {
+            let mut m: Meta = serde_json::from_value(serde_json::json!({
+                "id": "", "kind": "crash", "blamed": "dev", "blamed_version": null,
+                "blame_by": "crash", "logic": "QF_LIA", "signature": signature, "fixed_in": null, "bisection": [],
+                "answers": [], "seed": "s", "seed_hash": "", "engine": "opfuzz", "edits": null,
+                "rng_seed": 0, "found_at": 0.0, "found_unix": 0, "run": 1, "trigger_bytes": 1,
+                "duplicates": 0, "seed_finding": false
+            }))
+            .unwrap();
+            m.known = known;
+            m
+        };
+        let mark = baseline_mark("the baseline crashes too (z3-5.4.0)");
+        store.record(meta("ASSERTION VIOLATION a.cpp:1", Some(mark.clone())), "(check-sat)\n").unwrap();
+        store.record(meta("ASSERTION VIOLATION b.cpp:2", None), "(check-sat)\n(check-sat)\n").unwrap();
+        let listed = dir.join("known.txt");
+        std::fs::write(&listed, "fuzz|crash|dev|ASSERTION VIOLATION b.cpp:2\n").unwrap();
+        assert_eq!(store.mark_known(&Known::load(&listed).unwrap(), &[]), 1, "only the listed one counts as listed");
+        let marks: std::collections::BTreeMap<String, Option<String>> =
+            Store::list_in(&dir).into_iter().map(|(_, m)| (m.signature, m.known)).collect();
+        assert_eq!(marks["ASSERTION VIOLATION a.cpp:1"].as_deref(), Some(mark.as_str()));
+        assert!(
+            marks["ASSERTION VIOLATION b.cpp:2"].as_deref().is_some_and(|k| k.ends_with("known.txt:1")),
+            "{marks:?}"
+        );
+        assert!(is_baseline_mark(&mark) && !is_baseline_mark("known.txt:1"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

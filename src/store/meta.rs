@@ -190,7 +190,9 @@ pub struct Meta {
     #[serde(default, skip_serializing_if = "super::identity::Cause::is_empty")]
     pub cause: super::identity::Cause,
     /// Where `--known` lists this finding's cause (`FILE:LINE`, or an earlier store's
-    /// finding): already filed, so reported apart and not counted as new.
+    /// finding): already filed, so reported apart and not counted as new. Under
+    /// `--baseline`, also why a finding is not the build's regression
+    /// ([`super::known::baseline_mark`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub known: Option<String>,
 }

@@ -196,14 +196,25 @@ pub fn markdown(out: &Path, d: &Data) -> String {
             s.push('\n');
         }
     }
-    // Causes a team listed as filed (`--known`): stored, never lost, but not news.
-    let known: Vec<&(PathBuf, Meta)> = d.findings.iter().filter(|f| f.1.known.is_some()).collect();
-    if !known.is_empty() {
+    // Causes a team listed as filed (`--known`), and under `--baseline` what is not the
+    // build's regression (the baseline shares it): stored, never lost, but not news.
+    let parts = [
+        ("Known causes (listed by --known)", "listed at", false),
+        ("Not regressions of the build (--baseline: the baseline fails too, or not a build under test)", "why", true),
+    ];
+    for (title, column, baseline) in parts {
+        let of_part =
+            |m: &Meta| m.known.as_deref().is_some_and(|k| crate::store::known::is_baseline_mark(k) == baseline);
+        let known: Vec<&(PathBuf, Meta)> = d.findings.iter().filter(|f| of_part(&f.1)).collect();
+        if known.is_empty() {
+            continue;
+        }
         let tally = crate::store::identity::Tally::of(known.iter().map(|f| &f.1));
-        let _ = writeln!(s, "\n## Known causes (listed by --known): {}\n", tally.words());
-        let _ = writeln!(s, "| id | kind | solver | what | listed at |\n|---|---|---|---|---|");
+        let _ = writeln!(s, "\n## {title}: {}\n", tally.words());
+        let _ = writeln!(s, "| id | kind | solver | what | {column} |\n|---|---|---|---|---|");
         for (p, m) in known {
             let f = FindingDir::of_meta(p).unwrap_or_else(|| FindingDir::new(p));
+            let mark = m.known.as_deref().unwrap_or("");
             let _ = writeln!(
                 s,
                 "| [{}]({}) | {} | {} | {} | {} |",
@@ -212,7 +223,7 @@ pub fn markdown(out: &Path, d: &Data) -> String {
                 m.kind,
                 cell(&m.blamed),
                 cell(&crate::oracle::signature_words(&m.signature)),
-                cell(m.known.as_deref().unwrap_or(""))
+                cell(mark.strip_prefix(crate::store::known::BASELINE_MARK).unwrap_or(mark))
             );
         }
     }
