@@ -270,11 +270,12 @@ mod tests {
             assert!(lines[at + 1].ends_with(&signature), "{name}: the first line names the signature");
             // ClusterFuzz's ignore list, as far as a Rust backtrace shows it.
             let ignored = ["std::", "core::", "alloc::", "rust_begin_unwind", "__rustc::", "__rust_", "rust_panic"];
-            let top: Vec<&str> = lines[at..]
+            let top: Vec<String> = lines[at..]
                 .iter()
                 .filter_map(|l| l.trim_start().split_once(": ").filter(|(n, _)| n.parse::<u32>().is_ok()).map(|p| p.1))
                 .filter(|f| !ignored.iter().any(|i| f.starts_with(i)))
                 .take(3)
+                .map(str::to_string)
                 .collect();
             assert_eq!(top, frames(kind, family, &identity), "{name}:\n{err}");
             states.push(top);
