@@ -85,6 +85,14 @@ fn crash_reduction_keeps_the_normalised_crash_message() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// `dir/check.sh`, an executable `/bin/sh` script running `body` (the candidate is `$1`).
+fn checker_script(dir: &Path, body: &str) -> PathBuf {
+    let checker = dir.join("check.sh");
+    std::fs::write(&checker, format!("#!/bin/sh\n{body}\n")).unwrap();
+    assert!(Command::new("chmod").arg("+x").arg(&checker).status().unwrap().success());
+    checker
+}
+
 #[test]
 fn external_checker_mode_reduces_a_real_z3_soundness_trigger() {
     let z3old = solver_bin("z3-4.8.7/bin/z3");
@@ -93,18 +101,14 @@ fn external_checker_mode_reduces_a_real_z3_soundness_trigger() {
     // z3 4.8.7 answers unsat for this sat seed (escape sequences; fixed in 4.8.9).
     let input = dir.join("input.smt2");
     std::fs::copy(repo().join("corpus/str_escapes.smt2"), &input).unwrap();
-    let checker = dir.join("check.sh");
-    std::fs::write(
-        &checker,
-        format!(
-            "#!/bin/sh\n[ \"$({} -smt2 \"$1\" | head -1)\" = unsat ] && [ \"$({} -smt2 \"$1\" | head -1)\" = sat ]\n",
+    let checker = checker_script(
+        &dir,
+        &format!(
+            "[ \"$({} -smt2 \"$1\" | head -1)\" = unsat ] && [ \"$({} -smt2 \"$1\" | head -1)\" = sat ]",
             z3old.display(),
             z3new.display()
         ),
-    )
-    .unwrap();
-    let st = Command::new("chmod").arg("+x").arg(&checker).status().unwrap();
-    assert!(st.success());
+    );
     let out = dir.join("out.smt2");
     let (code, printed, err) =
         smtstorm(&["reduce", input.to_str().unwrap(), out.to_str().unwrap(), "--", checker.to_str().unwrap()]);
@@ -671,17 +675,14 @@ fn match_output_keeps_what_the_checker_printed() {
     // A wrong-answer checker: prints its verdict, exits 0 only on the bug.
     let escapes = dir.join("str_escapes.smt2");
     std::fs::copy(repo().join("corpus/str_escapes.smt2"), &escapes).unwrap();
-    let checker = dir.join("check.sh");
-    std::fs::write(
-        &checker,
-        format!(
-            "#!/bin/sh\nif [ \"$({} \"$1\" | head -1)\" = unsat ] && [ \"$({} \"$1\" | head -1)\" = sat ]; then echo 'z3 4.8.5: unsat where sat is expected'; else echo fine; exit 1; fi\n",
+    let checker = checker_script(
+        &dir,
+        &format!(
+            "if [ \"$({} \"$1\" | head -1)\" = unsat ] && [ \"$({} \"$1\" | head -1)\" = sat ]; then echo 'z3 4.8.5: unsat where sat is expected'; else echo fine; exit 1; fi",
             z3old.display(),
             z3.display()
         ),
-    )
-    .unwrap();
-    assert!(Command::new("chmod").arg("+x").arg(&checker).status().unwrap().success());
+    );
     let out = dir.join("escapes-out.smt2");
     let reduced = reduce(&escapes, &out, Some("--match-output"), &checker);
     assert!(reduced.len() < std::fs::read(&escapes).unwrap().len(), "{reduced}");
