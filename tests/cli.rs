@@ -272,3 +272,40 @@ fn a_corrupt_campaign_file_is_an_error_not_a_fresh_start() {
     assert_eq!(std::fs::read_to_string(out.join("campaign.json")).unwrap(), "{\"config\": {\"seeds\": [\"corp");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `smtstorm completions bash` completes every subcommand `smtstorm --help` lists (and
+/// their flags: `reduce --match-output`); the other shells get a script too, and an
+/// unknown shell is a usage error.
+#[test]
+fn completions_name_every_subcommand() {
+    let (code, help, _) = smtstorm(&["--help"]);
+    assert_eq!(code, 0);
+    let subcommands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(subcommands.len() >= 19 && subcommands.contains(&"completions"), "{subcommands:?}");
+    let (code, bash, err) = smtstorm(&["completions", "bash"]);
+    assert_eq!(code, 0, "{err}");
+    // The words offered after `smtstorm `: the first non-empty `opts="..."` of the script.
+    let top: Vec<&str> = bash
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("opts=\"")?.strip_suffix('"'))
+        .find(|o| !o.is_empty())
+        .unwrap_or_default()
+        .split(' ')
+        .collect();
+    for c in &subcommands {
+        assert!(top.contains(c), "bash completion does not offer {c}: {top:?}");
+    }
+    assert!(bash.contains("--match-output"));
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let (code, out, err) = smtstorm(&["completions", shell]);
+        assert!(code == 0 && out.contains("storm-minimize"), "{shell}: {err}");
+    }
+    assert_eq!(smtstorm(&["completions", "tcsh"]).0, 2);
+}

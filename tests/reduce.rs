@@ -85,6 +85,14 @@ fn crash_reduction_keeps_the_normalised_crash_message() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// `dir/check.sh`, an executable `/bin/sh` script running `body` (the candidate is `$1`).
+fn checker_script(dir: &Path, body: &str) -> PathBuf {
+    let checker = dir.join("check.sh");
+    std::fs::write(&checker, format!("#!/bin/sh\n{body}\n")).unwrap();
+    assert!(Command::new("chmod").arg("+x").arg(&checker).status().unwrap().success());
+    checker
+}
+
 #[test]
 fn external_checker_mode_reduces_a_real_z3_soundness_trigger() {
     let z3old = solver_bin("z3-4.8.7/bin/z3");
@@ -93,18 +101,14 @@ fn external_checker_mode_reduces_a_real_z3_soundness_trigger() {
     // z3 4.8.7 answers unsat for this sat seed (escape sequences; fixed in 4.8.9).
     let input = dir.join("input.smt2");
     std::fs::copy(repo().join("corpus/str_escapes.smt2"), &input).unwrap();
-    let checker = dir.join("check.sh");
-    std::fs::write(
-        &checker,
-        format!(
-            "#!/bin/sh\n[ \"$({} -smt2 \"$1\" | head -1)\" = unsat ] && [ \"$({} -smt2 \"$1\" | head -1)\" = sat ]\n",
+    let checker = checker_script(
+        &dir,
+        &format!(
+            "[ \"$({} -smt2 \"$1\" | head -1)\" = unsat ] && [ \"$({} -smt2 \"$1\" | head -1)\" = sat ]",
             z3old.display(),
             z3new.display()
         ),
-    )
-    .unwrap();
-    let st = Command::new("chmod").arg("+x").arg(&checker).status().unwrap();
-    assert!(st.success());
+    );
     let out = dir.join("out.smt2");
     let (code, printed, err) =
         smtstorm(&["reduce", input.to_str().unwrap(), out.to_str().unwrap(), "--", checker.to_str().unwrap()]);
@@ -636,4 +640,53 @@ fn a_reduction_left_above_one_kilobyte_says_why() {
     let page = smtstorm::campaign::report::finding_report(&dir, &meta, &[], 10.0);
     assert!(page.contains("- Why it is still this large: ") && page.contains("67 commands left"), "{page}");
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// `--match-output` (ddSMT's convention): a candidate must repeat the original run's exit
+/// status, stdout and stderr. A bare z3 5.4.0 as the checker keeps the seed's answer and
+/// model (without the flag, any exit 0 counts and the seed collapses to `(check-sat)`);
+/// a checker script for z3 4.8.5's wrong `unsat` on a sat string seed (escape sequences)
+/// still reduces, its verdict line kept.
+#[test]
+fn match_output_keeps_what_the_checker_printed() {
+    let z3 = solver_bin("z3-5.4.0/bin/z3");
+    let z3old = solver_bin("z3-4.8.5/bin/z3");
+    let dir = tempdir("reduce-match-output");
+    let input = dir.join("lia_bounds.smt2");
+    std::fs::copy(repo().join("corpus/lia_bounds.smt2"), &input).unwrap();
+    let stdout_of =
+        |bin: &Path, f: &Path| String::from_utf8(Command::new(bin).arg(f).output().unwrap().stdout).unwrap();
+    let reduce = |input: &Path, out: &Path, flag: Option<&str>, checker: &Path| {
+        let mut args = vec!["reduce", input.to_str().unwrap(), out.to_str().unwrap()];
+        args.extend(flag);
+        args.extend(["--", checker.to_str().unwrap()]);
+        let (code, printed, err) = smtstorm(&args);
+        assert_eq!(code, 0, "{printed}{err}");
+        std::fs::read_to_string(out).unwrap()
+    };
+    let loose = reduce(&input, &dir.join("loose.smt2"), None, &z3);
+    assert_eq!(loose.trim(), "(check-sat)", "any exit 0 is interesting without the flag");
+    let out = dir.join("out.smt2");
+    let kept = reduce(&input, &out, Some("--match-output"), &z3);
+    let original = stdout_of(&z3, &input);
+    assert!(original.starts_with("sat\n((x "), "{original}");
+    assert_eq!(stdout_of(&z3, &out), original, "{kept}");
+    assert!(kept.contains("(get-value") && kept.len() < std::fs::read(&input).unwrap().len(), "{kept}");
+    // A wrong-answer checker: prints its verdict, exits 0 only on the bug.
+    let escapes = dir.join("str_escapes.smt2");
+    std::fs::copy(repo().join("corpus/str_escapes.smt2"), &escapes).unwrap();
+    let checker = checker_script(
+        &dir,
+        &format!(
+            "if [ \"$({} \"$1\" | head -1)\" = unsat ] && [ \"$({} \"$1\" | head -1)\" = sat ]; then echo 'z3 4.8.5: unsat where sat is expected'; else echo fine; exit 1; fi",
+            z3old.display(),
+            z3.display()
+        ),
+    );
+    let out = dir.join("escapes-out.smt2");
+    let reduced = reduce(&escapes, &out, Some("--match-output"), &checker);
+    assert!(reduced.len() < std::fs::read(&escapes).unwrap().len(), "{reduced}");
+    let again = Command::new(&checker).arg(&out).output().unwrap();
+    assert!(again.status.success() && again.stdout == b"z3 4.8.5: unsat where sat is expected\n", "{reduced}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -25,6 +25,7 @@ mod bandit;
 mod bench_solvers;
 mod cactus;
 mod check;
+mod completions;
 mod dict;
 mod fuzz;
 mod generate;
@@ -70,6 +71,7 @@ enum Cmd {
     Generate(generate::GenerateCmd),
     Bandit(bandit::BanditCmd),
     Cactus(cactus::CactusCmd),
+    Completions(completions::CompletionsCmd),
 }
 
 /// Exit status when the command itself failed (bad flags, unreadable input).
@@ -91,6 +93,7 @@ pub fn main() -> i32 {
         Cmd::Mutate(c) => done(c.run()),
         Cmd::Bandit(c) => done(c.run()),
         Cmd::Cactus(c) => done(c.run()),
+        Cmd::Completions(c) => done(c.run()),
         Cmd::Report(c) => done(c.run()),
         Cmd::Merge(c) => done(c.run()),
         Cmd::Recheck(c) => c.run(),

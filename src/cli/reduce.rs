@@ -20,11 +20,14 @@ fn same_file(a: &Path, b: &Path) -> bool {
 ///
 /// With a finding directory (`OUT/bugs/<kind>/<id>`), the bug is read from its
 /// `meta.json` (same kind, same blamed solver, same answers or crash message) and the
-/// result goes to `DIR/reduced.smt2`. With a file, `-- CMD ARGS...` decides: a candidate
-/// is interesting iff `CMD ARGS... candidate.smt2` exits with status 0 (and prints
-/// `--match-out`/`--match-err`, if given) within the time limit. Unlike ddSMT, the
-/// original run's exit code and output are not compared: the command must exit 0 only
-/// on the bug.
+/// result goes to `DIR/reduced.smt2`. With a file, `-- CMD ARGS...` decides, run as
+/// `CMD ARGS... candidate.smt2` within the time limit. By default a candidate is
+/// interesting iff the command exits with status 0 (and prints `--match-out`/`--match-err`,
+/// if given): the command must exit 0 only on the bug; a bare solver exits 0 on almost
+/// anything. With `--match-output`, as ddSMT by default, a candidate is interesting iff
+/// the command's exit status, stdout and stderr are exactly those of its run on the
+/// original input (`--match-out`/`--match-err` relax that stream to "contains"), so a
+/// bare solver keeps its answers.
 #[derive(clap::Args)]
 pub(crate) struct ReduceCmd {
     /// A finding directory, or an SMT-LIB file (then OUTPUT and CMD are required).
@@ -46,6 +49,10 @@ pub(crate) struct ReduceCmd {
     /// Interesting only if the command's stderr contains this text.
     #[arg(long)]
     match_err: Option<String>,
+    /// ddSMT's convention: interesting iff exit status, stdout and stderr equal the
+    /// original input's run (default: iff exit status 0).
+    #[arg(long)]
+    match_output: bool,
     /// Solver definitions for a finding (`NAME` or `NAME=command`), overriding the
     /// campaign's.
     #[arg(long = "solver")]
@@ -141,6 +148,7 @@ impl ReduceCmd {
                 argv: self.command.clone(),
                 match_out: self.match_out.clone(),
                 match_err: self.match_err.clone(),
+                match_output: self.match_output,
                 timeout,
                 memory,
             };

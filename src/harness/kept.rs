@@ -38,11 +38,14 @@ pub enum Found {
     /// smtstorm's own parser, and the mutators, which need well-formed input, waste their
     /// time on it.
     Rejected,
-    /// A confirmed bug: kind, blamed solver, signature.
+    /// A confirmed bug: kind, blamed solver and its family, signature, and the identity
+    /// that picks its crash state ([`super::crash_state::identity`]).
     Finding {
         kind: BugKind,
         solver: String,
+        family: crate::solver::Family,
         signature: String,
+        identity: String,
     },
     /// A confirmed bug that does not abort: the unmutated input's own (stored as a seed
     /// finding), or one the store already holds. `new`: stored by this execution.
@@ -55,10 +58,13 @@ pub enum Found {
 }
 
 impl Found {
-    /// Aborts with the finding (the libFuzzer artifact is the input).
+    /// Aborts with the finding (the libFuzzer artifact is the input), through frames
+    /// that name its kind, family and identity ([`super::crash_state`]): distinct solver
+    /// bugs are distinct crashes for ClusterFuzz.
     pub fn abort_on_finding(self) {
-        if let Found::Finding { kind, solver, signature } = self {
-            panic!("smtstorm: confirmed {kind} bug in {solver}: {signature}");
+        if let Found::Finding { kind, solver, family, signature, identity } = self {
+            let message = super::crash_state::message(kind, &solver, family, &signature);
+            super::crash_state::abort(kind, family, &identity, message);
         }
     }
 
@@ -113,7 +119,7 @@ impl Harness {
     /// A confirmed finding on `s` ([`Found`], the module docs): stored, and aborted on
     /// only when new and made by a mutator. Without a store, or replaying files, it aborts.
     pub(super) fn keep(&mut self, s: &Script, known: &Expected, c: &Confirmed) -> Found {
-        let found = self.named(&c.verdict);
+        let found = self.named(s, &c.verdict);
         let Some(out) = self.store.clone().filter(|_| !self.replay) else { return found };
         let seed_finding = self.origin == Origin::Seed;
         let text = smtlib::print(s);

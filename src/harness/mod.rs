@@ -11,6 +11,7 @@
 //!   dictionary, and a line naming the solvers.
 
 pub mod afl;
+pub mod crash_state;
 pub mod engines;
 pub mod kept;
 pub mod mix;
@@ -371,7 +372,9 @@ mod tests {
             runner::Found::Finding {
                 kind: crate::oracle::BugKind::Soundness,
                 solver: "yices".into(),
+                family: crate::solver::Family::Yices,
                 signature: "x".into(),
+                identity: "x".into(),
             }
             .abort_on_finding()
         });

@@ -448,11 +448,15 @@ impl Harness {
         Found::Nothing
     }
 
-    pub(super) fn named(&self, v: &Verdict) -> Found {
+    pub(super) fn named(&self, s: &Script, v: &Verdict) -> Found {
+        let family = v.blamed.map_or(crate::solver::Family::Other, |b| self.specs[b].family);
+        let logic = s.logic().unwrap_or("none");
         Found::Finding {
             kind: v.kind,
             solver: v.blamed.map_or("undecided".into(), |b| self.specs[b].name.clone()),
+            family,
             signature: v.signature.clone(),
+            identity: super::crash_state::identity(v.kind, v.blame_by, family, logic, &v.signature),
         }
     }
 

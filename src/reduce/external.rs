@@ -1,17 +1,21 @@
-//! The user's interestingness command as the judge (`smtstorm reduce FILE OUT -- CMD`,
-//! ddSMT's convention): see [`judge::External`].
+//! The user's interestingness command as the judge (`smtstorm reduce FILE OUT -- CMD`):
+//! exit status 0, or with `--match-output` ddSMT's convention (status and output as the
+//! original run's); see [`judge::External`].
 
 use super::{judge, tempdir_in, Options, ReduceError, Report};
 use crate::smtlib;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// The user's interestingness command for [`reduce_external`] (ddSMT's convention).
+/// The user's interestingness command for [`reduce_external`].
 pub struct ExternalCheck {
     pub argv: Vec<String>,
     /// Interesting only if stdout / stderr contains this text.
     pub match_out: Option<String>,
     pub match_err: Option<String>,
+    /// `--match-output`: status, stdout and stderr as the original's run (ddSMT's
+    /// default); otherwise exit status 0 ([`judge::External`]).
+    pub match_output: bool,
     /// Limit per check; `None`: three times what the command took on the original (at
     /// least one second).
     pub timeout: Option<Duration>,
@@ -32,7 +36,7 @@ pub const ADAPTIVE_FLOOR: Duration = Duration::from_millis(250);
 /// is not going to crash, and waiting for it was most of a big trigger's time.
 pub fn reduce_external(input: &Path, output: &Path, cmd: ExternalCheck, opts: &Options) -> Result<Report, ReduceError> {
     let t0 = Instant::now();
-    let ExternalCheck { argv, match_out, match_err, timeout, memory } = cmd;
+    let ExternalCheck { argv, match_out, match_err, match_output, timeout, memory } = cmd;
     let text = crate::util::files::read_input_text(input)?;
     let parsed = smtlib::parse(&text);
     let scratch = tempdir_in(&std::env::temp_dir())?;
@@ -41,6 +45,8 @@ pub fn reduce_external(input: &Path, output: &Path, cmd: ExternalCheck, opts: &O
         argv,
         match_out,
         match_err,
+        match_output,
+        golden: Default::default(),
         // The user's command gets no memory limit unless one is asked for: it may be a
         // script that starts several solvers, or a solver that needs more than ours.
         // No grace after the limit: the grace is for a solver that enforces its own

@@ -1,8 +1,11 @@
 //! Interestingness: when a candidate still shows what is being reduced.
 //!
-//! * [`External`] is ddSMT-compatible: a candidate is interesting iff `CMD ARGS...
-//!   candidate.smt2` exits with status 0 (and, with `--match-out`/`--match-err`, its
-//!   standard output/error contains the given text), within the time limit.
+//! * [`External`] runs the user's `CMD ARGS... candidate.smt2` within the time limit. By
+//!   default a candidate is interesting iff it exits with status 0 (and, with
+//!   `--match-out`/`--match-err`, its standard output/error contains the given text).
+//!   With `--match-output` it follows ddSMT's default instead: the candidate's exit
+//!   status, standard output and standard error must equal the original input's run
+//!   ([`Golden`]; `--match-out`/`--match-err` then relax one stream to "contains").
 //! * [`FindingJudge`] is built from a finding's `meta.json`: the *same bug*, never just
 //!   "a bug". A crash keeps its normalised crash message; an invalid model its normalised
 //!   validation message; a soundness bug needs one check-sat where every solver that gave
@@ -21,11 +24,36 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+/// What the checker did on the original input, which every candidate must repeat
+/// under `--match-output` (ddSMT's "golden run").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Golden {
+    /// Exit code, or the signal that ended it.
+    pub status: (Option<i32>, Option<i32>),
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Golden {
+    fn of(r: &RawRun) -> Golden {
+        use std::os::unix::process::ExitStatusExt;
+        Golden {
+            status: (r.status.and_then(|s| s.code()), r.status.and_then(|s| s.signal())),
+            stdout: r.stdout.clone(),
+            stderr: r.stderr.clone(),
+        }
+    }
+}
+
 /// A ddSMT-style external checker.
 pub struct External {
     pub argv: Vec<String>,
     pub match_out: Option<String>,
     pub match_err: Option<String>,
+    /// `--match-output`: interesting iff status and output equal the original's
+    /// ([`Golden`], recorded by [`External::check_input`]); otherwise iff status 0.
+    pub match_output: bool,
+    pub golden: std::sync::OnceLock<Golden>,
     pub limits: Limits,
     /// Scratch directory; worker `i` writes its candidates under `dir/w<i>/`.
     pub dir: PathBuf,
@@ -83,10 +111,26 @@ impl External {
     }
 
     fn verdict(&self, r: &RawRun) -> bool {
-        !r.timed_out
-            && r.status.and_then(|s| s.code()) == Some(0)
-            && self.match_out.as_ref().is_none_or(|m| r.stdout.contains(m.as_str()))
-            && self.match_err.as_ref().is_none_or(|m| r.stderr.contains(m.as_str()))
+        // A stream named by --match-out/--match-err need only contain its text.
+        let stream = |got: &str, m: &Option<String>, golden: Option<&str>| match (m, golden) {
+            (Some(m), _) => got.contains(m.as_str()),
+            (None, Some(g)) => got == g,
+            (None, None) => true,
+        };
+        if r.timed_out {
+            return false;
+        }
+        if self.match_output {
+            let Some(g) = self.golden.get() else { return false };
+            let now = Golden::of(r);
+            now.status == g.status
+                && stream(&r.stdout, &self.match_out, Some(&g.stdout))
+                && stream(&r.stderr, &self.match_err, Some(&g.stderr))
+        } else {
+            r.status.and_then(|s| s.code()) == Some(0)
+                && stream(&r.stdout, &self.match_out, None)
+                && stream(&r.stderr, &self.match_err, None)
+        }
     }
 
     /// Whether the command finds `text` interesting, run on `file`, and whether it was
@@ -107,6 +151,11 @@ impl External {
             .map_err(|source| InputCheck::Write { path: dir.display().to_string(), source })?;
         let r = self.exec(&dir.join(&self.file_name), text, None)?;
         let cmd = self.argv.join(" ");
+        if self.match_output && !r.timed_out && r.status.is_some() {
+            // The original's run is the golden one, whatever it exits with; with
+            // --match-out/--match-err it must still show that text.
+            let _ = self.golden.set(Golden::of(&r));
+        }
         if self.verdict(&r) {
             return Ok(r.wall);
         }
@@ -123,12 +172,12 @@ impl External {
             format!(" (stderr: {})", last.chars().take(200).collect::<String>())
         };
         let why = match r.status.and_then(|s| s.code()) {
-            Some(0) => {
+            Some(c) if self.match_output || c == 0 => {
                 let want = [("stdout", &self.match_out), ("stderr", &self.match_err)]
                     .into_iter()
                     .filter_map(|(f, m)| m.as_ref().map(|m| format!("{f} lacks {m:?}")))
                     .collect::<Vec<_>>();
-                format!("exits with status 0 but its {}", want.join(" and its "))
+                format!("exits with status {c} but its {}", want.join(" and its "))
             }
             Some(c) => format!("exits with status {c} on it{said}"),
             None => format!("was killed by a signal{said}"),

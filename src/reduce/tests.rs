@@ -452,6 +452,8 @@ fn the_external_limit_follows_recent_interesting_checks() {
         argv: vec!["true".into()],
         match_out: None,
         match_err: None,
+        match_output: false,
+        golden: Default::default(),
         limits: crate::solver::Limits { time: ms(3000), ..Default::default() },
         dir: std::env::temp_dir(),
         file_name: "x.smt2".into(),
