@@ -512,6 +512,7 @@ impl<'a> Bandit<'a> {
                 merged_from: vec![],
                 cause: Default::default(),
                 known: None,
+                lineage: None,
                 frames: vec![],
             };
             match self.store.record(meta, text) {

@@ -94,7 +94,7 @@ pub(super) fn confirm_and_store(
     };
     if !seed_finding {
         let sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
-        let repeats = sched.state[i].seed_blames.iter().any(|(k, b, sig)| {
+        let repeats = sched.blames(i).iter().any(|(k, b, sig)| {
             *k == verdict.kind
                 && *b == verdict.blamed
                 && ((verdict.kind == BugKind::Soundness
@@ -193,6 +193,7 @@ pub(super) fn confirm_and_store(
         merged_from: vec![],
         cause,
         known: None,
+        lineage: seed.grown.as_ref().map(|g| g.lineage.clone()),
         frames,
     };
     // A STORM trigger carries its witness as a comment line (solvers never see it).

@@ -225,6 +225,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
             }
         }
     }
+    super::grow::screened(sh, i, &results);
     // Adaptive limit: a few times the seed's own solving time, within the campaign's; the
     // floor is the smallest timeout Config::validate admits, so the clamp cannot invert.
     let floor = crate::util::time::seconds(crate::store::campaign::MIN_TIMEOUT_S);

@@ -182,6 +182,7 @@ impl Harness {
             merged_from: vec![],
             cause: Default::default(),
             known: None,
+            lineage: None,
             frames: vec![],
         }
     }

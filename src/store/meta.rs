@@ -193,6 +193,12 @@ pub struct Meta {
     /// finding): already filed, so reported apart and not counted as new.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub known: Option<String>,
+    /// For a finding on a seed the campaign grew ([`super::corpus`]): the seed it was
+    /// grown from and the original seed of the suite, so that the finding names the
+    /// user's file as well as `OUT/corpus/<hash>.smt2` (absent otherwise: older stores
+    /// read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lineage: Option<super::corpus::Lineage>,
 }
 
 impl Meta {
