@@ -155,6 +155,41 @@ mod tests {
         assert!(redundant(b, 20, a, 20) && !redundant(b, 20, a, 21) && !redundant(c, 30, a, 10));
     }
 
+    /// On random corpora: the kept seeds cover every feature of the whole (unbounded),
+    /// each adds a feature to those picked before it, the bound holds, and the same input
+    /// gives the same choice. Counts the seeds it dropped, so that it fails if it never
+    /// exercised a redundant one.
+    #[test]
+    fn minimise_covers_everything_with_no_redundant_seed() {
+        let mut rng = crate::mutate::choice::Rng::new(41);
+        let (mut cases, mut dropped) = (0, 0);
+        for _ in 0..300 {
+            let n = 1 + (rng.next_u64() % 12) as usize;
+            let seeds: Vec<(Vec<u64>, usize)> = (0..n)
+                .map(|_| {
+                    let k = (rng.next_u64() % 5) as usize;
+                    ((0..k).map(|_| rng.next_u64() % 16).collect(), 1 + (rng.next_u64() % 100) as usize)
+                })
+                .collect();
+            let view: Vec<(&[u64], usize)> = seeds.iter().map(|(f, b)| (&f[..], *b)).collect();
+            let kept = minimise(&view, usize::MAX);
+            assert_eq!(kept, minimise(&view, usize::MAX));
+            let all: HashSet<u64> = seeds.iter().flat_map(|(f, _)| f.iter().copied()).collect();
+            let mut covered = HashSet::new();
+            for &i in &kept {
+                assert!(seeds[i].0.iter().any(|f| !covered.contains(f)), "{i} adds nothing: {seeds:?}");
+                covered.extend(seeds[i].0.iter().copied());
+            }
+            assert_eq!(covered, all, "{seeds:?}");
+            let bound = (rng.next_u64() % 4) as usize;
+            assert!(minimise(&view, bound).len() <= bound);
+            assert_eq!(minimise(&view, bound)[..], kept[..kept.len().min(bound)]);
+            cases += 1;
+            dropped += n - kept.len();
+        }
+        assert!(cases == 300 && dropped > 50, "{dropped} seeds dropped in {cases} corpora");
+    }
+
     /// Written seeds read back whole; a script left without its record is removed, and a
     /// removed seed is gone.
     #[test]
