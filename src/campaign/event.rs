@@ -236,7 +236,12 @@ mod tests {
             Event::SeedRejected { seed: seed(), error: "line 1".into() },
             Event::SeedSanitized { seed: seed(), removed: 2 },
             Event::SeedCheckSatAdded { seed: seed() },
-            Event::SeedGrown { seed: "o/corpus/ab.smt2".into(), parent: seed(), engine: Engine::Config, new_features: 2 },
+            Event::SeedGrown {
+                seed: "o/corpus/ab.smt2".into(),
+                parent: seed(),
+                engine: Engine::Config,
+                new_features: 2,
+            },
             Event::CorpusMinimised { kept: 3, dropped: 1 },
             Event::SeedSliced { seed: seed(), commands: 40, kept: 12 },
             Event::StatusMismatch { seed: seed(), note: "all say sat".into() },

@@ -218,8 +218,12 @@ impl Scheduler {
             .copied()
             .filter(|s| idle(s) && !self.state[*s].grown)
             .min_by_key(|&s| (self.state[s].finish(), self.state[s].turns));
-        let grown =
-            self.ready.iter().copied().filter(|s| idle(s) && self.state[*s].grown).min_by_key(|&s| (self.state[s].turns, s));
+        let grown = self
+            .ready
+            .iter()
+            .copied()
+            .filter(|s| idle(s) && self.state[*s].grown)
+            .min_by_key(|&s| (self.state[s].turns, s));
         // Outside their share, grown seeds get a turn only when neither a seed of the
         // suite nor one left to screen could have it.
         let picked = if self.handed % GROWN_EVERY == GROWN_EVERY - 1 {

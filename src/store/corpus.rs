@@ -109,15 +109,10 @@ pub fn minimise(seeds: &[(&[u64], usize)], bound: usize) -> Vec<usize> {
     let mut left: Vec<usize> = (0..seeds.len()).collect();
     while picked.len() < bound {
         let new = |i: usize| seeds[i].0.iter().collect::<HashSet<_>>().iter().filter(|f| !covered.contains(f)).count();
-        let best = left
-            .iter()
-            .copied()
-            .map(|i| (i, new(i)))
-            .filter(|&(_, n)| n > 0)
-            .max_by(|&(a, na), &(b, nb)| {
-                let (ra, rb) = (na as f64 / seeds[a].1.max(1) as f64, nb as f64 / seeds[b].1.max(1) as f64);
-                ra.total_cmp(&rb).then(seeds[b].1.cmp(&seeds[a].1)).then(b.cmp(&a))
-            });
+        let best = left.iter().copied().map(|i| (i, new(i))).filter(|&(_, n)| n > 0).max_by(|&(a, na), &(b, nb)| {
+            let (ra, rb) = (na as f64 / seeds[a].1.max(1) as f64, nb as f64 / seeds[b].1.max(1) as f64);
+            ra.total_cmp(&rb).then(seeds[b].1.cmp(&seeds[a].1)).then(b.cmp(&a))
+        });
         let Some((i, _)) = best else { break };
         covered.extend(seeds[i].0.iter().copied());
         picked.push(i);
