@@ -6,12 +6,11 @@
 
 mod common;
 
-use common::{repo, smtstorm, tempdir};
+use common::{repo, smtstorm, spawn_quiet, tempdir};
 use serde_json::Value;
 use smtstorm::store::corpus;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const SEEDS: [&str; 3] = ["lia_div_mod.smt2", "bv_signed.smt2", "lra_strict.smt2"];
@@ -144,14 +143,26 @@ fn grown_seeds_survive_kill_9() {
     let dir = tempdir("grow-kill");
     let s = seeds(&dir, &SEEDS);
     let out = dir.join("out");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_smtstorm"))
-        .args(["fuzz", s.to_str().unwrap(), "--solver", "z3-5.4.0", "--solver", "yices", "--seed", "7"])
-        .args(["--time", "60", "--workers", "1", "--reduce", "0", "--out", out.to_str().unwrap(), "--quiet"])
-        .current_dir(repo())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let (seeds_arg, out_arg) = (s.to_str().unwrap(), out.to_str().unwrap());
+    let mut child = spawn_quiet(&[
+        "fuzz",
+        seeds_arg,
+        "--solver",
+        "z3-5.4.0",
+        "--solver",
+        "yices",
+        "--seed",
+        "7",
+        "--time",
+        "60",
+        "--workers",
+        "1",
+        "--reduce",
+        "0",
+        "--out",
+        out_arg,
+        "--quiet",
+    ]);
     let t0 = Instant::now();
     while corpus::read(&out).len() < 3 {
         assert!(t0.elapsed() < Duration::from_secs(50), "fewer than 3 seeds grew in 50 s");

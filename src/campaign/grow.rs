@@ -299,16 +299,15 @@ pub(super) fn consider(
     sched.state.resize_with(j, Default::default);
     sched.state.push(st);
     sched.ready.push(j);
+    // The suite's counters (`seeds_ready`, `seeds_demoted`) leave grown seeds out.
     let retired = gone.iter().filter(|(k, _)| sched.retire(*k)).count();
     drop(sched);
-    sh.counters.seeds_ready.fetch_sub(retired as u64, Relaxed);
+    sh.counters.grown_dropped.fetch_add(retired as u64, Relaxed);
     drop(g);
     for (_, h) in &gone {
         corpus::remove(&sh.out, h);
     }
     sh.counters.seeds_grown.fetch_add(1, Relaxed);
-    sh.counters.grown_dropped.fetch_add(gone.len() as u64, Relaxed);
-    sh.counters.seeds_ready.fetch_add(1, Relaxed);
     sh.events.emit(Event::SeedGrown {
         seed: crate::util::path::shown(&sh.seeds[j].path),
         parent: crate::util::path::shown(&seed.path),

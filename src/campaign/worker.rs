@@ -186,8 +186,10 @@ pub(super) fn fuzz_batch<'s>(
 fn settle(sh: &Shared, i: usize, engine: Engine, found: Found, t0: Instant, ready: Option<bool>) {
     let demoted = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, engine, found, t0.elapsed());
     let (Some(r), Some(ready)) = (demoted, ready) else { return };
-    sh.counters.seeds_demoted.fetch_add(1, Relaxed);
-    if ready {
+    // `seeds_ready` and `seeds_demoted` count the suite's seeds ([`super::grow`]).
+    let suite = sh.seeds[i].grown.is_none();
+    sh.counters.seeds_demoted.fetch_add(suite as u64, Relaxed);
+    if ready && suite {
         sh.counters.seeds_ready.fetch_sub(1, Relaxed);
     }
     sh.events.emit(Event::SeedDemoted { seed: crate::util::path::shown(&sh.seeds[i].path), why: r.to_string() });
