@@ -60,6 +60,10 @@ fn campaign_confirms_bisects_deduplicates_and_reports_real_bugs() {
         "150",
         "--seed",
         "0",
+        // The suite's mutants only: grown seeds of str_escapes find a z3 4.8.7 invalid
+        // model besides (issue 41), which this test's census of yices bugs does not count.
+        "--grow",
+        "0",
         "--out",
         out.to_str().unwrap(),
         "--quiet",

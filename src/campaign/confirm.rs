@@ -95,7 +95,7 @@ pub(super) fn confirm_and_store(
     };
     if !seed_finding {
         let sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
-        let repeats = sched.state[i].seed_blames.iter().any(|(k, b, sig)| {
+        let repeats = sched.blames(i).iter().any(|(k, b, sig)| {
             *k == verdict.kind
                 && *b == verdict.blamed
                 && ((verdict.kind == BugKind::Soundness
@@ -179,6 +179,7 @@ pub(super) fn confirm_and_store(
         cause,
         // Regression mode: a finding that is not the build's regression is stored marked.
         known: super::regress::not_the_builds(sh, &verdict, &fresh),
+        lineage: seed.grown.as_ref().map(|g| g.lineage.clone()),
         frames,
         ..Meta::found(&verdict, &sh.solvers, answers, trigger.logic(), text.len())
     };

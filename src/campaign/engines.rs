@@ -37,7 +37,7 @@ pub(super) fn partner_for(sh: &Shared, i: usize, engine: Engine, turn: u64) -> O
     if pool.is_empty() {
         return None;
     }
-    let mut rng = Rng::new(mix(&[sh.cfg.seed, sh.run as u64, i as u64, engine as u64, turn, 0xf05e]));
+    let mut rng = Rng::new(mix(&[sh.cfg.seed, sh.run as u64, sh.seeds[i].draw, engine as u64, turn, 0xf05e]));
     let j = pool[crate::mutate::choice::Choices::below(&mut rng, pool.len())?];
     Some(Partner {
         seed: j,

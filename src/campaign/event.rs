@@ -45,6 +45,12 @@ pub enum Event {
     SeedSanitized { seed: String, removed: usize },
     /// A seed without `(check-sat)` that got one.
     SeedCheckSatAdded { seed: String },
+    /// A mutant kept as a seed of its own (`OUT/corpus/`, [`super::grow`]): it showed
+    /// `new_features` behaviour features never seen in the campaign.
+    SeedGrown { seed: String, parent: String, engine: Engine, new_features: usize },
+    /// The grown corpus minimised at a run's start: `kept` seeds cover every feature of
+    /// the `kept + dropped` stored (and `--grow`'s bound holds).
+    CorpusMinimised { kept: usize, dropped: usize },
     /// A seed cut to the `kept` of its `commands` the pre-screen could afford.
     SeedSliced { seed: String, commands: usize, kept: usize },
     /// Every solver contradicts the seed's `:status`: a note, no finding.
@@ -181,6 +187,8 @@ mod tests {
             Event::SeedRejected { .. } => "seed-rejected",
             Event::SeedSanitized { .. } => "seed-sanitized",
             Event::SeedCheckSatAdded { .. } => "seed-check-sat-added",
+            Event::SeedGrown { .. } => "seed-grown",
+            Event::CorpusMinimised { .. } => "corpus-minimised",
             Event::SeedSliced { .. } => "seed-sliced",
             Event::StatusMismatch { .. } => "status-mismatch",
             Event::Triaged { .. } => "triaged",
@@ -228,6 +236,13 @@ mod tests {
             Event::SeedRejected { seed: seed(), error: "line 1".into() },
             Event::SeedSanitized { seed: seed(), removed: 2 },
             Event::SeedCheckSatAdded { seed: seed() },
+            Event::SeedGrown {
+                seed: "o/corpus/ab.smt2".into(),
+                parent: seed(),
+                engine: Engine::Config,
+                new_features: 2,
+            },
+            Event::CorpusMinimised { kept: 3, dropped: 1 },
             Event::SeedSliced { seed: seed(), commands: 40, kept: 12 },
             Event::StatusMismatch { seed: seed(), note: "all say sat".into() },
             Event::Triaged { seed: seed() },
@@ -288,7 +303,7 @@ mod tests {
         let names: std::collections::BTreeSet<&str> = all.iter().map(name).collect();
         assert_eq!(names.len(), all.len(), "one of each, no variant twice");
         // Every variant but the read-only `Unknown`.
-        assert_eq!(all.len(), 30);
+        assert_eq!(all.len(), 32);
         for e in &all {
             let line = e.line().unwrap();
             let v: serde_json::Value = serde_json::from_str(&line).unwrap();

@@ -16,6 +16,7 @@ mod confirm;
 mod cores;
 mod engines;
 pub mod event;
+mod grow;
 mod instability;
 mod prescreen;
 mod regress;
@@ -65,7 +66,10 @@ struct Shared {
     /// `solvers[i].family`: who votes ([`oracle::judge`]).
     families: Vec<crate::solver::Family>,
     ladder: Vec<SolverSpec>,
-    seeds: Vec<Seed>,
+    /// The suite's seeds, then those grown from mutants ([`grow`]).
+    seeds: grow::Seeds,
+    /// What the campaign has seen of the solvers' behaviour, and the seeds it grew.
+    growth: Mutex<grow::Growth>,
     sched: Mutex<Scheduler>,
     store: Mutex<Store>,
     counters: Counters,
@@ -317,6 +321,8 @@ pub fn run_locked(
                     loaded: script,
                     witness,
                     slice: Default::default(),
+                    draw: seeds.len() as u64,
+                    grown: None,
                 })
             }
             Err(e) => {
@@ -354,6 +360,15 @@ pub fn run_locked(
             why: "no z3 or cvc5 under test listed its tactics or options: incremental framing only".into(),
         });
     }
+    // The seeds grown by earlier runs, minimised (`--grow 0` leaves them stored, unread).
+    let suite = seeds.len();
+    let mut growth = grow::Growth::new(seeds.iter().map(|s| s.hash.as_str()));
+    if cfg.grow > 0 && !cfg.triage {
+        let (grown, features) = grow::resume(out, cfg.grow as usize, &seeds, &events);
+        growth = grow::Growth::new(seeds.iter().chain(grown.iter()).map(|s| s.hash.as_str()));
+        grow::adopt(&mut growth, suite, features, &grown);
+        seeds.extend(grown);
+    }
     let n = seeds.len();
     let budget =
         cfg.time.map(|t| crate::util::time::seconds((t * cfg.workers() as f64 / n.max(1) as f64 * 4.0).max(5.0)));
@@ -370,6 +385,11 @@ pub fn run_locked(
         engines,
         budget,
     };
+    let mut sched = sched;
+    for (st, s) in sched.state.iter_mut().zip(&seeds) {
+        st.grown = s.grown.is_some();
+        st.parent = s.grown.as_ref().and_then(|g| g.parent);
+    }
     let reference = crate::solver::registry::reference_index(&solvers, cfg.reference.as_deref())
         .ok_or_else(|| Error::UnknownReference { name: cfg.reference.clone().unwrap_or_default() })?;
     if let Some(b) = cfg.baseline.as_deref().filter(|b| !solvers.iter().any(|s| s.name == *b)) {
@@ -383,7 +403,9 @@ pub fn run_locked(
         ladder: registry.solvers.clone(),
         families: solvers.iter().map(|s| s.family).collect(),
         solvers,
-        seeds,
+        // Room for every seed a run may grow, and as many retired by smaller ones.
+        seeds: grow::Seeds::new(seeds, 2 * cfg.grow as usize),
+        growth: Mutex::new(growth),
         sched: Mutex::new(sched),
         store: Mutex::new(store),
         counters: Counters::default(),

@@ -226,6 +226,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
             }
         }
     }
+    super::grow::screened(sh, i, &results);
     // Adaptive limit: a few times the seed's own solving time, within the campaign's; the
     // floor is the smallest timeout Config::validate admits, so the clamp cannot invert.
     let floor = crate::util::time::seconds(crate::store::campaign::MIN_TIMEOUT_S);
@@ -253,7 +254,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         sh.events.emit(Event::Triaged { seed: crate::util::path::shown(&seed.path) });
     } else if readers.is_empty() || checks == 0 || (only_fusion && fusion.is_none()) {
         drop(sched);
-        sh.counters.seeds_demoted.fetch_add(1, Relaxed);
+        sh.counters.seeds_demoted.fetch_add(seed.grown.is_none() as u64, Relaxed);
         if checks == 0 {
             why = vec!["no check-sat".to_string()];
         } else if !readers.is_empty() {
@@ -273,6 +274,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
             not_sent_to: why,
             status: fusion.map(|sat| if sat { "sat" } else { "unsat" }.to_string()),
         });
-        sh.counters.seeds_ready.fetch_add(1, Relaxed);
+        // Grown seeds read back by a resumed run are not the suite's.
+        sh.counters.seeds_ready.fetch_add(seed.grown.is_none() as u64, Relaxed);
     }
 }

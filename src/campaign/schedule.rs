@@ -14,6 +14,11 @@ pub(super) struct Seed {
     /// A slice of its assertions that some solver answers, set once by the pre-screen
     /// when every solver timed out on the whole seed (with the kept command indices).
     pub(super) slice: std::sync::OnceLock<(Script, Vec<usize>)>,
+    /// What keys its mutants' draws: its index for a seed of the suite (as before seeds
+    /// grew), its content hash for a grown one ([`super::grow`]).
+    pub(super) draw: u64,
+    /// For a seed the campaign grew from a mutant: where it came from.
+    pub(super) grown: Option<super::grow::Grown>,
 }
 
 impl Seed {
@@ -69,6 +74,9 @@ pub(super) struct SeedState {
     /// outcome name and the query's wall time (the configuration engine learns from
     /// mutants that change them, [`crate::mutate::config::Learning`]).
     pub(super) baseline: Vec<Option<(Vec<&'static str>, Duration)>>,
+    /// A seed grown from a mutant ([`super::grow`]), and the seed it is a mutant of.
+    pub(super) grown: bool,
+    pub(super) parent: Option<usize>,
 }
 
 pub(super) enum Job {
@@ -105,6 +113,15 @@ const WARMUP: u64 = 8;
 /// one or two turns, so a fixed rotation gives an engine that finds nothing as many turns
 /// as one that keeps finding, and a slow engine's turns more time.
 const EXPLORE: u64 = 3;
+
+/// One fuzzing turn in this many goes to a grown seed when one is idle ([`super::grow`]);
+/// the others go to the suite's seeds, time-fair among them as before, and to grown
+/// seeds only when no seed of the suite is idle. A fixed share, not a share of the time:
+/// grown seeds are cycled in order of fewest turns, as AFL cycles its queue, and the
+/// turns they get do not depend on how long a solver took (a run with one worker and a
+/// fixed `--seed` gives them the same turns each time). A quarter keeps the suite, where
+/// the known bugs were found, fuzzed at three quarters of its pace.
+pub(super) const GROWN_EVERY: u64 = 4;
 
 /// Pre-screening never takes more than this share of the workers' time once a pool of
 /// [`POOL`] seeds is ready: a pre-screen makes no mutant, and on the 4,070 cvc5-regress
@@ -171,8 +188,12 @@ impl Scheduler {
         // set starts finding bugs at once instead of after every seed has been screened;
         // then pre-screening gets its share of the time ([`SCREEN_SHARE`]).
         let fuzzed: f64 = self.yields.iter().map(|y| y.seconds).sum();
-        let screen = if self.ready.len() < POOL {
-            self.ready.is_empty() || self.flip()
+        // Grown seeds do not count: they would end the alternation before the suite has
+        // a pool of its own (on 100 cvc5-regress seeds, 10 were screened in 90 s instead
+        // of 24 when they did).
+        let suite_ready = self.ready.iter().filter(|&&s| !self.state[s].grown).count();
+        let screen = if suite_ready < POOL {
+            suite_ready == 0 || self.flip()
         } else {
             self.screened < SCREEN_SHARE * (self.screened + fuzzed)
         };
@@ -190,13 +211,27 @@ impl Scheduler {
         // campaign can fuzz twice, that made every turn a first turn at the suite's mean
         // cost (with the pre-screen's old order, a fifth of the mutants this order makes:
         // BENCHMARKS.md, session 19).
-        let Some(seed) = self
+        let idle = |s: &usize| !self.state[*s].busy;
+        let suite = self
             .ready
             .iter()
             .copied()
-            .filter(|&s| !self.state[s].busy)
-            .min_by_key(|&s| (self.state[s].finish(), self.state[s].turns))
-        else {
+            .filter(|s| idle(s) && !self.state[*s].grown)
+            .min_by_key(|&s| (self.state[s].finish(), self.state[s].turns));
+        let grown = self
+            .ready
+            .iter()
+            .copied()
+            .filter(|s| idle(s) && self.state[*s].grown)
+            .min_by_key(|&s| (self.state[s].turns, s));
+        // Outside their share, grown seeds get a turn only when neither a seed of the
+        // suite nor one left to screen could have it.
+        let picked = if self.handed % GROWN_EVERY == GROWN_EVERY - 1 {
+            grown.or(suite)
+        } else {
+            suite.or(grown.filter(|_| self.prescreen.is_empty()))
+        };
+        let Some(seed) = picked else {
             // Every ready seed is busy: screen another one meanwhile, if any is left.
             let s = self.prescreen.pop_front()?;
             self.screening += 1;
@@ -232,6 +267,30 @@ impl Scheduler {
         st.engine_turns[k] += 1;
         st.turns += 1;
         Some(Job::Fuzz { seed, engine, turn })
+    }
+
+    /// The blames of seed `i`'s own findings and of every seed it was grown from: its
+    /// mutants repeating one of them inherit it ([`SeedState::seed_blames`]).
+    pub(super) fn blames(&self, i: usize) -> Vec<(BugKind, Option<usize>, String)> {
+        let mut out = vec![];
+        let mut at = Some(i);
+        // A line of parents is at most as long as the seeds are many.
+        for _ in 0..self.state.len() {
+            let Some(st) = at.and_then(|k| self.state.get(k)) else { break };
+            out.extend(st.seed_blames.iter().cloned());
+            at = st.parent;
+        }
+        out
+    }
+
+    /// Takes seed `i` out of the ready seeds for good (a grown seed a smaller one
+    /// covers); whether it was ready.
+    pub(super) fn retire(&mut self, i: usize) -> bool {
+        let Some(st) = self.state.get_mut(i) else { return false };
+        let was = st.active;
+        st.active = false;
+        self.ready.retain(|&s| s != i);
+        was
     }
 
     /// Alternates between pre-screen and fuzz turns.
@@ -341,6 +400,41 @@ mod tests {
         let config = count[&Engine::Config];
         assert!((200..=240).contains(&config), "{count:?}");
         assert!(count[&Engine::OpFuzz] >= 30 && count[&Engine::TypeFuzz] >= 30, "{count:?}");
+    }
+
+    /// Grown seeds get one turn in [`GROWN_EVERY`] whatever their turns cost, cycled by
+    /// fewest turns; a retired one gets none; and a grown seed's mutants inherit the
+    /// blames of every seed above it.
+    #[test]
+    fn grown_seeds_get_their_share_and_inherit_their_parents_blames() {
+        let mut sched = scheduler(&[Engine::OpFuzz], 5);
+        sched.state.iter_mut().for_each(|st| st.active = true);
+        for (g, parent) in [(3, 0), (4, 3)] {
+            sched.state[g].grown = true;
+            sched.state[g].parent = Some(parent);
+        }
+        // Grown turns cost a hundred times the suite's: the share does not move.
+        sched.state[3].turn_cost = Duration::from_secs(100);
+        let mut turns = [0u64; 5];
+        for _ in 0..400 {
+            let Some(Job::Fuzz { seed, engine, .. }) = sched.next() else { panic!("a fuzz turn") };
+            turns[seed] += 1;
+            let cost = if sched.state[seed].grown { 100 } else { 1 };
+            sched.account(seed, engine, Found { tested: 8, bad: 0, new_bugs: 0 }, Duration::from_secs(cost));
+        }
+        assert_eq!((turns[3], turns[4]), (50, 50), "{turns:?}");
+        assert_eq!(turns[..3].iter().sum::<u64>(), 300, "{turns:?}");
+        assert!(sched.retire(3) && !sched.retire(3));
+        for _ in 0..40 {
+            let Some(Job::Fuzz { seed, engine, .. }) = sched.next() else { panic!("a fuzz turn") };
+            assert_ne!(seed, 3, "a retired seed gets no turn");
+            sched.account(seed, engine, Found { tested: 8, bad: 0, new_bugs: 0 }, Duration::from_secs(1));
+        }
+        sched.state[0].seed_blames.push((BugKind::Crash, Some(1), "SIGSEGV".into()));
+        sched.state[4].seed_blames.push((BugKind::Soundness, None, String::new()));
+        assert_eq!(sched.blames(4).len(), 2, "its own and its grandparent's");
+        assert_eq!(sched.blames(3), vec![(BugKind::Crash, Some(1), "SIGSEGV".to_string())]);
+        assert!(sched.blames(1).is_empty());
     }
 
     /// A cheap seed already fuzzed gets its next turn before a fresh seed whose turns

@@ -60,6 +60,15 @@ pub struct Counters {
     /// The metamorphic engine's variants: answers and times per seed and solver
     /// (Mariposa's instability, never a bug).
     pub instability: Mutex<super::instability::Instability>,
+    /// Corpus growth ([`super::grow`]): seeds grown from mutants, fuzzing turns they got,
+    /// grown seeds retired for a smaller one with their features, mutants with a new
+    /// feature not kept because `--grow`'s bound was reached, and distinct behaviour
+    /// features seen.
+    pub seeds_grown: AtomicU64,
+    pub grown_turns: AtomicU64,
+    pub grown_dropped: AtomicU64,
+    pub grow_full: AtomicU64,
+    pub features: AtomicU64,
 }
 
 /// What one engine or one seed logic yielded: mutants made, mutants every solver read,
@@ -149,6 +158,11 @@ impl Counters {
             own_cpu: crate::util::cpu::own_cpu_seconds(),
             cores: self.cores.snapshot(),
             instability: self.instability.lock().unwrap_or_else(|e| e.into_inner()).summary(),
+            seeds_grown: self.seeds_grown.load(Relaxed),
+            grown_turns: self.grown_turns.load(Relaxed),
+            grown_dropped: self.grown_dropped.load(Relaxed),
+            grow_full: self.grow_full.load(Relaxed),
+            features: self.features.load(Relaxed),
         }
     }
 }
@@ -211,4 +225,15 @@ pub struct Stats {
     /// The metamorphic engine's instability per seed and solver (absent before issue 40).
     #[serde(default)]
     pub instability: super::instability::InstabilitySummary,
+    /// Corpus growth ([`Counters::seeds_grown`] and the rest; absent before issue 41).
+    #[serde(default)]
+    pub seeds_grown: u64,
+    #[serde(default)]
+    pub grown_turns: u64,
+    #[serde(default)]
+    pub grown_dropped: u64,
+    #[serde(default)]
+    pub grow_full: u64,
+    #[serde(default)]
+    pub features: u64,
 }

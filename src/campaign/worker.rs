@@ -74,6 +74,9 @@ pub(super) fn worker(sh: &Shared, w: usize) {
                 if std::env::var_os("SMTSTORM_INJECT_PANIC").is_some_and(|v| v == "worker") {
                     panic!("injected by SMTSTORM_INJECT_PANIC=worker");
                 }
+                if sh.seeds[seed].grown.is_some() {
+                    sh.counters.grown_turns.fetch_add(1, Relaxed);
+                }
                 let t = Instant::now();
                 fuzz_batch(sh, &mut prepared, &mut sessions, seed, engine, turn, &limits, &tmp, w);
                 sh.counters.fuzz_ms.fetch_add(t.elapsed().as_millis() as u64, Relaxed);
@@ -151,7 +154,8 @@ pub(super) fn fuzz_batch<'s>(
         .then(|| crate::smtlib::framing::framing(sh.seeds[i].script()));
     for (mutant, rs) in mutants.iter().zip(&results) {
         let rs: Vec<Option<&QueryResult>> = rs.iter().map(|r| r.as_ref()).collect();
-        bad += count_mutant(sh, &rs, t.limit, &mut batch_yield) as u64;
+        let was_bad = count_mutant(sh, &rs, t.limit, &mut batch_yield);
+        bad += was_bad as u64;
         if engine == Engine::Equisat {
             let shown = crate::util::path::shown(&sh.seeds[i].path);
             sh.counters.instability.lock().unwrap_or_else(|e| e.into_inner()).record(
@@ -167,8 +171,11 @@ pub(super) fn fuzz_batch<'s>(
             sh.counters.config_effects.fetch_add(l.effect as u64, Relaxed);
         }
         let judged = Judged { i, engine, mutant, rs: &rs, seed_framing: seed_framing.as_ref() };
+        let before = (batch_yield.candidates, new_bugs);
         new_bugs += candidates(sh, &*m, &judged, &t, limits, tmp, w, &mut batch_yield);
         new_bugs += super::cores::check(sh, &*m, &judged, &t, limits, tmp, w);
+        let clean = !was_bad && (batch_yield.candidates, new_bugs) == before;
+        super::grow::consider(sh, &*m, i, engine, mutant, &rs, t.limit, clean);
     }
     sh.counters.tallies.lock().unwrap_or_else(|e| e.into_inner()).add(engine.name(), logic, batch_yield);
     settle(sh, i, engine, Found { tested: mutants.len() as u64, bad, new_bugs }, t0, Some(true));
@@ -179,8 +186,10 @@ pub(super) fn fuzz_batch<'s>(
 fn settle(sh: &Shared, i: usize, engine: Engine, found: Found, t0: Instant, ready: Option<bool>) {
     let demoted = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).account(i, engine, found, t0.elapsed());
     let (Some(r), Some(ready)) = (demoted, ready) else { return };
-    sh.counters.seeds_demoted.fetch_add(1, Relaxed);
-    if ready {
+    // `seeds_ready` and `seeds_demoted` count the suite's seeds ([`super::grow`]).
+    let suite = sh.seeds[i].grown.is_none();
+    sh.counters.seeds_demoted.fetch_add(suite as u64, Relaxed);
+    if ready && suite {
         sh.counters.seeds_ready.fetch_sub(1, Relaxed);
     }
     sh.events.emit(Event::SeedDemoted { seed: crate::util::path::shown(&sh.seeds[i].path), why: r.to_string() });
@@ -203,7 +212,7 @@ fn ready<'s>(
     let (mut solvers, mut limit, mut seed_blames, baseline) = {
         let s = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
         let st = &s.state[i];
-        (st.solvers.clone(), st.limit, st.seed_blames.clone(), st.baseline.clone())
+        (st.solvers.clone(), st.limit, s.blames(i), st.baseline.clone())
     };
     let mut partner = None;
     if m.wants_partner() {
@@ -215,7 +224,7 @@ fn ready<'s>(
             Some(crate::mutate::Partner { script: other.script(), path: other.path.display().to_string(), sat: p.sat });
     }
     let r = sh.reference;
-    let seed_draw = |tag: u64| mix(&[sh.cfg.seed, i as u64, tag]);
+    let seed_draw = |tag: u64| mix(&[sh.cfg.seed, seed.draw, tag]);
     let mut reference =
         SessionReference { sh, session: &mut sessions[r], seed: i, limit, campaign_limit: limits.time, answers };
     let mut ctx = Ctx {
@@ -224,7 +233,7 @@ fn ready<'s>(
         storm: &sh.cfg.storm,
         batch: sh.cfg.batch,
         seed_draw: &seed_draw,
-        turn_draw: mix(&[sh.cfg.seed, sh.run as u64, i as u64, engine as u64, turn]),
+        turn_draw: mix(&[sh.cfg.seed, sh.run as u64, seed.draw, engine as u64, turn]),
         reference_reads: solvers.contains(&r),
         reference: Some(&mut reference),
         partner,
@@ -245,7 +254,7 @@ fn make_batch<'s>(sh: &Shared, m: &mut (dyn Mutator<'s> + 's), i: usize, engine:
         if batch_bytes >= BATCH_BYTES {
             break;
         }
-        let rng_seed = mix(&[sh.cfg.seed, sh.run as u64, i as u64, engine as u64, turn, b]);
+        let rng_seed = mix(&[sh.cfg.seed, sh.run as u64, sh.seeds[i].draw, engine as u64, turn, b]);
         if let Some(x) = m.mutate(rng_seed) {
             batch_bytes += x.texts.iter().map(String::len).sum::<usize>();
             if !mutants.iter().any(|y| y.texts == x.texts) {

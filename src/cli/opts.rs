@@ -78,6 +78,11 @@ pub(crate) struct RunOpts {
         campaign().self_checks
     ))]
     pub(crate) self_checks: Option<u32>,
+    #[arg(long, value_name = "N", help = campaign_default(
+        "Keep at most N mutants that show solver behaviour never seen in the campaign as seeds of their own in OUT/corpus/, fuzzed in turn (0: off)",
+        campaign().grow
+    ))]
+    pub(crate) grow: Option<u32>,
     #[arg(long, value_name = "SECONDS", help = campaign_default(
         "Reduce each new finding for at most this many seconds after fuzzing (0: off)",
         campaign().reduce
@@ -138,6 +143,9 @@ impl RunOpts {
         }
         if let Some(n) = self.self_checks {
             cfg.self_checks = n;
+        }
+        if let Some(n) = self.grow {
+            cfg.grow = n;
         }
         if self.config_learn {
             cfg.config_learning = true;

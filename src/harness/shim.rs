@@ -9,7 +9,6 @@
 //! makes the solver do something new — a statistic it never reported, or a count in a new
 //! magnitude — is thereby "new coverage" and kept in the corpus.
 
-use crate::util::hash::{fnv1a, fnv1a_from};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// Number of counters (bytes) in the section.
@@ -22,21 +21,16 @@ pub const COUNTERS: usize = 1 << 14;
 #[link_section = "__libfuzzer_extra_counters"]
 static EXTRA: [AtomicU8; COUNTERS] = [const { AtomicU8::new(0) }; COUNTERS];
 
-/// Whether a statistic is deterministic behaviour (not time, memory or a rate).
-pub fn is_behaviour(key: &str) -> bool {
-    let k = key.to_ascii_lowercase();
-    !["time", "memory", "mem", "rss", "seconds", "sec", "clock", "rlimit", "max-alloc"].iter().any(|w| k.contains(w))
-}
+pub use crate::solver::behaviour::is_behaviour;
 
 /// FNV-1a of the solver and the statistic's name: the part of [`index`] that does not
-/// depend on the value.
+/// depend on the value ([`crate::solver::behaviour::key_hash`], the solver by its index).
 fn key_hash(solver: usize, key: &str) -> u64 {
-    fnv1a_from(fnv1a(&(solver as u64).to_le_bytes()), key.as_bytes())
+    crate::solver::behaviour::key_hash(&(solver as u64).to_le_bytes(), key)
 }
 
 fn bucketed(key_hash: u64, v: f64) -> usize {
-    let bucket = if v <= 0.0 { 0 } else { 1 + (v.max(1.0).log2() as u64).min(62) };
-    (fnv1a_from(key_hash, &bucket.to_le_bytes()) % COUNTERS as u64) as usize
+    (crate::solver::behaviour::feature(key_hash, v) % COUNTERS as u64) as usize
 }
 
 /// The counter index for statistic `key` of solver `solver` with value `v`: FNV-1a of the
@@ -89,16 +83,6 @@ pub fn clear() {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn times_and_memory_are_not_behaviour() {
-        for k in ["time", "total-time", "memory", "max-memory", "rlimit-count", "num-allocs-mem"] {
-            assert!(!is_behaviour(k), "{k}");
-        }
-        for k in ["conflicts", "decisions", "propagations", "arith-lemmas", "rewrites"] {
-            assert!(is_behaviour(k), "{k}");
-        }
-    }
 
     #[test]
     fn magnitudes_make_different_features() {

@@ -10,6 +10,7 @@
 
 pub mod allow;
 pub mod backtrace;
+pub mod behaviour;
 pub mod bench;
 pub mod caveats;
 pub mod check;

@@ -35,6 +35,9 @@ pub const INSTANCES: &str = "instances";
 /// A finding's `repro/<solver>.smt2`: the input as that solver is asked.
 pub const REPRO: &str = "repro";
 
+/// `OUT/corpus/`: the seeds a campaign grew from its mutants ([`crate::store::corpus`]).
+pub const CORPUS: &str = "corpus";
+
 /// `OUT/perf/<id>/`: BanditFuzz's benchmarks, `bench.smt2` and `meta.json` each.
 pub const PERF: &str = "perf";
 /// A BanditFuzz benchmark's script.
@@ -93,6 +96,17 @@ pub fn tmp(out: &Path) -> PathBuf {
 /// `OUT/bugs/`.
 pub fn bugs(out: &Path) -> PathBuf {
     out.join(BUGS)
+}
+/// `OUT/corpus/`.
+pub fn corpus(out: &Path) -> PathBuf {
+    out.join(CORPUS)
+}
+/// A grown seed's script, `OUT/corpus/<hash>.smt2`, and its record, `<hash>.json`.
+pub fn corpus_seed(out: &Path, hash: &str) -> PathBuf {
+    corpus(out).join(format!("{hash}.smt2"))
+}
+pub fn corpus_record(out: &Path, hash: &str) -> PathBuf {
+    corpus(out).join(format!("{hash}.json"))
 }
 /// `OUT/quarantine/`.
 pub fn quarantine(out: &Path) -> PathBuf {

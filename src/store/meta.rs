@@ -195,6 +195,12 @@ pub struct Meta {
     /// ([`super::known::baseline_mark`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub known: Option<String>,
+    /// For a finding on a seed the campaign grew ([`super::corpus`]): the seed it was
+    /// grown from and the original seed of the suite, so that the finding names the
+    /// user's file as well as `OUT/corpus/<hash>.smt2` (absent otherwise: older stores
+    /// read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lineage: Option<super::corpus::Lineage>,
 }
 
 impl Meta {
@@ -240,6 +246,7 @@ impl Meta {
             merged_from: vec![],
             cause: Default::default(),
             known: None,
+            lineage: None,
             frames: vec![],
         }
     }

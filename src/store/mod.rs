@@ -25,6 +25,7 @@
 //! twice and never loses one.
 
 pub mod campaign;
+pub mod corpus;
 pub mod finding;
 pub mod identity;
 pub mod known;
@@ -321,6 +322,7 @@ mod tests {
             frames: vec![],
             cause: Default::default(),
             known: None,
+            lineage: None,
         }
     }
 

@@ -212,3 +212,15 @@ pub fn proxy(dir: &Path, faults: &str) -> String {
     std::fs::copy(repo().join("tests/fixtures/fault_proxy.py"), &p).unwrap();
     format!("faulty=python3 {} {faults} {} -smt2", p.display(), solver_bin("z3-5.4.0/bin/z3").display())
 }
+
+/// Starts the `smtstorm` binary from the repository root with `args`, its output
+/// discarded (a campaign a test kills or waits for).
+pub fn spawn_quiet(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_smtstorm"))
+        .args(args)
+        .current_dir(repo())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
