@@ -672,13 +672,14 @@ fn match_output_keeps_what_the_checker_printed() {
     assert!(original.starts_with("sat\n((x "), "{original}");
     assert_eq!(stdout_of(&z3, &out), original, "{kept}");
     assert!(kept.contains("(get-value") && kept.len() < std::fs::read(&input).unwrap().len(), "{kept}");
-    // A wrong-answer checker: prints its verdict, exits 0 only on the bug.
+    // A wrong-answer checker: prints its verdict after the file's path (each candidate is
+    // a file of its own: the path is no part of what must match), exits 0 only on the bug.
     let escapes = dir.join("str_escapes.smt2");
     std::fs::copy(repo().join("corpus/str_escapes.smt2"), &escapes).unwrap();
     let checker = checker_script(
         &dir,
         &format!(
-            "if [ \"$({} \"$1\" | head -1)\" = unsat ] && [ \"$({} \"$1\" | head -1)\" = sat ]; then echo 'z3 4.8.5: unsat where sat is expected'; else echo fine; exit 1; fi",
+            "if [ \"$({} \"$1\" | head -1)\" = unsat ] && [ \"$({} \"$1\" | head -1)\" = sat ]; then echo \"$1: z3 4.8.5: unsat where sat is expected\"; else echo fine; exit 1; fi",
             z3old.display(),
             z3.display()
         ),
@@ -687,6 +688,7 @@ fn match_output_keeps_what_the_checker_printed() {
     let reduced = reduce(&escapes, &out, Some("--match-output"), &checker);
     assert!(reduced.len() < std::fs::read(&escapes).unwrap().len(), "{reduced}");
     let again = Command::new(&checker).arg(&out).output().unwrap();
-    assert!(again.status.success() && again.stdout == b"z3 4.8.5: unsat where sat is expected\n", "{reduced}");
+    let said = format!("{}: z3 4.8.5: unsat where sat is expected\n", out.display());
+    assert!(again.status.success() && again.stdout == said.as_bytes(), "{reduced}");
     let _ = std::fs::remove_dir_all(&dir);
 }

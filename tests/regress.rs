@@ -326,5 +326,16 @@ fn a_build_is_blamed_for_what_its_baseline_gets_right_and_shared_bugs_are_not_ne
     let (code, w, _, err) = recheck(&fixed_only, "z3-5.4.0");
     assert_eq!((w.as_deref(), code), (Some("fixed"), 0), "{err}");
     assert!(err.contains(": 0 still fail, 1 fixed, 0 refuse the input, 0 undecided on z3-5.4.0"), "{err}");
+    // A build that gives up (`unknown`, the fault proxy around the real z3 5.4.0) on the
+    // wrong answer's trigger has not fixed it: undecided, not fixed.
+    let gave_up = solvers_dir(&dir, "unknown-if:str.len");
+    let o = Command::new(bin())
+        .args(["recheck", fixed_only.to_str().unwrap(), "--solver", "z3-5.4.0"])
+        .env("SMTSTORM_SOLVERS_DIR", &gave_up)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(": 0 still fail, 0 fixed, 0 refuse the input, 1 undecided on z3-5.4.0"), "{err}");
+    assert_eq!(o.status.code(), Some(0), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -104,7 +104,8 @@ impl Growth {
 }
 
 /// The stored corpus read back for a resumed run: minimised greedily by features per
-/// byte within `bound` (the seeds left out are removed from the store), each kept one
+/// byte within `bound` (the seeds left out are removed from the store, but for those a
+/// stored finding names), each kept one
 /// loaded as a seed after `seeds` (the suite's), with its parent looked up by hash.
 /// Returns the loaded seeds and the features they cover.
 pub(super) fn resume(out: &Path, bound: usize, seeds: &[Seed], events: &Events) -> (Vec<Seed>, Vec<(Vec<u64>, usize)>) {
@@ -114,11 +115,16 @@ pub(super) fn resume(out: &Path, bound: usize, seeds: &[Seed], events: &Events) 
     }
     let sets: Vec<(&[u64], usize)> = stored.iter().map(|(r, _)| (&r.features[..], r.bytes)).collect();
     let keep = corpus::minimise(&sets, bound);
+    // A grown seed a stored finding came from stays on disk, in the corpus or not: its
+    // page, its reduction's STORM bounds and a reader need the file the finding names.
+    let named: HashSet<String> = crate::store::Store::list_in(out).into_iter().map(|(_, m)| m.seed_hash).collect();
     let mut loaded: Vec<Seed> = vec![];
     let mut features = vec![];
     for (k, (rec, path)) in stored.iter().enumerate() {
         if !keep.contains(&k) {
-            corpus::remove(out, &rec.hash);
+            if !named.contains(&rec.hash) {
+                corpus::remove(out, &rec.hash);
+            }
             continue;
         }
         let Ok(bytes) = crate::util::files::read_input(path) else { continue };
@@ -304,9 +310,8 @@ pub(super) fn consider(
     drop(sched);
     sh.counters.grown_dropped.fetch_add(retired as u64, Relaxed);
     drop(g);
-    for (_, h) in &gone {
-        corpus::remove(&sh.out, h);
-    }
+    // A retired seed's files stay until the next resume re-minimises the corpus: a worker
+    // may be fuzzing it now, and a finding of that turn names its file.
     sh.counters.seeds_grown.fetch_add(1, Relaxed);
     sh.events.emit(Event::SeedGrown {
         seed: crate::util::path::shown(&sh.seeds[j].path),

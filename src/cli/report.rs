@@ -24,6 +24,9 @@ impl ReportCmd {
         // unless a campaign holds the store: then the report lists them where they are.
         let dir = &self.dir;
         let known = self.known.as_deref().map(smtstorm::store::known::Known::load).transpose()?;
+        // Reductions' answers are re-run only by whoever holds the store: while a campaign
+        // does, it may be reducing the very finding, and its solvers have the CPU.
+        let mut rerun = true;
         if smtstorm::store::layout::is_store(dir) {
             match smtstorm::store::lock::lock(dir) {
                 Ok(_lock) => {
@@ -46,14 +49,14 @@ impl ReportCmd {
                         dir.display()
                     )
                 }
-                Err(smtstorm::Error::Locked { .. }) => {}
+                Err(smtstorm::Error::Locked { .. }) => rerun = false,
                 Err(e) => return Err(e.into()),
             }
         } else if self.regroup || known.is_some() {
             anyhow::bail!("{}: not a campaign's store, nothing to regroup or mark", dir.display());
         }
-        let (md, html) =
-            smtstorm::campaign::report::write(&self.dir).map_err(|e| anyhow::anyhow!("{}: {e}", self.dir.display()))?;
+        let (md, html) = smtstorm::campaign::report::write_with(&self.dir, rerun)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", self.dir.display()))?;
         outln!("{}\n{}", md.display(), html.display());
         Ok(())
     }

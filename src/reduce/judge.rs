@@ -35,12 +35,17 @@ pub struct Golden {
 }
 
 impl Golden {
-    fn of(r: &RawRun) -> Golden {
+    /// The run on `file`, its path in the output written `FILE`: each candidate is a file
+    /// of its own (`w<i>/`), and a checker that names it (a parse error's "file:line")
+    /// must still match the original's run.
+    fn of(r: &RawRun, file: &Path) -> Golden {
         use std::os::unix::process::ExitStatusExt;
+        let path = file.display().to_string();
+        let bare = |t: &str| if path.is_empty() { t.to_string() } else { t.replace(&path, "FILE") };
         Golden {
             status: (r.status.and_then(|s| s.code()), r.status.and_then(|s| s.signal())),
-            stdout: r.stdout.clone(),
-            stderr: r.stderr.clone(),
+            stdout: bare(&r.stdout),
+            stderr: bare(&r.stderr),
         }
     }
 }
@@ -110,7 +115,7 @@ impl External {
             .map_err(|source| InputCheck::CannotStart { cmd: self.argv.join(" "), source })
     }
 
-    fn verdict(&self, r: &RawRun) -> bool {
+    fn verdict(&self, r: &RawRun, file: &Path) -> bool {
         // A stream named by --match-out/--match-err need only contain its text.
         let stream = |got: &str, m: &Option<String>, golden: Option<&str>| match (m, golden) {
             (Some(m), _) => got.contains(m.as_str()),
@@ -122,10 +127,10 @@ impl External {
         }
         if self.match_output {
             let Some(g) = self.golden.get() else { return false };
-            let now = Golden::of(r);
+            let now = Golden::of(r, file);
             now.status == g.status
-                && stream(&r.stdout, &self.match_out, Some(&g.stdout))
-                && stream(&r.stderr, &self.match_err, Some(&g.stderr))
+                && stream(&now.stdout, &self.match_out, Some(&g.stdout))
+                && stream(&now.stderr, &self.match_err, Some(&g.stderr))
         } else {
             r.status.and_then(|s| s.code()) == Some(0)
                 && stream(&r.stdout, &self.match_out, None)
@@ -137,7 +142,7 @@ impl External {
     /// stopped at the time limit.
     fn run(&self, file: &Path, text: &str, cancel: Option<&AtomicBool>) -> (bool, bool) {
         match self.exec(file, text, cancel) {
-            Ok(r) => (self.verdict(&r), r.timed_out),
+            Ok(r) => (self.verdict(&r, file), r.timed_out),
             Err(_) => (false, false),
         }
     }
@@ -149,14 +154,15 @@ impl External {
         let dir = self.dir.join("input");
         std::fs::create_dir_all(&dir)
             .map_err(|source| InputCheck::Write { path: dir.display().to_string(), source })?;
-        let r = self.exec(&dir.join(&self.file_name), text, None)?;
+        let file = dir.join(&self.file_name);
+        let r = self.exec(&file, text, None)?;
         let cmd = self.argv.join(" ");
         if self.match_output && !r.timed_out && r.status.is_some() {
             // The original's run is the golden one, whatever it exits with; with
             // --match-out/--match-err it must still show that text.
-            let _ = self.golden.set(Golden::of(&r));
+            let _ = self.golden.set(Golden::of(&r, &file));
         }
-        if self.verdict(&r) {
+        if self.verdict(&r, &file) {
             return Ok(r.wall);
         }
         if r.timed_out {

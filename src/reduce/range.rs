@@ -51,7 +51,7 @@ pub fn regression_range(
     ladder: &[SolverSpec],
     max_time: Duration,
 ) -> Result<Range, ReduceError> {
-    probed(dir, solvers, max_time, &|blamed| releases(blamed, ladder), true)
+    probed(dir, solvers, max_time, &|blamed| releases(blamed, ladder), true, false)
 }
 
 /// The finding in `dir` judged on one `build` only (`smtstorm recheck`), by its own
@@ -70,18 +70,22 @@ pub fn recheck(
         b.option_owners.merge(&blamed.option_owners);
         vec![b]
     };
-    probed(dir, solvers, max_time, &on_build, false)
+    // `fixed` must rest on an answer: a build that gives up (`unknown`) on a wrong
+    // answer's trigger has not fixed it, whatever a range says of an old release.
+    probed(dir, solvers, max_time, &on_build, false, true)
 }
 
 /// Runs the releases `ladder_of(blamed)` gives on the finding in `dir` (see
 /// [`regression_range`]); `crash_state`: record the crash state of the newest failing
-/// release.
+/// release; `answered`: a probe passes only with no `unknown` among its answers (else it
+/// is inconclusive), as `recheck`'s "fixed" needs.
 fn probed(
     dir: &Path,
     solvers: &[SolverSpec],
     max_time: Duration,
     ladder_of: &dyn Fn(&SolverSpec) -> Vec<SolverSpec>,
     crash_state: bool,
+    answered: bool,
 ) -> Result<Range, ReduceError> {
     let scratch = tempdir_in(dir)?;
     let (judge, _meta) = FindingJudge::for_finding(dir, solvers, max_time, scratch.path())?;
@@ -193,6 +197,12 @@ fn probed(
                 }
             }
             _ => verdict(&r),
+        };
+        let gave_up = r.outcomes.iter().any(|o| matches!(o, Outcome::Unknown { .. }));
+        let v = match (&judge.symptom, v) {
+            (Symptom::Crash { .. } | Symptom::Regression { .. }, v) => v,
+            (_, ProbeVerdict::Passes) if answered && gave_up => ProbeVerdict::Inconclusive,
+            (_, v) => v,
         };
         range.probes.push(Probe {
             release: spec.version.clone().unwrap_or_else(|| spec.name.clone()),

@@ -489,6 +489,12 @@ pub fn plots(d: &Data) -> String {
 /// Writes `report.md` and `report.html` into `out`, and each finding's own `report.md`
 /// ([`finding_report`]); returns the campaign's two paths.
 pub fn write(out: &Path) -> std::io::Result<(PathBuf, PathBuf)> {
+    write_with(out, true)
+}
+
+/// [`write`]; `rerun`: a reduction's answers not yet cached are asked of the solvers
+/// now ([`rerun::shown`]), else a page shows only those cached.
+pub fn write_with(out: &Path, rerun: bool) -> std::io::Result<(PathBuf, PathBuf)> {
     let d = load(out)?;
     let (md, html_path) = (layout::report_md(out), layout::report_html(out));
     crate::util::fs::write_atomic(&md, markdown(out, &d).as_bytes())?;
@@ -506,7 +512,7 @@ pub fn write(out: &Path) -> std::io::Result<(PathBuf, PathBuf)> {
     let env = environment::Environment::of(if d.findings.is_empty() { &[] } else { solvers });
     for (meta, m) in &d.findings {
         let f = FindingDir::of_meta(meta).unwrap_or_else(|| FindingDir::new(out));
-        let shown = rerun::shown(&f, m, solvers, timeout, true);
+        let shown = rerun::shown(&f, m, solvers, timeout, rerun);
         let c = finding::Context { solvers, timeout, env: &env, shown: &shown };
         f.write_report_md(&finding::report_md(f.path(), m, &c))?;
         finding::write_page(out, &f, m, &c)?;

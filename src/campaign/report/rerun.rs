@@ -83,6 +83,14 @@ pub(super) fn shown(f: &FindingDir, m: &Meta, solvers: &[SolverSpec], timeout: f
             .iter()
             .zip(&answers)
             .filter_map(|((_, _, k), a)| a.clone().map(|answer| Cached { key: k.clone(), answer }))
+            // A timeout, an `unknown` or a resource kill may be the load of the moment:
+            // asked again next time, never kept for good.
+            .filter(|c| {
+                !c.answer
+                    .outcomes
+                    .iter()
+                    .any(|o| matches!(o, Outcome::Timeout | Outcome::Unknown { .. } | Outcome::Resource { .. }))
+            })
             .collect();
         if let Ok(text) = serde_json::to_string_pretty(&fresh) {
             let _ = crate::util::fs::write_atomic(&f.path().join(layout::REPRO).join(ANSWERS), text.as_bytes());
