@@ -258,7 +258,7 @@ mod tests {
         assert!(both.contains(&(Some(0), BlameBy::Baseline)), "{both:?}");
         assert!(both.contains(&(None, BlameBy::Undecided)), "the other families' tie stays: {both:?}");
         // The builds' tie alone: it gives way.
-        let only = run(&[r(&[unsat.clone()]), r(&[sat.clone()]), r(&[unk.clone()]), r(&[unk])]);
+        let only = run(&[r(&[unsat]), r(&[sat]), r(std::slice::from_ref(&unk)), r(&[unk])]);
         assert_eq!(only, vec![(Some(0), BlameBy::Baseline)]);
     }
 }
