@@ -218,15 +218,7 @@ mod tests {
     use crate::solver::Family;
 
     fn r(o: &[Outcome]) -> QueryResult {
-        QueryResult {
-            outcomes: o.to_vec(),
-            crash: None,
-            data: vec![],
-            stdout_excerpt: String::new(),
-            stderr_excerpt: String::new(),
-            wall: Duration::from_millis(10),
-            cpu: None,
-        }
+        crate::oracle::regress::tests::r(o, 10)
     }
 
     /// Issue 42: the tie a build's split with the baseline makes gives way to the build's

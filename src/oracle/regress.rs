@@ -390,10 +390,11 @@ pub fn timed(r: &QueryResult) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn r(o: &[Outcome], ms: u64) -> QueryResult {
+    /// A result with `o` answered in `ms` (also the campaign's baseline tests').
+    pub(crate) fn r(o: &[Outcome], ms: u64) -> QueryResult {
         QueryResult {
             outcomes: o.to_vec(),
             crash: None,
