@@ -339,3 +339,63 @@ fn a_build_is_blamed_for_what_its_baseline_gets_right_and_shared_bugs_are_not_ne
     assert_eq!(o.status.code(), Some(0), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 42 (review): a build that FIXES a bug of its baseline is not blamed for it. With
+/// only the build and the baseline running nothing contradicts the baseline, so its
+/// answer would be taken for right; confirmation settles the split as a tie is settled
+/// (the `sat` side's model). The wrong side is z3 5.4.0 behind the fault proxy's
+/// `flip-if` (the real answers, `sat` and `unsat` swapped), the right one z3 5.4.0 itself,
+/// on a satisfiable QF_LIA query our evaluator checks a model of. The build right and
+/// the baseline wrong: the verdict goes to the baseline (a model check's); the other
+/// way round the build's `unsat` stays its wrong answer, the baseline's `sat` expected.
+#[test]
+fn a_build_that_fixes_its_baseline_s_bug_is_not_blamed_for_it() {
+    use smtstorm::oracle::confirm::{Confirm, Expected};
+    use smtstorm::oracle::{BlameBy, BugKind, Verdict};
+    let dir = tempdir("regress-fixes");
+    let proxy = dir.join("fault_proxy.py");
+    std::fs::copy(repo().join("tests/fixtures/fault_proxy.py"), &proxy).unwrap();
+    let real = SolverSpec::new("real", Family::Z3, vec![z3("5.4.0"), "-smt2".into()]);
+    let wrong = SolverSpec::new(
+        "flipped",
+        Family::Z3,
+        vec!["python3".into(), proxy.display().to_string(), "flip-if:flip_me".into(), z3("5.4.0"), "-smt2".into()],
+    );
+    let text = "(set-logic QF_LIA)\n(declare-const flip_me Int)\n(declare-const y Int)\n\
+                (assert (> flip_me (+ y 3)))\n(assert (< y 10))\n(check-sat)\n";
+    let limits = Limits { time: Duration::from_secs(10), ..Limits::default() };
+    let families = vec![Family::Z3, Family::Z3];
+    let trigger = smtstorm::smtlib::parse(text).unwrap();
+    let confirm = |build: &SolverSpec, base: &SolverSpec| {
+        let specs = vec![build.clone(), base.clone()];
+        let c = Confirm { specs: &specs, families: &families, limits: &limits, dir: &dir, tag: "t-" };
+        let first: Vec<_> = specs.iter().map(|s| run_file_text(s, &dir, text, &limits)).collect();
+        let rs: Vec<_> = first.iter().map(Some).collect();
+        let v = regress::wrong_answers(&rs, &specs, 1, None, None);
+        assert_eq!(v.len(), 1, "the build and the baseline split: {first:?}");
+        let known = Expected { baseline: Some(1), ..Expected::default() };
+        let got = c.confirm(&trigger, &[0, 1], &known, &v[0]).expect("confirmed");
+        (v[0].clone(), got.verdict)
+    };
+    let (candidate, fixed) = confirm(&real, &wrong);
+    assert_eq!((candidate.blamed, candidate.blame_by), (Some(0), BlameBy::Baseline));
+    assert_eq!(candidate.signature, "sat where unsat is expected");
+    let back = Verdict {
+        kind: BugKind::Soundness,
+        blamed: Some(1),
+        blame_by: BlameBy::ModelCheck,
+        signature: "unsat where sat is expected".into(),
+    };
+    assert_eq!(fixed, back, "the build's model holds: the baseline's bug");
+    let (candidate, broken) = confirm(&wrong, &real);
+    assert_eq!(candidate.signature, "unsat where sat is expected");
+    assert_eq!(broken, candidate, "the baseline's model holds: the build's wrong answer");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `text` run once by `spec` in a fresh process.
+fn run_file_text(spec: &SolverSpec, dir: &Path, text: &str, limits: &Limits) -> smtstorm::solver::QueryResult {
+    let f = dir.join(format!("{}-query.smt2", spec.name));
+    std::fs::write(&f, text).unwrap();
+    run_file(spec, &f, 1, limits)
+}

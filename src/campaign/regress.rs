@@ -54,15 +54,37 @@ pub(super) fn against_baseline(
     verdicts: &mut Vec<oracle::Verdict>,
 ) {
     let Some(b) = baseline(sh) else { return };
-    let wrong = regress::wrong_answers(rs, &sh.solvers, b, truth, framing);
+    replace_with_wrong_answers(&sh.solvers, &sh.families, b, rs, truth, framing, verdicts);
+}
+
+/// [`against_baseline`] for the baseline `b`. Only a tie the builds' split with the
+/// baseline makes goes: the judge keeps one tie per query (the first), so a tie that
+/// the judge still finds with the builds under test left out is among other families
+/// (at another check-sat) and stays.
+fn replace_with_wrong_answers(
+    specs: &[SolverSpec],
+    families: &[crate::solver::Family],
+    b: usize,
+    rs: &[Option<&QueryResult>],
+    truth: Option<&[Outcome]>,
+    framing: Option<&crate::smtlib::framing::Framing>,
+    verdicts: &mut Vec<oracle::Verdict>,
+) {
+    let wrong = regress::wrong_answers(rs, specs, b, truth, framing);
     if wrong.is_empty() {
         return;
     }
+    let build = |k: usize| k != b && specs[k].family == specs[b].family;
+    let without: Vec<Option<&QueryResult>> =
+        rs.iter().enumerate().map(|(k, r)| if build(k) { None } else { *r }).collect();
+    let tie = |x: &oracle::Verdict| x.blamed.is_none() && x.blame_by == BlameBy::Undecided;
+    let others_tie = oracle::judge(&without, families, truth, framing).iter().any(tie);
     verdicts.retain(|x| {
         let differential = x.kind == BugKind::Soundness
             && x.blame_by.oracle() != oracle::kind::Oracle::SelfConsistency
             && !matches!(x.blame_by, BlameBy::UnsatCore | BlameBy::Metamorphic);
-        !(differential && (x.blamed.is_none() || wrong.iter().any(|w| w.blamed == x.blamed)))
+        let builds_tie = x.blamed.is_none() && !(tie(x) && others_tie);
+        !(differential && (builds_tie || wrong.iter().any(|w| w.blamed == x.blamed)))
     });
     verdicts.extend(wrong);
 }
@@ -188,4 +210,47 @@ pub(super) fn bisected(
         None => v.signature.clone(),
     };
     (b.probes, Some(b.range), signature)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Family;
+
+    fn r(o: &[Outcome]) -> QueryResult {
+        crate::oracle::regress::tests::r(o, 10)
+    }
+
+    /// Issue 42: the tie a build's split with the baseline makes gives way to the build's
+    /// wrong answer; a tie among other families at another check-sat stays.
+    #[test]
+    fn only_the_builds_tie_gives_way_to_a_wrong_answer() {
+        let specs = vec![
+            SolverSpec::new("dev", Family::Z3, vec!["dev".into()]),
+            SolverSpec::new("z3-5.4.0", Family::Z3, vec!["z3".into()]),
+            SolverSpec::new("cvc5", Family::Cvc5, vec!["cvc5".into()]),
+            SolverSpec::new("yices", Family::Yices, vec!["yices".into()]),
+        ];
+        let families: Vec<Family> = specs.iter().map(|s| s.family).collect();
+        let (sat, unsat, unk) = (Outcome::Sat, Outcome::Unsat, Outcome::Unknown { reason: String::new() });
+        let run = |rs: &[QueryResult]| {
+            let refs: Vec<Option<&QueryResult>> = rs.iter().map(Some).collect();
+            let mut v = oracle::judge(&refs, &families, None, None);
+            replace_with_wrong_answers(&specs, &families, 1, &refs, None, None, &mut v);
+            v.iter().map(|x| (x.blamed, x.blame_by)).collect::<Vec<_>>()
+        };
+        // dev and the baseline split at the first check-sat, the others abstain; cvc5 and
+        // yices split at the second, z3 abstains: that tie is not the builds'.
+        let both = run(&[
+            r(&[unsat.clone(), unk.clone()]),
+            r(&[sat.clone(), unk.clone()]),
+            r(&[unk.clone(), sat.clone()]),
+            r(&[unk.clone(), unsat.clone()]),
+        ]);
+        assert!(both.contains(&(Some(0), BlameBy::Baseline)), "{both:?}");
+        assert!(both.contains(&(None, BlameBy::Undecided)), "the other families' tie stays: {both:?}");
+        // The builds' tie alone: it gives way.
+        let only = run(&[r(&[unsat]), r(&[sat]), r(std::slice::from_ref(&unk)), r(&[unk])]);
+        assert_eq!(only, vec![(Some(0), BlameBy::Baseline)]);
+    }
 }

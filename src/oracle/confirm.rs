@@ -216,6 +216,28 @@ pub fn settle_tie(
 }
 
 impl Confirm<'_> {
+    /// A build `k`'s wrong answer against the baseline `b` ([`BlameBy::Baseline`]) settled
+    /// as a tie is ([`settle_tie`]): the baseline is taken for right only where nothing
+    /// contradicts it, and with only the build and the baseline running nothing can, so a
+    /// build that fixes a bug of the baseline would be blamed for it. The `sat` side's
+    /// model decides: if the build's `sat` holds, or the baseline's `sat` does not, the
+    /// build is right and the verdict is the baseline's (a model check's; regression mode
+    /// then stores it apart, not a build's bug). A cross-check that cannot tell (several
+    /// check-sats, no model) leaves the baseline's answer expected.
+    fn settle_against_baseline(&self, trigger: &Script, b: usize, k: usize, verdict: &mut Verdict) {
+        let (sat, unsat) = match verdict.signature.starts_with("sat where") {
+            true => (k, b),
+            false => (b, k),
+        };
+        if let Some((blamed, signature)) = settle_tie(self.specs, trigger, sat, unsat, self.dir, self.limits) {
+            if blamed == b {
+                verdict.blamed = Some(b);
+                verdict.blame_by = BlameBy::ModelCheck;
+                verdict.signature = signature.into();
+            }
+        }
+    }
+
     /// Sends `trigger` to each of `readers` in a fresh process ([`fresh_text`], built once
     /// per solver), through `run` (a fresh process, [`run_file`], unless the caller has
     /// another fresh backend).
@@ -301,6 +323,11 @@ impl Confirm<'_> {
             let file = fresh.file(b).ok_or(Refused::NotReproduced)?;
             if !crash_survives_more_memory(&self.specs[b], file, fresh.checks, self.limits, &verdict.signature) {
                 return Err(Refused::NeedsMoreMemory(verdict));
+            }
+        }
+        if let (Some(b), Some(k), BlameBy::Baseline) = (known.baseline, verdict.blamed, verdict.blame_by) {
+            if verdict.kind == BugKind::Soundness {
+                self.settle_against_baseline(trigger, b, k, &mut verdict);
             }
         }
         if verdict.blamed.is_none() {

@@ -252,16 +252,20 @@ pub fn wrong_answers(
 /// why; `None`: the baseline gets it right (or the symptom is one this cannot compare:
 /// a regression, an unsat core, a metamorphic pair, which are reported as found).
 ///
-/// * a crash: the baseline crashes too (any crash: it gets nothing right there);
+/// * a crash: the baseline crashes the same way (the verdict's signature; another crash
+///   is another bug);
 /// * an invalid model or a failed self-check: the baseline's is rejected too;
 /// * a wrong answer (differential, status, witness, construction, a self-contradiction):
-///   the baseline gives the build's definite answers at every check-sat the build decided,
-///   or decides none of them (it does not get it right either).
+///   the baseline gives the build's definite answers at every check-sat the build decided
+///   (a baseline that does not decide them does not share a wrong answer: the build's
+///   is a regression that answers faster, and wrongly).
 pub fn shared_with(v: &Verdict, base: Option<&QueryResult>, build: Option<&QueryResult>) -> Option<&'static str> {
     let (base, build) = (base?, build?);
     let has = |f: fn(&Outcome) -> bool| base.outcomes.iter().chain(&base.crash).any(f);
     match v.kind {
-        BugKind::Crash => has(|o| matches!(o, Outcome::Crash { .. })).then_some("the baseline crashes too"),
+        // The same crash (its normalised message, as confirmation compares it): another
+        // crash of the baseline is another bug, and this one is the build's.
+        BugKind::Crash => super::confirm::crashes_with(base, &v.signature).then_some("the baseline crashes too"),
         BugKind::InvalidModel => {
             has(|o| matches!(o, Outcome::InvalidModel { .. })).then_some("the baseline's model is invalid too")
         }
@@ -274,13 +278,10 @@ pub fn shared_with(v: &Verdict, base: Option<&QueryResult>, build: Option<&Query
         BugKind::Soundness => {
             let decided: Vec<usize> = (0..build.outcomes.len()).filter(|&c| build.outcomes[c].is_definite()).collect();
             let said = |c: usize| base.outcomes.get(c).filter(|o| o.is_definite());
-            if !decided.is_empty() && decided.iter().all(|&c| said(c) == Some(&build.outcomes[c])) {
-                Some("the baseline gives the same answers")
-            } else if decided.iter().all(|&c| said(c).is_none()) {
-                Some("the baseline does not decide it either")
-            } else {
-                None
-            }
+            // Only the same answers are shared: where the baseline times out, gives up or
+            // errs, a wrong answer of the build is the build's (faster, and wrong).
+            let same = !decided.is_empty() && decided.iter().all(|&c| said(c) == Some(&build.outcomes[c]));
+            same.then_some("the baseline gives the same answers")
         }
         BugKind::Regression => None,
     }
@@ -389,10 +390,11 @@ pub fn timed(r: &QueryResult) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn r(o: &[Outcome], ms: u64) -> QueryResult {
+    /// A result with `o` answered in `ms` (also the campaign's baseline tests').
+    pub(crate) fn r(o: &[Outcome], ms: u64) -> QueryResult {
         QueryResult {
             outcomes: o.to_vec(),
             crash: None,
@@ -521,13 +523,20 @@ mod tests {
         };
         let dev = r(&[sat.clone(), unsat.clone()], 10);
         assert!(shared_with(&wrong, Some(&dev), Some(&dev)).is_some());
-        assert!(shared_with(&wrong, Some(&r(&[unk.clone(), unk.clone()], 10)), Some(&dev)).is_some());
+        // The baseline does not decide it: the build's wrong answer (faster, and wrong).
+        assert_eq!(shared_with(&wrong, Some(&r(&[unk.clone(), unk.clone()], 10)), Some(&dev)), None);
+        assert_eq!(shared_with(&wrong, Some(&r(&[Outcome::Timeout], 10)), Some(&dev)), None);
         assert_eq!(shared_with(&wrong, two[1].as_ref(), Some(&dev)), None, "the baseline gets it right");
         let mut crashed = r(std::slice::from_ref(&sat), 10);
         crashed.crash = Some(Outcome::Crash { signal: Some(11), exit_code: None, message: "SIGSEGV".into() });
-        let crash = Verdict { kind: BugKind::Crash, blame_by: BlameBy::Crash, ..wrong.clone() };
+        let crash =
+            Verdict { kind: BugKind::Crash, blame_by: BlameBy::Crash, signature: "SIGSEGV".into(), ..wrong.clone() };
         assert!(shared_with(&crash, Some(&crashed), Some(&crashed)).is_some());
         assert_eq!(shared_with(&crash, Some(&r(std::slice::from_ref(&sat), 10)), Some(&crashed)), None);
+        // Another crash of the baseline is another bug: this one is the build's.
+        let mut other = crashed.clone();
+        other.crash = Some(Outcome::Crash { signal: None, exit_code: Some(1), message: "ASSERTION VIOLATION".into() });
+        assert_eq!(shared_with(&crash, Some(&other), Some(&crashed)), None);
         let invalid = Verdict { kind: BugKind::InvalidModel, blame_by: BlameBy::Validation, ..wrong.clone() };
         let bad = r(&[Outcome::InvalidModel { message: "x".into() }], 10);
         assert!(shared_with(&invalid, Some(&bad), Some(&bad)).is_some());

@@ -148,6 +148,7 @@ impl Store {
             let f = FindingDir::new(&dir);
             let mut old: Meta = f.read_meta().unwrap_or_else(|_| meta.clone());
             old.duplicates += 1;
+            let known = merged_known(&old.known, &meta.known);
             if trigger.len() < old.trigger_bytes {
                 // Keep the smallest trigger, with the description that goes with it. Its
                 // old reduction goes first (meta.json, then reduced.smt2), so that no
@@ -176,6 +177,9 @@ impl Store {
                     ..meta
                 };
             }
+            if let Some(known) = known {
+                old.known = known;
+            }
             f.write_meta(&old)?;
             return Ok(Recorded::Duplicate(dir));
         }
@@ -194,6 +198,22 @@ impl Store {
     /// Where this store keeps the finding `meta` describes (by its top, kind and id).
     fn slot(&self, meta: &Meta) -> FindingDir {
         FindingDir::new(self.out.join(top_of(meta)).join(meta.kind.as_str()).join(&meta.id))
+    }
+}
+
+/// The `known` mark of a finding found again, `stored` its mark and `new` the new
+/// instance's: regression mode's mark ([`known::baseline_mark`]: not the build's bug)
+/// holds only if both instances have one, since one instance that is the build's makes
+/// the finding the build's (kept otherwise, a smaller duplicate would carry a mark its
+/// own meta gave, and a build's regression would be listed apart). `None`: a baseline
+/// mark on both sides or neither, the kept meta's mark stays (a `--known` listing is
+/// settled by [`Store::mark_known`]).
+fn merged_known(stored: &Option<String>, new: &Option<String>) -> Option<Option<String>> {
+    let marked = |k: &Option<String>| k.as_deref().is_some_and(known::is_baseline_mark);
+    match (marked(stored), marked(new)) {
+        (true, false) => Some(new.clone()),
+        (false, true) => Some(stored.clone()),
+        _ => None,
     }
 }
 
@@ -437,5 +457,43 @@ mod tests {
         // Found again, it is stored anew beside the quarantined copy.
         assert!(matches!(st.record(meta("QF_LIA", "4.8.9", 4.0), "(check-sat)").unwrap(), Recorded::New(_)));
         assert!(to.join("meta.json").is_file());
+    }
+
+    /// Issue 42: regression mode's mark (not the build's bug) stays on a finding found
+    /// again only if every instance has it; a smaller duplicate's meta must not bring a
+    /// mark in, nor drop the build's instance's lack of one.
+    #[test]
+    fn a_baseline_mark_stays_only_while_every_instance_has_it() {
+        let out = tempfile::tempdir().unwrap();
+        let mut st = Store::open(out.path()).unwrap();
+        let mark = known::baseline_mark("the baseline gives the same answers (z3-5.4.0)");
+        let with = |k: Option<&str>, t: f64| Meta { known: k.map(String::from), ..meta("QF_LIA", "-", t) };
+        let read = |d: &Path| serde_json::from_slice::<Meta>(&std::fs::read(d.join("meta.json")).unwrap()).unwrap();
+        let Recorded::New(dir) = st.record(with(None, 1.0), "(check-sat) ; the build's, long").unwrap() else {
+            panic!("new")
+        };
+        // A smaller marked duplicate replaces the meta: the build's instance keeps it unmarked.
+        st.record(with(Some(&mark), 2.0), "(check-sat) ; shorter").unwrap();
+        assert_eq!(read(&dir).trigger_bytes, "(check-sat) ; shorter".len(), "the smaller one replaced it");
+        assert_eq!(read(&dir).known, None);
+        // Marked on both sides: the mark stays (a second store, every instance marked).
+        let out2 = tempfile::tempdir().unwrap();
+        let mut st2 = Store::open(out2.path()).unwrap();
+        let Recorded::New(d2) = st2.record(with(Some(&mark), 1.0), "(check-sat) ; long one").unwrap() else {
+            panic!("new")
+        };
+        st2.record(with(Some(&mark), 2.0), "(check-sat)").unwrap();
+        assert_eq!(read(&d2).known.as_deref(), Some(mark.as_str()));
+        // An unmarked (the build's) instance clears it, smaller or not.
+        st2.record(with(None, 3.0), "(check-sat) ; a longer trigger than stored").unwrap();
+        assert_eq!(read(&d2).known, None);
+        // A `--known` listing is kept as before (the kept meta's).
+        let out3 = tempfile::tempdir().unwrap();
+        let mut st3 = Store::open(out3.path()).unwrap();
+        let Recorded::New(d3) = st3.record(with(Some("known.txt:1"), 1.0), "(check-sat) ; long one").unwrap() else {
+            panic!("new")
+        };
+        st3.record(with(Some(&mark), 2.0), "(check-sat)").unwrap();
+        assert_eq!(read(&d3).known.as_deref(), Some("known.txt:1"));
     }
 }

@@ -50,6 +50,9 @@ fn reason(by: BlameBy) -> Option<&'static str> {
         BlameBy::Witness => "the input is satisfied by the model it was generated from",
         BlameBy::Construction => "by construction: a Semantic Fusion of two seeds with that answer",
         BlameBy::ModelCheck => "a model check settled the tie",
+        // Regression mode (`--baseline`): the reference build's answer, which the
+        // confirmation's model check did not refute (`oracle::confirm`).
+        BlameBy::Baseline => "the baseline's answer",
         BlameBy::SelfContradiction => "its own answer to another check of the same assertions",
         BlameBy::Metamorphic => {
             "its own answer to the seed side, of which the input is an equisatisfiable variant \
@@ -169,5 +172,13 @@ mod tests {
         assert_eq!(split_signature("unsat where sat is expected"), Some(("unsat", "sat")));
         assert_eq!(split_signature("unsat core is sat"), None);
         assert_eq!(names(&["a", "b", "c"]), "a, b and c");
+    }
+
+    /// Issue 42: a build's wrong answer under `--baseline` says where its expected answer
+    /// comes from.
+    #[test]
+    fn a_wrong_answer_against_the_baseline_expects_the_baseline_s_answer() {
+        assert_eq!(reason(BlameBy::Baseline), Some("the baseline's answer"));
+        assert_eq!(reason(BlameBy::Majority), None);
     }
 }
