@@ -217,7 +217,17 @@ fn findings_read_as_filed(out: &Path, with_cvc5: bool) {
                 .answers
                 .iter()
                 .filter(|a| campaign["solvers"].as_array().unwrap().iter().any(|s| s["name"] == a.solver.as_str()));
-            assert_eq!(cached.len(), asked.count(), "{at}: one answer per solver asked");
+            // One answer per solver asked, but for a timeout, an `unknown` or a resource
+            // kill: those may be the load of the moment and are asked again next time.
+            assert!(cached.len() <= asked.count(), "{at}: at most one answer per solver asked");
+            for c in &cached {
+                let outcomes = c["answer"]["outcomes"].as_array().cloned().unwrap_or_default();
+                let passing = |o: &serde_json::Value| {
+                    let o = o.as_str().unwrap_or("");
+                    ["timeout", "unknown", "resource"].iter().any(|w| o.starts_with(w))
+                };
+                assert!(!outcomes.iter().any(passing), "{at}: {outcomes:?} cached");
+            }
             // The longest repro file bounds every position a solver can name in it.
             let lines = std::fs::read_dir(f.path().join("repro"))
                 .unwrap()
