@@ -7,7 +7,6 @@ use crate::solver::{self, run_file, Limits, Outcome, SolverSpec};
 use crate::util::error::{Error, Result};
 use serde::Serialize;
 use std::path::Path;
-use std::process::Command;
 
 /// Resolves `--solver` arguments, defaulting to every installed solver.
 pub fn resolve(registry: &solver::Registry, args: &[String]) -> Result<Vec<SolverSpec>> {
@@ -105,15 +104,11 @@ pub fn list(registry: &solver::Registry) -> Vec<Found> {
             name: s.name.clone(),
             family: s.family,
             command: s.command.clone(),
-            reported_version: version(&s.command),
+            // The first line of the solver's own `--version` text, asked under a time
+            // limit (a solver that hangs on `--version` must not hang `smtstorm solvers`).
+            reported_version: super::install::version_text(s).and_then(|t| t.lines().next().map(str::to_string)),
         })
         .collect()
-}
-
-fn version(command: &[String]) -> Option<String> {
-    let out = Command::new(&command[0]).args(&command[1..]).arg("--version").output().ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    text.lines().next().map(|l| l.trim().to_string()).filter(|l| !l.is_empty())
 }
 
 #[cfg(test)]
