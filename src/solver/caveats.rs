@@ -43,6 +43,10 @@ pub struct Caveat {
     pub family: Family,
     pub subject: Subject,
     pub standing: Standing,
+    /// The part of the solver the entry is about (`sls` for the SLS tactics and every
+    /// `sls.*` option alike): the maintainers' unit of triage, so findings under one
+    /// component are one cause per kind and fix (the store's identity of a finding).
+    pub component: &'static str,
     /// The maintainers' words, short, and where they said them.
     pub evidence: &'static str,
 }
@@ -64,17 +68,31 @@ const SLS: &str = "local search is \"not actively maintained\" (Z3Prover/z3#3220
 /// The table. Matching is by family, so another solver's tactic of the same name is not
 /// marked.
 pub const CAVEATS: &[Caveat] = &[
-    Caveat { family: Family::Z3, subject: Subject::Tactic("smtfd"), standing: Standing::Partial, evidence: SMTFD },
+    Caveat {
+        family: Family::Z3,
+        subject: Subject::Tactic("smtfd"),
+        component: "smtfd",
+        standing: Standing::Partial,
+        evidence: SMTFD,
+    },
     Caveat {
         family: Family::Z3,
         subject: Subject::Tactic("euf-completion"),
+        component: "euf-completion",
         standing: Standing::Preliminary,
         evidence: EUF_COMPLETION,
     },
-    Caveat { family: Family::Z3, subject: Subject::Tactic("sls-smt"), standing: Standing::Unmaintained, evidence: SLS },
+    Caveat {
+        family: Family::Z3,
+        subject: Subject::Tactic("sls-smt"),
+        component: "sls",
+        standing: Standing::Unmaintained,
+        evidence: SLS,
+    },
     Caveat {
         family: Family::Z3,
         subject: Subject::Tactic("qfbv-sls"),
+        component: "sls",
         standing: Standing::Unmaintained,
         evidence: SLS,
     },
@@ -82,18 +100,21 @@ pub const CAVEATS: &[Caveat] = &[
     Caveat {
         family: Family::Z3,
         subject: Subject::OptionPrefix("smt.sls"),
+        component: "sls",
         standing: Standing::Unmaintained,
         evidence: SLS,
     },
     Caveat {
         family: Family::Z3,
         subject: Subject::OptionPrefix("sls."),
+        component: "sls",
         standing: Standing::Unmaintained,
         evidence: SLS,
     },
     Caveat {
         family: Family::Z3,
         subject: Subject::OptionPrefix("sat.local_search"),
+        component: "sls",
         standing: Standing::Unmaintained,
         evidence: SLS,
     },

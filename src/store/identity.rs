@@ -18,7 +18,10 @@
 //! * otherwise the reduced trigger's normalised shape ([`shape`]): symbols renamed in
 //!   order of first appearance, literals abstracted to their sort, the logic, `set-info`,
 //!   output commands and options that only ask for output dropped, and a
-//!   `check-sat-using` pipeline cut to its decisive tactics ([`decisive_tactics`]).
+//!   `check-sat-using` pipeline cut to its decisive tactics ([`decisive_tactics`]);
+//! * but under a tactic or option the solver's maintainers disown
+//!   ([`crate::solver::caveats`]), the disowned component and the release that fixed it,
+//!   whatever the input or crash site: the maintainers triage those per component.
 //!
 //! Findings whose identities meet are merged ([`super::Store::regroup`]): the one with the
 //! smallest reduction stays and is shown; the others move whole under its `instances/`,
@@ -207,6 +210,31 @@ pub fn key(m: &Meta, family: &str, reduced: &str) -> Option<String> {
         // A dialect difference is one cause per change of meaning and reduced shape.
         return Some(format!("{top}|dialect|{d}|{}", crate::util::hash::short_hash(&shape(reduced)?)));
     }
+    let oracle = match m.kind {
+        BugKind::Crash => String::new(),
+        _ => format!("{}|", m.blame_by.oracle()),
+    };
+    let caveats = super::severity::caveats_of(reduced, Family::guess(family));
+    if !caveats.is_empty() && m.kind != BugKind::Regression {
+        // Under a tactic or option its maintainers disown, the maintainers' unit of
+        // triage is the tactic, not the input: z3's close every `smtfd` report on a
+        // formula it does not apply to with one answer (Z3Prover/z3#6002), and
+        // `euf-completion` is "too preliminary to file regular bugs against"
+        // (Z3Prover/z3#7806). So one cause per disowned configuration, kind and oracle —
+        // and per fix: findings a later release fixes apart are told apart by that
+        // release, as compiler fuzzing's ground truth tells bugs apart by their fixing
+        // commit (Chen et al., "Taming Compiler Fuzzers", PLDI 2013, §5). Each input
+        // stays an instance, the smallest shown.
+        let mut names: Vec<&str> = caveats.iter().map(|c| c.component).collect();
+        names.sort_unstable();
+        names.dedup();
+        let fix = match m.cause.range.as_ref() {
+            Some(r) if !r.newest_fails => r.fixed_in.as_deref().map_or("gone".to_string(), |f| format!("fixed|{f}")),
+            Some(_) => "open".to_string(),
+            None => m.fixed_in.as_deref().map_or("open".to_string(), |f| format!("fixed|{f}")),
+        };
+        return Some(format!("{top}|{}|{oracle}{family}|caveat|{}|{fix}", m.kind, names.join(",")));
+    }
     let bare_signal = m.signature.starts_with("SIG") && !m.signature.contains(|c: char| c.is_whitespace() || c == ':');
     let state = m.cause.range.as_ref().map(|r| r.state.clone()).filter(|s| !s.is_empty());
     let ident = match m.kind {
@@ -224,10 +252,6 @@ pub fn key(m: &Meta, family: &str, reduced: &str) -> Option<String> {
             format!("introduced|{introduced}|{how}|shape|{}", crate::util::hash::short_hash(&shape(reduced)?))
         }
         _ => format!("shape|{}", crate::util::hash::short_hash(&shape(reduced)?)),
-    };
-    let oracle = match m.kind {
-        BugKind::Crash => String::new(),
-        _ => format!("{}|", m.blame_by.oracle()),
     };
     Some(format!("{top}|{}|{oracle}{family}|{ident}", m.kind))
 }

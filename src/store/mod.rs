@@ -371,6 +371,52 @@ mod tests {
         );
     }
 
+    /// Issue 39: under a component its maintainers disown, findings are one cause per
+    /// component, kind and fix, whatever the input, logic or crash site; a plain
+    /// `check-sat` finding of another shape, or one the ladder shows fixed in another
+    /// release, stays apart. (Judged by hand, the configuration-on run of session 24 had
+    /// four `euf-completion` invalid models of one cause stored as four.)
+    #[test]
+    fn findings_under_a_disowned_component_are_one_cause_per_kind_and_fix() {
+        let m = |kind: BugKind, fixed: Option<&str>| Meta {
+            kind,
+            blame_by: if kind == BugKind::Crash { BlameBy::Crash } else { BlameBy::Validation },
+            fixed_in: fixed.map(String::from),
+            ..meta("ALL", "-", 0.0)
+        };
+        let key = |m: &Meta, text: &str| identity::key(m, "z3", text).unwrap();
+        let im = m(BugKind::InvalidModel, None);
+        let int = "(declare-fun x () Int)\n(assert (= 1 x))\n(check-sat-using euf-completion)\n";
+        let bv = "(declare-fun x () (_ BitVec 4))\n(assert (= x #b1000))\n(check-sat-using euf-completion)\n";
+        let s = "(declare-const c String)\n(assert (= c (str.++ c \"\")))\n(check-sat-using (then simplify euf-completion))\n";
+        assert_eq!(key(&im, int), key(&im, bv));
+        assert_eq!(key(&im, int), key(&im, s));
+        // Without the tactic the shapes decide, and they differ.
+        let plain = |t: &str| t.replace("(check-sat-using euf-completion)", "(check-sat)");
+        assert_ne!(key(&im, &plain(int)), key(&im, &plain(bv)));
+        assert_ne!(key(&im, int), key(&im, &plain(int)));
+        // Another kind, another component, another fix: another cause.
+        let crash = m(BugKind::Crash, None);
+        assert_ne!(key(&im, int), key(&crash, int));
+        assert_ne!(key(&im, int), key(&im, &int.replace("euf-completion", "smtfd")));
+        assert_ne!(key(&im, int), key(&m(BugKind::InvalidModel, Some("4.15.4")), int));
+        // The SLS tactics and an `sls.*` parameter given inside `using-params` are one
+        // component, whatever the crash site.
+        let site = |sig: &str| Meta { signature: sig.into(), ..crash.clone() };
+        assert_eq!(
+            key(&site("ASSERTION VIOLATION sls_seq_plugin.cpp:137"), "(declare-fun s () (Seq Int))\n(assert (= 0 (seq.len s)))\n(check-sat-using sls-smt)\n"),
+            key(
+                &site("ASSERTION VIOLATION sls_bv_eval.cpp:693"),
+                "(declare-fun m () (_ BitVec 1))\n(assert (= m (bvredor m)))\n(check-sat-using (using-params ufnia :sls.enable true))\n"
+            )
+        );
+        // A crash under a tactic nobody disowns keeps its crash site.
+        assert_ne!(
+            key(&site("ASSERTION VIOLATION ast.cpp:375"), "(assert true)\n(check-sat-using bv1-blast)\n"),
+            key(&site("ASSERTION VIOLATION ast.cpp:376"), "(assert true)\n(check-sat-using bv1-blast)\n")
+        );
+    }
+
     /// Issue 39: findings whose reductions are one shape are one cause, whatever their
     /// declared logic and fixed-in release; the others move under the survivor's
     /// `instances/`, and a merged bug found again is a duplicate of the survivor.

@@ -138,15 +138,7 @@ impl Severity {
         } else {
             Configuration::Default
         };
-        let mut found: Vec<&'static Caveat> = match family {
-            Some(f) => tactics
-                .iter()
-                .filter_map(|t| caveats::on_tactic(f, t))
-                .chain(options.iter().filter_map(|o| caveats::on_option(f, o)))
-                .collect(),
-            None => vec![],
-        };
-        found.dedup_by_key(|c| c.name());
+        let found = family.map_or_else(Vec::new, |f| caveats_in(f, &tactics, &options));
         Severity {
             impact: Impact::of(m.kind),
             configuration,
@@ -216,13 +208,34 @@ fn newest_failing(m: &Meta) -> Option<String> {
     m.blamed_version.as_deref().into_iter().chain(failed).max_by(|a, b| version_cmp(a, b)).map(str::to_string)
 }
 
+/// The caveats ([`crate::solver::caveats`]) on what `text` asks of a solver of `family`:
+/// its tactics and options, `using-params` keys included; each named once, in the
+/// table's order.
+pub fn caveats_of(text: &str, family: Family) -> Vec<&'static Caveat> {
+    let Asks { tactics, options } = asks(text);
+    caveats_in(family, &tactics, &without_self_checks(options))
+}
+
+fn caveats_in(family: Family, tactics: &[String], options: &[String]) -> Vec<&'static Caveat> {
+    let mut found: Vec<&'static Caveat> = tactics
+        .iter()
+        .filter_map(|t| caveats::on_tactic(family, t))
+        .chain(options.iter().filter_map(|o| caveats::on_option(family, o)))
+        .collect();
+    found.sort_by_key(|c| caveats::CAVEATS.iter().position(|x| std::ptr::eq(x, *c)));
+    found.dedup_by_key(|c| c.name());
+    found
+}
+
 /// What a script asks of the solver beyond its formula.
 #[derive(Debug, Default)]
 struct Asks {
     /// Every symbol of every `check-sat-using` tactic expression (combinators too: only
     /// tactic names ever match the caveats table).
     tactics: Vec<String>,
-    /// The keys of its `set-option`s, as written (`:produce-models`).
+    /// The keys of its `set-option`s, as written (`:produce-models`), and of the
+    /// `using-params` inside its `check-sat-using` pipelines (`:sls.enable`): a parameter
+    /// set for one tactic is still that option.
     options: Vec<String>,
 }
 
@@ -252,6 +265,7 @@ fn asks(text: &str) -> Asks {
                 while let Some(x) = stack.pop() {
                     match s.sexps[x.index()] {
                         Sexp::Atom(Tok::Symbol, w) => a.tactics.push(s.str(w).to_string()),
+                        Sexp::Atom(Tok::Keyword, w) => a.options.push(s.str(w).to_string()),
                         Sexp::Atom(..) => {}
                         Sexp::List(l) => stack.extend_from_slice(s.sexp_list(l)),
                     }
@@ -294,7 +308,13 @@ fn asks_by_tokens(text: &str) -> Asks {
                     .iter()
                     .any(|c| w.starts_with(c))
                 };
-                a.tactics.extend(words[i + 1..].iter().take_while(|w| !command(w)).map(|w| w.to_string()));
+                for w in words[i + 1..].iter().take_while(|w| !command(w)) {
+                    if w.starts_with(':') {
+                        a.options.push(w.to_string());
+                    } else {
+                        a.tactics.push(w.to_string());
+                    }
+                }
                 // A bare `check-sat-using` still asks through a tactic.
                 a.tactics.push("check-sat-using".into());
             }
@@ -354,6 +374,15 @@ mod tests {
         assert_eq!(of(broken, false).caveats.len(), 1);
         // Another family's tactic of that name is not marked.
         assert!(Severity::of(&m, tactic, Some(Family::Cvc5), false).caveats.is_empty());
+        // A disowned parameter set for one tactic (`using-params`) is marked as the
+        // option is (session 24's judge: `:sls.enable` there ranked P2), also when the
+        // text is read token by token.
+        let params = "(declare-fun m () (_ BitVec 1))(assert (= m (bvredor m)))(check-sat-using (using-params ufnia :sls.enable true))";
+        assert_eq!(of(params, false).priority(), Priority::P4);
+        assert_eq!(
+            of(&params.replace("(assert", "(assert ("), false).caveats.iter().map(|c| c.component).collect::<Vec<_>>(),
+            ["sls"]
+        );
         // Issue 40: a self-check's options (and the standard ones it needs) are no
         // configuration: a failed `check-proofs` under them is a default-mode bug; another
         // option beside them still counts.
