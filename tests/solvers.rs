@@ -53,23 +53,17 @@ fn sessions_answer_the_corpus_like_fresh_processes() {
             let (q, checks) = solver::session_text(&s);
             let r = session.query(&q, checks);
             // cvc5 may give up (`unknown`) on quantifiers and recursive functions, bitwuzla
-            // on uninterpreted sorts; `unknown` is never wrong.
-            let got: Vec<String> = names(&r)
-                .into_iter()
-                .zip(expected(&s))
-                .map(
-                    |(g, e)| {
-                        if matches!(spec.family, Family::Cvc5 | Family::Bitwuzla) && g == "unknown" {
-                            e
-                        } else {
-                            g
-                        }
-                    },
-                )
-                .collect();
-            assert_eq!(got, expected(&s), "{} on {}: {:?}", spec.name, p.display(), r.outcomes);
+            // on uninterpreted sorts; `unknown` is never wrong. Whether they give up
+            // depends on the time they get, so a session's and a fresh process's answers
+            // are compared after the same allowance (the one-shot once failed beside a
+            // CI run, session 24).
+            let gives_up = matches!(spec.family, Family::Cvc5 | Family::Bitwuzla);
+            let settle = |got: Vec<String>| -> Vec<String> {
+                got.into_iter().zip(expected(&s)).map(|(g, e)| if gives_up && g == "unknown" { e } else { g }).collect()
+            };
+            assert_eq!(settle(names(&r)), expected(&s), "{} on {}: {:?}", spec.name, p.display(), r.outcomes);
             let f = run_file(&spec, &p, checks, &limits);
-            assert_eq!(names(&f), names(&r), "{} one-shot vs session on {}", spec.name, p.display());
+            assert_eq!(settle(names(&f)), settle(names(&r)), "{} one-shot vs session on {}", spec.name, p.display());
             assert!(f.cpu.is_some() && r.wall > Duration::ZERO);
             n += 1;
         }
