@@ -110,6 +110,7 @@ fn bec_values_come_from_z3_and_force_the_monitors() {
         version: None,
         restart_every: None,
         option_owners: Default::default(),
+        allowed: Default::default(),
     };
     let mut sess = Session::new(spec, Limits::default());
     let src = "(set-logic QF_LIA)(declare-const x Int)(declare-const y Int)\n\

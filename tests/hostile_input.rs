@@ -294,3 +294,32 @@ fn bounds_hold() {
     assert!(wall < Duration::from_secs(5 + 10 + 5), "--time 5 took {wall:?}");
     eprintln!("--time 5: {wall:?}");
 }
+
+/// Issue 38: each solver carries its own allow-list, read from the release it runs when
+/// first needed, wherever its spec comes from — the registry, or a store's
+/// `campaign.json` as `report` and `reduce` read it without `--solver` (these once ran
+/// with the deny-list alone: the lists were registered process-wide by the first
+/// `--solver` resolution). An option no table lists never reaches the solver; a listed
+/// one with a typed value does.
+#[test]
+fn a_spec_read_back_from_a_store_uses_its_own_releases_allow_list() {
+    use smtstorm::solver::{allow, Family, SolverSpec};
+    let z3 = solver_bin("z3-5.4.0/bin/z3").display().to_string();
+    let json = format!(r#"{{"name": "z3-5.4.0", "family": "z3", "command": ["{z3}", "-smt2"]}}"#);
+    let spec: SolverSpec = serde_json::from_str(&json).unwrap();
+    let table = allow::table(&spec).expect("z3 lists its parameters");
+    assert!(table.len() > 100, "{} parameters", table.len());
+    let seed = smtstorm::smtlib::parse(
+        "(set-option :smt.arith.solver 2)\n(set-option :smtstorm.not_a_parameter 1)\n(declare-const x Int)\n(check-sat)\n",
+    )
+    .unwrap();
+    let own = smtstorm::smtlib::print(&spec.own_script(&seed));
+    assert!(own.contains(":smt.arith.solver 2") && !own.contains("not_a_parameter"), "{own}");
+    // (Without the list, the deny-list alone lets it through: the list is what dropped it.)
+    let bare = SolverSpec { allowed: smtstorm::solver::AllowList::known(None), ..spec.clone() };
+    assert!(smtstorm::smtlib::print(&bare.own_script(&seed)).contains("not_a_parameter"));
+    // Clones share the list; a family without one is never asked.
+    assert!(std::ptr::eq(allow::table(&spec.clone()).unwrap(), table));
+    let yices = SolverSpec::new("yices", Family::Yices, vec![solver_bin("yices/bin/yices-smt2").display().to_string()]);
+    assert!(allow::table(&yices).is_none());
+}

@@ -235,6 +235,7 @@ fn a_cvc5_crash_under_a_z3_tactic_is_reduced() {
         version: Some("1.4.2".into()),
         restart_every: None,
         option_owners: Default::default(),
+        allowed: Default::default(),
     };
     let trigger = "(set-option :nl-ext light)\n(set-logic ALL)\n(declare-const x Real)\n\
                    (assert (is_int (arcsin real.pi)))\n(assert (> x 1.0))\n(check-sat)\n\

@@ -143,6 +143,8 @@ fn fake(mode: &str, tag: &str) -> SolverSpec {
         version: None,
         restart_every: None,
         option_owners: Default::default(),
+        // A fake has no option table to read (it would answer `-p` as any query).
+        allowed: smtstorm::solver::AllowList::known(None),
     }
 }
 
@@ -518,6 +520,7 @@ fn memory_exhaustion_is_a_resource_outcome_for_every_family() {
             version: None,
             restart_every: None,
             option_owners: Default::default(),
+            allowed: Default::default(),
         };
         let r = run_file(&spec, &f, 1, &Limits::default());
         assert_eq!(r.outcome().name(), want, "{sh}: {r:?}");
@@ -597,7 +600,8 @@ fn inferred_logics_are_accepted_by_yices_and_cvc5() {
         let Some(logic) = Family::Yices.logic_for(&s) else { continue };
         inferred += 1;
         *logics.entry(logic.clone()).or_default() += 1;
-        let own = Family::Yices.without_foreign_options(&s, &Default::default()).expect("a new logic is a change");
+        let own =
+            Family::Yices.without_foreign_options(&s, &Default::default(), None).expect("a new logic is a change");
         assert_eq!(own.logic(), Some(logic.as_str()));
         // cvc5 gets the same logic in place of its own name (the script as yices gets it,
         // z3 extensions aside: cvc5 does not read those anyway).

@@ -113,8 +113,8 @@ fn tactic_instances_reach_z3_as_check_sat_using_and_other_solvers_as_check_sat()
             // the session text of the applied edit, for every solver family.
             for fam in [Family::Z3, Family::Cvc5, Family::Yices] {
                 let none = Default::default();
-                let own_seed = fam.without_foreign_options(&seed, &none).unwrap_or_else(|| seed.clone());
-                let own = fam.without_foreign_options(&inst, &none).unwrap_or_else(|| inst.clone());
+                let own_seed = fam.without_foreign_options(&seed, &none, None).unwrap_or_else(|| seed.clone());
+                let own = fam.without_foreign_options(&inst, &none, None).unwrap_or_else(|| inst.clone());
                 let prefix = smtstorm::mutate::edit::recombine_prefix(&own_seed);
                 let (body, n) = storm::instance_body(&e, fam.reads_check_sat_using()).unwrap();
                 assert_eq!((prefix + &body, n), smtstorm::solver::session_text(&own), "{fam:?} {}", f.display());
@@ -141,8 +141,9 @@ fn tactic_instances_reach_z3_as_check_sat_using_and_other_solvers_as_check_sat()
             sat += z.iter().all(|o| *o == Outcome::Sat) as usize;
             unknown += z.iter().any(|o| matches!(o, Outcome::Unknown { .. })) as usize;
             // cvc5 reads the lowered instance: same assertions, plain check-sat.
-            let lowered =
-                Family::Cvc5.without_foreign_options(&inst, &Default::default()).expect("check-sat-using is lowered");
+            let lowered = Family::Cvc5
+                .without_foreign_options(&inst, &Default::default(), None)
+                .expect("check-sat-using is lowered");
             let lt = smtstorm::smtlib::print(&lowered);
             assert!(!lt.contains("check-sat-using") && lt.contains("(check-sat)"), "{lt}");
             let (q, n) = smtstorm::solver::session_text(&lowered);

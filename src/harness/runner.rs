@@ -155,7 +155,7 @@ fn setup() -> Result<Harness, HarnessError> {
     let names: Vec<String> = names.into_iter().filter(|n| n != IN_PROCESS_Z3).collect();
     let mut specs = crate::solver::resolve::resolve(&reg, &names)?;
     if let Some(k) = in_process {
-        specs.insert(k.min(specs.len()), in_process_spec()?);
+        specs.insert(k.min(specs.len()), in_process_spec(&reg)?);
     }
     let reference =
         crate::solver::registry::reference_index(&specs, std::env::var("SMTSTORM_REFERENCE").ok().as_deref())
@@ -189,21 +189,28 @@ extern "C" fn print_stats_at_exit() {
 }
 
 /// The spec standing for the in-process z3 (its command is never run: confirmation uses a
-/// fresh z3 context instead of a fresh process).
+/// fresh z3 context instead of a fresh process). It runs inside this process, outside the
+/// kernel's confinement, so the seed's options it gets are the allow-list's of an
+/// installed z3 binary: the release of the library's version, else the newest.
 #[cfg(feature = "z3-inprocess")]
-fn in_process_spec() -> Result<SolverSpec, HarnessError> {
-    Ok(SolverSpec {
-        name: IN_PROCESS_Z3.into(),
-        family: crate::solver::Family::Z3,
-        command: vec![IN_PROCESS_Z3.into()],
-        version: Some(crate::solver::inprocess::version()),
-        restart_every: None,
-        option_owners: Default::default(),
-    })
+fn in_process_spec(reg: &crate::solver::Registry) -> Result<SolverSpec, HarnessError> {
+    let version = crate::solver::inprocess::version();
+    let z3s = reg.solvers.iter().filter(|s| s.family == crate::solver::Family::Z3);
+    let same = z3s.clone().find(|s| s.version.as_deref() == Some(version.as_str()));
+    let newest = || {
+        z3s.max_by(|a, b| {
+            crate::solver::registry::version_cmp(a.version.as_deref().unwrap_or(""), b.version.as_deref().unwrap_or(""))
+        })
+    };
+    let table = same.or_else(newest).and_then(|s| crate::solver::allow::table(s).cloned());
+    let mut spec = SolverSpec::new(IN_PROCESS_Z3, crate::solver::Family::Z3, vec![IN_PROCESS_Z3.into()]);
+    spec.version = Some(version);
+    spec.allowed = crate::solver::AllowList::known(table);
+    Ok(spec)
 }
 
 #[cfg(not(feature = "z3-inprocess"))]
-fn in_process_spec() -> Result<SolverSpec, HarnessError> {
+fn in_process_spec(_: &crate::solver::Registry) -> Result<SolverSpec, HarnessError> {
     Err(HarnessError::NoInProcessZ3)
 }
 

@@ -14,29 +14,30 @@
 use super::{Family, SolverSpec};
 use std::collections::BTreeMap;
 
-/// What an option's value is, as its table says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ValueKind {
-    Bool,
-    Number,
-    /// One of a set of words (cvc5's modes, z3's symbol-typed strategies).
-    Word,
-    /// Free text: a file name or anything else; never passed.
-    Text,
-}
+use super::family::AllowTable;
+pub use super::family::ValueKind;
 
 /// A key as the tables list it: no colon, lower case, `_` for `-` (z3 reads both).
 pub(super) fn norm(key: &str) -> String {
     key.trim_start_matches(':').to_ascii_lowercase().replace('-', "_")
 }
 
-/// The allow-lists registered in this process, by family.
-static TABLES: std::sync::RwLock<BTreeMap<Family, BTreeMap<String, ValueKind>>> =
-    std::sync::RwLock::new(BTreeMap::new());
+/// The allow-list of `spec`: its own table, read from the solver the first time it is
+/// needed (a few milliseconds for z3, a few hundred for the Python drivers) and kept for
+/// the spec and its clones; `None` for a family without one, or a solver that could not
+/// be asked.
+pub fn table(spec: &SolverSpec) -> Option<&AllowTable> {
+    spec.allowed
+        .0
+        .get_or_init(|| {
+            matches!(spec.family, Family::Z3 | Family::Cvc5 | Family::Bitwuzla).then(|| read_table(spec).ok()).flatten()
+        })
+        .as_ref()
+}
 
-/// Whether a seed's `(set-option key value)` may reach a solver of `family`. `None`
-/// when the family has no table ([`register`]): the caller falls back to the deny-list.
-pub fn allows(family: Family, key: &str, value: &str) -> Option<bool> {
+/// Whether a seed's `(set-option key value)` may reach a solver whose allow-list is
+/// `table` ([`table`]). `None` when it has none: the caller falls back to the deny-list.
+pub fn allows(table: Option<&AllowTable>, key: &str, value: &str) -> Option<bool> {
     let k = norm(key);
     let v = value.trim();
     let boolean = matches!(v, "true" | "false");
@@ -46,8 +47,7 @@ pub fn allows(family: Family, key: &str, value: &str) -> Option<bool> {
     if standard.any(|s| norm(s) == k) {
         return Some(boolean || number);
     }
-    let tables = TABLES.read().unwrap_or_else(|e| e.into_inner());
-    let table = tables.get(&family)?;
+    let table = table?;
     let word = !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || "_-.+".contains(c));
     Some(match table.get(&k) {
         Some(ValueKind::Bool) => boolean,
@@ -57,35 +57,9 @@ pub fn allows(family: Family, key: &str, value: &str) -> Option<bool> {
     })
 }
 
-/// Registers the option tables of the solvers in `specs` that have one (the first
-/// release of each family named; a few hundred milliseconds for the Python drivers, so
-/// the families are asked at once), once per process.
-pub fn register(specs: &[SolverSpec]) {
-    let mut ask: Vec<&SolverSpec> = vec![];
-    {
-        let tables = TABLES.read().unwrap_or_else(|e| e.into_inner());
-        for spec in specs {
-            let has = matches!(spec.family, Family::Z3 | Family::Cvc5 | Family::Bitwuzla);
-            if has && !tables.contains_key(&spec.family) && !ask.iter().any(|a| a.family == spec.family) {
-                ask.push(spec);
-            }
-        }
-    }
-    let read: Vec<(Family, std::io::Result<BTreeMap<String, ValueKind>>)> = std::thread::scope(|sc| {
-        let hs: Vec<_> = ask.iter().map(|spec| (spec.family, sc.spawn(|| read_table(spec)))).collect();
-        hs.into_iter().map(|(f, h)| (f, h.join().unwrap_or_else(|_| Err(std::io::Error::other("panicked"))))).collect()
-    });
-    let mut tables = TABLES.write().unwrap_or_else(|e| e.into_inner());
-    for (family, t) in read {
-        if let Ok(t) = t {
-            tables.insert(family, t);
-        }
-    }
-}
-
 /// The solver's table: z3's `-p` listing (`name (type) ...` under `[module] m`), the
 /// drivers' JSON (`{"name", "type"}`).
-fn read_table(spec: &SolverSpec) -> std::io::Result<BTreeMap<String, ValueKind>> {
+fn read_table(spec: &SolverSpec) -> std::io::Result<AllowTable> {
     let limits = super::Limits { time: std::time::Duration::from_secs(60), ..Default::default() };
     let mut argv = spec.command.clone();
     argv.push(if spec.family == Family::Z3 { "-p" } else { "--smtstorm-options" }.into());
@@ -110,7 +84,7 @@ fn names_a_file(name: &str) -> bool {
 /// z3's `z3 -p`: global parameters first, then `[module] NAME, ...` headers with their
 /// parameters indented, each `name (type) ...`. A module's parameter is set as
 /// `:module.name`.
-pub fn parse_z3(text: &str) -> BTreeMap<String, ValueKind> {
+pub fn parse_z3(text: &str) -> AllowTable {
     let mut out = BTreeMap::new();
     let mut module: Option<String> = None;
     for line in text.lines() {
@@ -137,7 +111,7 @@ pub fn parse_z3(text: &str) -> BTreeMap<String, ValueKind> {
 }
 
 /// The drivers' `--smtstorm-options` JSON: a list of `{"name", "type", "modes"}`.
-pub fn parse_listed(text: &str) -> BTreeMap<String, ValueKind> {
+pub fn parse_listed(text: &str) -> AllowTable {
     #[derive(serde::Deserialize)]
     struct Listed {
         name: String,
@@ -178,8 +152,7 @@ mod tests {
         let cvc5 = parse_listed(
             r#"[{"name":"filename","type":"string"},{"name":"strings-exp","type":"bool"},{"name":"simplification","type":"mode","modes":["none","batch"]},{"name":"write-cnf","type":"string"}]"#,
         );
-        TABLES.write().unwrap().insert(Family::Other, cvc5);
-        let a = |k, v| allows(Family::Other, k, v);
+        let a = |k, v| allows(Some(&cvc5), k, v);
         assert_eq!(a(":strings-exp", "true"), Some(true));
         assert_eq!(a(":strings-exp", "/tmp/x"), Some(false));
         assert_eq!(a(":simplification", "none"), Some(true));
@@ -189,8 +162,10 @@ mod tests {
         assert_eq!(a(":not-listed", "true"), Some(false));
         assert_eq!(a(":produce-models", "true"), Some(true));
         assert_eq!(a(":regular-output-channel", "x"), Some(false));
-        assert_eq!(allows(Family::Yices, ":produce-models", "true"), Some(true));
-        assert_eq!(allows(Family::Yices, ":x", "true"), None);
-        TABLES.write().unwrap().remove(&Family::Other);
+        assert_eq!(allows(None, ":produce-models", "true"), Some(true));
+        assert_eq!(allows(None, ":x", "true"), None);
+        // A family without a list is never asked for one.
+        let yices = SolverSpec::new("yices", Family::Yices, vec!["/nonexistent/yices-smt2".into()]);
+        assert_eq!(table(&yices), None);
     }
 }

@@ -237,6 +237,45 @@ impl Family {
     }
 }
 
+/// What an option's value is, as a solver's own option table says ([`super::allow`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    Bool,
+    Number,
+    /// One of a set of words (cvc5's modes, z3's symbol-typed strategies).
+    Word,
+    /// Free text: a file name or anything else; never passed.
+    Text,
+}
+
+/// A solver's allow-list of options ([`super::allow`]): read from the solver itself the
+/// first time it is needed, once for the spec and every clone of it (a campaign's
+/// ladder shares its releases' lists), so that every path that sends a seed's options
+/// (a campaign, `report`'s re-runs, `reduce` of a stored finding, the harness) uses the
+/// list of the very release it runs; `None` inside when the solver has no list or could
+/// not be asked (the deny-list then holds). Never compared: it is derived from the
+/// command.
+#[derive(Clone, Debug, Default)]
+pub struct AllowList(pub(super) std::sync::Arc<std::sync::OnceLock<Option<AllowTable>>>);
+
+/// An allow-list's table: a normalised key ([`super::allow`]) to its value's kind.
+pub type AllowTable = std::collections::BTreeMap<String, ValueKind>;
+
+impl AllowList {
+    /// A list already known: `table`, or none.
+    pub fn known(table: Option<AllowTable>) -> AllowList {
+        AllowList(std::sync::Arc::new(std::sync::OnceLock::from(table)))
+    }
+}
+
+impl PartialEq for AllowList {
+    fn eq(&self, _: &AllowList) -> bool {
+        true
+    }
+}
+
+impl Eq for AllowList {}
+
 /// Which family reads each option name (`:NAME`) that the option tables extracted for a
 /// run list ([`super::options::extract`]): a `set-option` of such a name goes to that
 /// family only ([`Family::rejects_option`]). `None` for a name two families list (cvc5

@@ -16,6 +16,7 @@ impl Family {
         self,
         s: &crate::smtlib::Script,
         owners: &OptionOwners,
+        allowed: Option<&super::family::AllowTable>,
     ) -> Option<crate::smtlib::Script> {
         use crate::smtlib::ast::{CommandKind, Nullary};
         // Options that write files go for every family ([`super::sandbox`]).
@@ -26,7 +27,7 @@ impl Family {
                 || super::sandbox::set_option(s, c).is_some_and(|(k, v)| {
                     self.rejects_option(&k, owners)
                         || super::sandbox::writes_files(&k, &v)
-                        || super::allow::allows(self, &k, &v) == Some(false)
+                        || super::allow::allows(allowed, &k, &v) == Some(false)
                 })
         };
         let lower = !self.reads_check_sat_using();
@@ -94,7 +95,7 @@ impl SolverSpec {
     /// [`Family::without_foreign_options`] of this solver's family under the run's option
     /// tables ([`SolverSpec::option_owners`]).
     pub fn without_foreign_options(&self, s: &crate::smtlib::Script) -> Option<crate::smtlib::Script> {
-        self.family.without_foreign_options(s, &self.option_owners)
+        self.family.without_foreign_options(s, &self.option_owners, super::allow::table(self))
     }
 }
 
@@ -111,14 +112,14 @@ mod tests {
         assert_eq!(Family::Cvc5.cannot_read(&z3ish).as_deref(), Some("command define-const"));
         // z3's tactic checks reach other solvers as plain check-sats; z3 keeps them.
         let tactic = parse("(set-option :smt.arith.solver 2)(declare-const x Int)(assert (> x 0))(check-sat-using (then simplify smt))");
-        assert_eq!(Family::Z3.without_foreign_options(&tactic, &none), None);
-        let lowered = Family::Yices.without_foreign_options(&tactic, &none).unwrap();
+        assert_eq!(Family::Z3.without_foreign_options(&tactic, &none, None), None);
+        let lowered = Family::Yices.without_foreign_options(&tactic, &none, None).unwrap();
         // ... and yices, which needs a logic, gets one inferred from the sorts.
         assert_eq!(
             crate::smtlib::print(&lowered),
             "(set-logic QF_LIA)\n(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n"
         );
-        assert_eq!(Family::Cvc5.without_foreign_options(&tactic, &none).unwrap().logic(), None);
+        assert_eq!(Family::Cvc5.without_foreign_options(&tactic, &none, None).unwrap().logic(), None);
         assert_eq!(crate::smtlib::checks(&lowered), 1);
         assert_eq!(crate::smtlib::checks(&tactic), 1);
         let legacy = parse("(declare-datatypes () ((C r g)))");
@@ -132,7 +133,7 @@ mod tests {
         // that must come first; nothing standard names higher-order terms or sets.
         let qf_all = parse("(set-logic QF_ALL)(set-option :produce-models true)(declare-fun f (Int) Real)(assert (> (f 1) (* (f 2) (f 3))))(check-sat)");
         assert_eq!(Family::Yices.logic_for(&qf_all).as_deref(), Some("QF_UFNIRA"));
-        let own = crate::smtlib::print(&Family::Bitwuzla.without_foreign_options(&qf_all, &none).unwrap());
+        let own = crate::smtlib::print(&Family::Bitwuzla.without_foreign_options(&qf_all, &none, None).unwrap());
         assert!(own.starts_with("(set-option :produce-models true)\n(set-logic QF_UFNIRA)\n"), "{own}");
         assert_eq!(Family::Bitwuzla.cannot_read(&qf_all).as_deref(), Some("logic QF_UFNIRA (NIRA)"));
         assert_eq!(Family::Z3.logic_for(&qf_all), None);
@@ -143,7 +144,7 @@ mod tests {
             parse("(set-logic HO_ALL)(declare-fun f (Int) Int)(declare-fun g (Int) Int)(assert (= f g))(check-sat)");
         assert_eq!(Family::Yices.logic_for(&ho), None);
         let twice = parse("(set-logic QF_ALL)(declare-const x Int)(assert (> x 0))(check-sat)(reset)(set-logic QF_ALL)(declare-const y Int)(assert (> y x))(check-sat)");
-        let own = crate::smtlib::print(&Family::Yices.without_foreign_options(&twice, &none).unwrap());
+        let own = crate::smtlib::print(&Family::Yices.without_foreign_options(&twice, &none, None).unwrap());
         assert_eq!(own.matches("(set-logic QF_LIA)").count(), 2, "{own}");
         assert!(own.find("(reset)") < own.rfind("(set-logic"), "{own}");
         let div0 = parse("(declare-const x Int)(assert (= x (mod 3 0)))(check-sat)");

@@ -33,7 +33,7 @@ pub mod sandbox;
 pub mod seed;
 pub mod session;
 
-pub use family::{Family, OptionOwners};
+pub use family::{AllowList, Family, OptionOwners};
 pub use limits::{Limits, DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S};
 pub use oneshot::{run_argv, run_argv_until, run_file, RawRun};
 pub use os::confinement;

@@ -5,7 +5,7 @@
 //! `scripts/setup-solvers.sh`); `--solver 'NAME=command args'` adds any other. The
 //! families themselves are [`super::family`]; what a solver is sent, [`super::foreign`].
 
-use super::family::{Family, OptionOwners};
+use super::family::{AllowList, Family, OptionOwners};
 use crate::util::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -39,6 +39,10 @@ pub struct SolverSpec {
     /// the tables hands them on ([`OptionOwners`]).
     #[serde(skip)]
     pub option_owners: OptionOwners,
+    /// The options this solver's own table lets through ([`super::allow`]), read from it
+    /// when first needed.
+    #[serde(skip)]
+    pub allowed: AllowList,
 }
 
 impl SolverSpec {
@@ -51,6 +55,7 @@ impl SolverSpec {
             version: None,
             restart_every: None,
             option_owners: Default::default(),
+            allowed: Default::default(),
         }
     }
 
@@ -65,6 +70,7 @@ impl SolverSpec {
             version: None,
             restart_every: None,
             option_owners: OptionOwners::default(),
+            allowed: Default::default(),
         })
     }
 
@@ -198,6 +204,7 @@ impl Registry {
                 version: s.version,
                 restart_every: s.restart_every,
                 option_owners: OptionOwners::default(),
+                allowed: AllowList::default(),
             });
         }
         Ok(Registry { solvers })

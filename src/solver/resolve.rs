@@ -14,12 +14,9 @@ pub fn resolve(registry: &solver::Registry, args: &[String]) -> Result<Vec<Solve
         if registry.solvers.is_empty() {
             return Err(Error::NoSolvers { registry: solver::registry::default_toml() });
         }
-        solver::allow::register(&registry.solvers);
         return Ok(registry.solvers.clone());
     }
-    let specs: Vec<SolverSpec> = args.iter().map(|a| registry.resolve(a)).collect::<Result<_>>()?;
-    solver::allow::register(&specs);
-    Ok(specs)
+    args.iter().map(|a| registry.resolve(a)).collect()
 }
 
 /// Resolves a campaign's `--solver` arguments: by default the newest release of every

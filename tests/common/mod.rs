@@ -136,26 +136,13 @@ pub fn expected(s: &Script) -> Vec<String> {
 pub fn real(rel: &str, family: smtstorm::solver::Family, args: &[&str]) -> smtstorm::solver::SolverSpec {
     let mut command = vec![solver_bin(rel).display().to_string()];
     command.extend(args.iter().map(|a| a.to_string()));
-    smtstorm::solver::SolverSpec {
-        name: rel.into(),
-        family,
-        command,
-        version: None,
-        restart_every: None,
-        option_owners: Default::default(),
-    }
+    smtstorm::solver::SolverSpec::new(rel, family, command)
 }
 
 /// cvc5 or bitwuzla through its Python package and scripts/drivers/smt2-driver.py.
 pub fn py_solver(name: &str, family: smtstorm::solver::Family) -> smtstorm::solver::SolverSpec {
-    smtstorm::solver::SolverSpec {
-        name: name.into(),
-        family,
-        command: vec!["python3".into(), solver_bin(&format!("{name}/{name}-smt2")).display().to_string()],
-        version: None,
-        restart_every: None,
-        option_owners: Default::default(),
-    }
+    let driver = solver_bin(&format!("{name}/{name}-smt2")).display().to_string();
+    smtstorm::solver::SolverSpec::new(name, family, vec!["python3".into(), driver])
 }
 
 /// Each solver's first answer on `s` (without the options its family rejects), the

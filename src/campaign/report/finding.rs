@@ -501,14 +501,12 @@ mod tests {
                 "successes": 1, "unconfirmed": 0, "seconds": 1.0, "timed_out": false, "by_pass": {}}
         }))
         .unwrap();
-        let z3 = crate::solver::SolverSpec {
-            name: "z3-4.8.12".into(),
-            family: crate::solver::Family::Z3,
-            command: vec!["/x/.solvers/z3-4.8.12/bin/z3".into(), "-smt2".into()],
-            version: Some("4.8.12".into()),
-            restart_every: None,
-            option_owners: Default::default(),
-        };
+        let mut z3 = crate::solver::SolverSpec::new(
+            "z3-4.8.12",
+            crate::solver::Family::Z3,
+            vec!["/x/.solvers/z3-4.8.12/bin/z3".into(), "-smt2".into()],
+        );
+        z3.version = Some("4.8.12".into());
         let r = finding_report(&dir, &m, &[z3], 10.0);
         assert!(r.starts_with("# z3 4.8.12: `sat` with a model that fails the solver's own model check\n"), "{r}");
         assert!(r.contains("```sh\nz3 -smt2 -t:10000 bug.smt2\n```"), "{r}");
