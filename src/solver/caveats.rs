@@ -6,6 +6,8 @@
 //! ([`crate::store::severity`]).
 
 use super::Family;
+use crate::smtlib::ast::{CommandKind, Sexp, SexpId};
+use crate::smtlib::lexer::Tok;
 
 /// What the maintainers said of a tactic or option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -132,6 +134,123 @@ pub fn on_option(family: Family, key: &str) -> Option<&'static Caveat> {
     CAVEATS.iter().find(|c| {
         c.family == family && matches!(c.subject, Subject::OptionPrefix(p) if key.starts_with(&p.replace('-', "_")))
     })
+}
+
+/// The caveats (this table) on what `text` asks of a solver of `family`:
+/// its tactics and options, `using-params` keys included; each named once, in the
+/// table's order.
+pub fn caveats_of(text: &str, family: Family) -> Vec<&'static Caveat> {
+    let Asks { tactics, options } = asks(text);
+    caveats_in(family, &tactics, &without_self_checks(options))
+}
+
+pub fn caveats_in(family: Family, tactics: &[String], options: &[String]) -> Vec<&'static Caveat> {
+    let mut found: Vec<&'static Caveat> = tactics
+        .iter()
+        .filter_map(|t| on_tactic(family, t))
+        .chain(options.iter().filter_map(|o| on_option(family, o)))
+        .collect();
+    found.sort_by_key(|c| CAVEATS.iter().position(|x| std::ptr::eq(x, *c)));
+    found.dedup_by_key(|c| c.name());
+    found
+}
+
+/// What a script asks of the solver beyond its formula.
+#[derive(Debug, Default)]
+pub struct Asks {
+    /// Every symbol of every `check-sat-using` tactic expression (combinators too: only
+    /// tactic names ever match the caveats table).
+    pub tactics: Vec<String>,
+    /// The keys of its `set-option`s, as written (`:produce-models`), and of the
+    /// `using-params` inside its `check-sat-using` pipelines (`:sls.enable`): a parameter
+    /// set for one tactic is still that option.
+    pub options: Vec<String>,
+}
+
+/// `options` without the self-checks' ([`crate::solver::checks`]): they never change the
+/// answer, so a trigger that switches one on is in the default configuration (issue 40).
+/// The standard options a check needs (`:produce-proofs` for cvc5's `:check-proofs`)
+/// go with it.
+pub fn without_self_checks(options: Vec<String>) -> Vec<String> {
+    use super::checks::check_of_option;
+    let on: Vec<_> = options.iter().filter_map(|k| check_of_option(k)).collect();
+    options
+        .into_iter()
+        .filter(|k| check_of_option(k).is_none() && !on.iter().any(|c| c.needs.contains(&k.as_str())))
+        .collect()
+}
+
+/// Reads `text` with the lossless parser; a text that does not parse (a hand edit) is
+/// read token by token, so a finding is never left without a severity.
+pub fn asks(text: &str) -> Asks {
+    let Ok(s) = crate::smtlib::parse(text) else { return asks_by_tokens(text) };
+    let mut a = Asks::default();
+    for c in &s.commands {
+        match c.kind {
+            CommandKind::SetOption(attr) => a.options.push(s.str(attr.key).to_string()),
+            CommandKind::Other { name, args } if s.str(name) == "check-sat-using" => {
+                let mut stack: Vec<SexpId> = s.sexp_list(args).to_vec();
+                while let Some(x) = stack.pop() {
+                    match s.sexps[x.index()] {
+                        Sexp::Atom(Tok::Symbol, w) => a.tactics.push(s.str(w).to_string()),
+                        Sexp::Atom(Tok::Keyword, w) => a.options.push(s.str(w).to_string()),
+                        Sexp::Atom(..) => {}
+                        Sexp::List(l) => stack.extend_from_slice(s.sexp_list(l)),
+                    }
+                }
+                // `(check-sat-using smt)` still counts: it is not what a user's plain
+                // `check-sat` runs.
+            }
+            _ => {}
+        }
+    }
+    a
+}
+
+/// [`asks`] for a text the parser refuses: `(set-option :k` and `(check-sat-using ...)`
+/// found by their tokens.
+fn asks_by_tokens(text: &str) -> Asks {
+    let mut a = Asks::default();
+    let words: Vec<&str> =
+        text.split(|c: char| c.is_whitespace() || c == '(' || c == ')').filter(|w| !w.is_empty()).collect();
+    let mut i = 0;
+    while i < words.len() {
+        match words[i] {
+            "set-option" if i + 1 < words.len() => a.options.push(words[i + 1].to_string()),
+            "check-sat-using" => {
+                // The tactic expression: up to the next command's name.
+                let command = |w: &&&str| {
+                    [
+                        "assert",
+                        "check-sat",
+                        "declare-",
+                        "define-",
+                        "get-",
+                        "set-",
+                        "push",
+                        "pop",
+                        "echo",
+                        "exit",
+                        "reset",
+                    ]
+                    .iter()
+                    .any(|c| w.starts_with(c))
+                };
+                for w in words[i + 1..].iter().take_while(|w| !command(w)) {
+                    if w.starts_with(':') {
+                        a.options.push(w.to_string());
+                    } else {
+                        a.tactics.push(w.to_string());
+                    }
+                }
+                // A bare `check-sat-using` still asks through a tactic.
+                a.tactics.push("check-sat-using".into());
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    a
 }
 
 #[cfg(test)]

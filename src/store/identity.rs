@@ -214,7 +214,7 @@ pub fn key(m: &Meta, family: &str, reduced: &str) -> Option<String> {
         BugKind::Crash => String::new(),
         _ => format!("{}|", m.blame_by.oracle()),
     };
-    let caveats = super::severity::caveats_of(reduced, Family::guess(family));
+    let caveats = crate::solver::caveats::caveats_of(reduced, Family::guess(family));
     if !caveats.is_empty() && m.kind != BugKind::Regression {
         // Under a tactic or option its maintainers disown, the maintainers' unit of
         // triage is the tactic, not the input: z3's close every `smtfd` report on a
