@@ -136,21 +136,25 @@ impl Range {
         self.probes.iter().filter(|p| p.verdict == ProbeVerdict::Passes).map(|p| p.release.as_str()).collect()
     }
     /// Fills in `introduced_in`, `fixed_in`, `newest` and `newest_fails` from the probes
-    /// (oldest first). A release between two failing ones that passes does not end the
-    /// range: the fix is after the newest failing release.
+    /// (oldest first). The range is the newest run of failing releases (inconclusive ones
+    /// inside it do not break it), as ClusterFuzz's regression range is the latest
+    /// good-to-bad step: that is where a maintainer bisects. A release that passed before
+    /// an older one that failed (z3 4.8.5 `unknown`, 4.8.7–4.8.17 right, 4.12.6 on
+    /// `unknown` again) makes the newer failing run the one introduced; the older failures
+    /// are said beside it ([`Range::words`]).
     pub fn settle(&mut self) {
-        let conclusive = |i: &usize| self.probes[*i].verdict != ProbeVerdict::Inconclusive;
-        let fails: Vec<usize> =
-            (0..self.probes.len()).filter(|&i| self.probes[i].verdict == ProbeVerdict::Fails).collect();
+        let verdict = |i: usize| self.probes[i].verdict;
         self.introduced_in = None;
         self.fixed_in = None;
-        if let (Some(&first), Some(&last)) = (fails.first(), fails.last()) {
-            let before = (0..first).rev().find(conclusive);
-            if before.is_some_and(|b| self.probes[b].verdict == ProbeVerdict::Passes) {
+        if let Some(last) = (0..self.probes.len()).rev().find(|&i| verdict(i) == ProbeVerdict::Fails) {
+            let pass_before = (0..last).rev().find(|&i| verdict(i) == ProbeVerdict::Passes);
+            let first =
+                (pass_before.map_or(0, |p| p + 1)..=last).find(|&i| verdict(i) == ProbeVerdict::Fails).unwrap_or(last);
+            if pass_before.is_some() {
                 self.introduced_in = Some(self.probes[first].release.clone());
             }
-            let after = (last + 1..self.probes.len()).find(conclusive);
-            if let Some(a) = after.filter(|&a| self.probes[a].verdict == ProbeVerdict::Passes) {
+            let after = (last + 1..self.probes.len()).find(|&i| verdict(i) != ProbeVerdict::Inconclusive);
+            if let Some(a) = after.filter(|&a| verdict(a) == ProbeVerdict::Passes) {
                 self.fixed_in = Some(self.probes[a].release.clone());
             }
         }
@@ -159,7 +163,8 @@ impl Range {
     }
 
     /// The range in words: `introduced in 4.8.9, fixed in 4.12.6`, `in every release
-    /// from 4.8.7 (the oldest that reads it), still failing in 5.4.0`.
+    /// from 4.8.7 (the oldest that reads it), still failing in 5.4.0`; failures older
+    /// than the range are named after it.
     pub fn words(&self) -> String {
         let fails = self.failing();
         let (Some(first), Some(last)) = (fails.first(), fails.last()) else {
@@ -174,7 +179,15 @@ impl Range {
             (Some(f), _) => format!("fixed in {f}"),
             (None, false) => format!("last seen failing in {last}; no newer release answers it"),
         };
-        format!("{from}, {to}")
+        let older: Vec<&str> = match &self.introduced_in {
+            Some(i) => fails.iter().copied().take_while(|r| r != i).collect(),
+            None => vec![],
+        };
+        if older.is_empty() {
+            format!("{from}, {to}")
+        } else {
+            format!("{from}, {to} (older releases failed too: {}; releases between passed)", older.join(", "))
+        }
     }
 }
 
@@ -463,10 +476,21 @@ mod tests {
             ("4.12.6", Inconclusive),
             ("5.4.0", Passes),
         ]);
+        // The newest failing run is the range; the older failure is said beside it.
         assert_eq!(
             (r.introduced_in.as_deref(), r.fixed_in.as_deref(), r.newest_fails),
-            (Some("4.8.7"), Some("5.4.0"), false)
+            (Some("4.8.9"), Some("5.4.0"), false)
         );
+        assert!(r.words().contains("older releases failed too: 4.8.7"), "{}", r.words());
+        // An inconclusive release inside a failing run does not break it.
+        let r = mk(&[("4.8.5", Passes), ("4.8.7", Fails), ("4.8.8", Inconclusive), ("4.8.9", Fails), ("5.4.0", Fails)]);
+        assert_eq!((r.introduced_in.as_deref(), r.newest_fails), (Some("4.8.7"), true));
+        assert!(!r.words().contains("older"), "{}", r.words());
+        // A failure in the oldest release, passes, then failures again (session 25's judge:
+        // "failing from 4.8.5" hid that 4.8.7–4.8.17 pass).
+        let r = mk(&[("4.8.5", Fails), ("4.8.7", Passes), ("4.8.17", Passes), ("4.12.6", Fails), ("5.4.0", Fails)]);
+        assert_eq!(r.introduced_in.as_deref(), Some("4.12.6"));
+        assert_eq!(r.words(), "introduced in 4.12.6, still failing in the newest, 5.4.0 (older releases failed too: 4.8.5; releases between passed)");
         let r = mk(&[("4.8.5", Passes), ("4.8.7", Passes)]);
         assert!(r.failing().is_empty() && r.words().starts_with("no installed release"));
     }
