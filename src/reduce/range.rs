@@ -199,9 +199,14 @@ fn probed(
             _ => verdict(&r),
         };
         let gave_up = r.outcomes.iter().any(|o| matches!(o, Outcome::Unknown { .. }));
+        // An `unknown` near the limit is the solver's own timeout (z3 answers `unknown`
+        // at `-t:`), not a release that gave up: what it would answer with more time is
+        // not known, so it has not fixed anything (a judge saw "fixed in 5.4.0" where
+        // 5.4.0 still runs past 20 s).
+        let out_of_time = gave_up && r.wall >= judge.limits.time.mul_f64(0.8);
         let v = match (&judge.symptom, v) {
             (Symptom::Crash { .. } | Symptom::Regression { .. }, v) => v,
-            (_, ProbeVerdict::Passes) if answered && gave_up => ProbeVerdict::Inconclusive,
+            (_, ProbeVerdict::Passes) if (answered && gave_up) || out_of_time => ProbeVerdict::Inconclusive,
             (_, v) => v,
         };
         range.probes.push(Probe {
