@@ -212,7 +212,23 @@ fn newest_failing(m: &Meta) -> Option<String> {
 pub fn of_finding(dir: &super::FindingDir, m: &Meta, solvers: &[crate::solver::SolverSpec]) -> Severity {
     let (_, text) = dir.best_input();
     let (family, variant) = super::identity::blamed_family(&m.blamed, solvers);
-    Severity::of(m, &text, Some(family), variant)
+    Severity::of(m, &as_sent(&text, &m.blamed, family, solvers), Some(family), variant)
+}
+
+/// `text` as the blamed solver is sent it: a trigger is the union of what every family
+/// gets (another family's options, `check-sat-using` that others get lowered), and
+/// what the blamed solver never saw does not make its bug need an option (a judge saw a
+/// z3 crash ranked "solver options" for cvc5's `:incremental`). The run's spec of the
+/// blamed solver (or of the base of a configured variant) when there is one, else its
+/// family's fixed rules; a text that does not parse is read as it is.
+fn as_sent(text: &str, blamed: &str, family: Family, solvers: &[crate::solver::SolverSpec]) -> String {
+    let Ok(script) = crate::smtlib::parse(text) else { return text.to_string() };
+    let base = blamed.split_once('+').map_or(blamed, |(b, _)| b);
+    let own = match solvers.iter().find(|s| s.name == blamed).or_else(|| solvers.iter().find(|s| s.name == base)) {
+        Some(spec) => spec.without_foreign_options(&script),
+        None => family.without_foreign_options(&script, &Default::default(), None),
+    };
+    own.map_or_else(|| text.to_string(), |s| crate::smtlib::print(&s))
 }
 
 #[cfg(test)]
@@ -234,6 +250,28 @@ mod tests {
     }
 
     const PLAIN: &str = "(declare-const x Int)(assert (> x 0))(check-sat)";
+
+    /// The options another family gets in a union trigger are not the blamed solver's
+    /// configuration; its own tactic is, and a family that gets `check-sat-using`
+    /// lowered is in the default configuration.
+    #[test]
+    fn configuration_is_what_the_blamed_solver_is_sent() {
+        let union = "(set-option :incremental false)\n(set-option :nl-ext-tplanes true)\n(declare-const x Int)\n(assert (> x 0))\n(check-sat-using smtfd)\n";
+        let z3 = as_sent(union, "z3-4.8.12", Family::Z3, &[]);
+        assert!(!z3.contains(":incremental") && !z3.contains(":nl-ext") && z3.contains("smtfd"), "{z3}");
+        let cvc5 = as_sent(union, "cvc5", Family::Cvc5, &[]);
+        assert!(cvc5.contains(":nl-ext-tplanes") && !cvc5.contains("smtfd"), "{cvc5}");
+        let m = meta(BugKind::Crash, None);
+        let s = Severity::of(&m, &z3, Some(Family::Z3), false);
+        assert_eq!((s.configuration, s.caveats.len()), (Configuration::Tactics, 1));
+        let s = Severity::of(
+            &m,
+            &as_sent(&union.replace("(check-sat-using smtfd)", "(check-sat)"), "z3", Family::Z3, &[]),
+            Some(Family::Z3),
+            false,
+        );
+        assert_eq!(s.configuration, Configuration::Default);
+    }
 
     #[test]
     fn configuration_is_read_from_the_trigger() {
