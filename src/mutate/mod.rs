@@ -19,8 +19,23 @@ use crate::smtlib::Script;
 use choice::Choices;
 use edit::Edit;
 pub use mutator::{
-    mutator, solver_texts, Construction, Ctx, Learned, Mutant, Mutator, Partner, Reference, Skip, KEEP_SCRIPT_BYTES,
+    solver_texts, Construction, Ctx, Learned, Mutant, Mutator, Partner, Reference, Skip, KEEP_SCRIPT_BYTES,
 };
+
+/// The list of engines (one list, as wasm-mutate keeps one; each engine in its own file
+/// knows only the [`Mutator`] trait): a fresh mutator for `engine`.
+pub fn mutator<'s>(engine: Engine) -> Box<dyn Mutator<'s> + 's> {
+    match engine {
+        Engine::OpFuzz => Box::<opfuzz::OpFuzz>::default(),
+        Engine::TypeFuzz => Box::new(typefuzz::mutator()),
+        Engine::ValFuzz => Box::new(valfuzz::mutator()),
+        Engine::Storm => Box::<storm::Storm>::default(),
+        Engine::Bec => Box::<bec::Bec>::default(),
+        Engine::Config => Box::<config::ConfigEngine>::default(),
+        Engine::Fusion => Box::<fusion::Fusion>::default(),
+        Engine::Equisat => Box::<equisat::Equisat>::default(),
+    }
+}
 
 /// The mutation engines. OpFuzz, TypeFuzz and ValFuzz work on a seed alone; STORM needs
 /// a reference solver's model first ([`storm`]) and fusion a second seed whose status is

@@ -9,7 +9,6 @@
 use super::bec::BecAnswer;
 use super::edit::{self, Edit};
 use super::storm::{Bounds, Pools};
-use super::Engine;
 use crate::smtlib::{framing::Framing, Script};
 use crate::solver::{session_text, QueryResult, SolverSpec};
 use std::borrow::Cow;
@@ -141,7 +140,7 @@ pub fn solver_texts(solvers: &[SolverSpec], s: &Script) -> Vec<String> {
         .collect()
 }
 
-/// A mutation engine ([`Engine`]), readied for one seed at a time.
+/// A mutation engine ([`super::Engine`]), readied for one seed at a time.
 pub trait Mutator<'s> {
     /// Readies a turn on `seed`. What depends on the seed alone (sort check, sites) is
     /// built on the first call and kept: the caller keeps one mutator per seed.
@@ -205,19 +204,5 @@ impl<'s, P> Mutator<'s> for Plain<'s, P> {
     fn mutate(&mut self, rng_seed: u64) -> Option<Mutant> {
         let (edits, m) = (self.make)(self.seed.as_ref()?, &mut super::choice::Rng::new(rng_seed))?;
         Some(Mutant::of_script(self.solvers, rng_seed, edits, m, true))
-    }
-}
-
-/// The list of engines: a fresh mutator for `engine`.
-pub fn mutator<'s>(engine: Engine) -> Box<dyn Mutator<'s> + 's> {
-    match engine {
-        Engine::OpFuzz => Box::<super::opfuzz::OpFuzz>::default(),
-        Engine::TypeFuzz => Box::new(super::typefuzz::mutator()),
-        Engine::ValFuzz => Box::new(super::valfuzz::mutator()),
-        Engine::Storm => Box::<super::storm::Storm>::default(),
-        Engine::Bec => Box::<super::bec::Bec>::default(),
-        Engine::Config => Box::<super::config::ConfigEngine>::default(),
-        Engine::Fusion => Box::<super::fusion::Fusion>::default(),
-        Engine::Equisat => Box::<super::equisat::Equisat>::default(),
     }
 }
