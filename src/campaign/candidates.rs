@@ -76,7 +76,7 @@ pub(super) fn candidates(
         _ => oracle::judge(rs, &sh.families, truth, framing),
     };
     super::regress::against_baseline(sh, rs, truth, framing, &mut verdicts);
-    verdicts.extend(super::regress::candidates(sh, rs, truth, t.limit, &verdicts, &t.seed_blames));
+    verdicts.extend(super::regress::candidates(sh, rs, truth, t.limit, framing, &verdicts, &t.seed_blames));
     // An equisatisfiable variant: each solver against its own answer to the seed.
     let seed_side = matches!(m.construction(), Construction::OwnAnswers).then(|| {
         verdicts.extend(super::instability::metamorphic_verdicts(sh, &t.baseline, rs, &verdicts));

@@ -193,7 +193,15 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         let framing = crate::smtlib::framing::framing(&script);
         let mut verdicts = oracle::judge(&refs, &sh.families, t.as_deref(), Some(&framing));
         super::regress::against_baseline(sh, &refs, t.as_deref(), Some(&framing), &mut verdicts);
-        verdicts.extend(super::regress::candidates(sh, &refs, t.as_deref(), limits.time, &verdicts, &[]));
+        verdicts.extend(super::regress::candidates(
+            sh,
+            &refs,
+            t.as_deref(),
+            limits.time,
+            Some(&framing),
+            &verdicts,
+            &[],
+        ));
         for v in verdicts {
             if time_up(sh) {
                 break;

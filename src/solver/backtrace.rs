@@ -62,9 +62,33 @@ pub fn crash_state(spec: &SolverSpec, file: &Path, limits: &Limits) -> Option<Ve
     (!frames.is_empty()).then_some(frames)
 }
 
+/// The first word of a stack overflow's crash state ([`solver_frames`]).
+pub const STACK_OVERFLOW: &str = "stack overflow in";
+
 /// The function names of the first [`STATE_FRAMES`] frames of gdb's `bt` output that are
-/// in the solver's own code, innermost first, without addresses, arguments or lines.
+/// in the solver's own code, innermost first, without addresses, arguments or lines. A
+/// stack overflow is the exception: where it stops depends on how deep the input drove
+/// the recursion, so its innermost frames differ from input to input (a judge saw one
+/// unbounded `datatype_factory::get_fresh_value` recursion stored twice, topped once by
+/// `array_util::array_util`, once by `struct_factory::get_value_set`). When one function
+/// fills at least half of the 64 frames `bt 64` prints, the state is
+/// [`STACK_OVERFLOW`] and the functions that recur in those frames, sorted: the
+/// recursion, as ClusterFuzz names a stack overflow by its recursing frames.
 pub fn solver_frames(bt: &str) -> Vec<String> {
+    let all = own_frames(bt);
+    let mut count: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for f in &all {
+        *count.entry(f.as_str()).or_default() += 1;
+    }
+    if count.values().any(|&n| n >= 32) {
+        let recurring = count.into_iter().filter(|&(_, n)| n >= 4).map(|(f, _)| f.to_string());
+        return std::iter::once(STACK_OVERFLOW.to_string()).chain(recurring).collect();
+    }
+    all.into_iter().take(STATE_FRAMES).collect()
+}
+
+/// Every frame of gdb's `bt` output in the solver's own code, innermost first.
+fn own_frames(bt: &str) -> Vec<String> {
     let mut out: Vec<String> = vec![];
     for line in bt.lines() {
         let Some(rest) = line.strip_prefix('#') else { continue };
@@ -84,9 +108,6 @@ pub fn solver_frames(bt: &str) -> Vec<String> {
             continue;
         }
         out.push(name.to_string());
-        if out.len() == STATE_FRAMES {
-            break;
-        }
     }
     out
 }
@@ -181,5 +202,26 @@ Program received signal SIGSEGV, Segmentation fault.
         let bt = "#0  cvc5::internal::Foo::bar (this=0x1, n=2) at foo.cpp:10\n#1  0x1 in PyEval_EvalCode () from /usr/lib/libpython3.11.so\n";
         assert_eq!(solver_frames(bt), vec!["cvc5::internal::Foo::bar"]);
         assert!(solver_frames("no frames here\n#x junk\n").is_empty());
+    }
+
+    /// One unbounded recursion reached from two inputs, stopped under different
+    /// innermost frames, is one state; a short recursion is not a stack overflow.
+    #[test]
+    fn a_stack_overflow_is_its_recursion() {
+        let bt = |top: &[&str], depth: usize| {
+            let mut frames: Vec<String> = top.iter().map(|f| f.to_string()).collect();
+            frames.extend(std::iter::repeat_n("datatype_factory::get_fresh_value(sort*)".to_string(), depth));
+            frames.iter().enumerate().map(|(i, f)| format!("#{i}  0x{i:x} in {f} ()\n")).collect::<String>()
+        };
+        let a = solver_frames(&bt(
+            &["array_util::array_util(ast_manager&)", "datatype::util::is_recursive_array(sort*)"],
+            61,
+        ));
+        let b = solver_frames(&bt(&["struct_factory::get_value_set(sort*)"], 63));
+        assert_eq!(a, vec![STACK_OVERFLOW, "datatype_factory::get_fresh_value(sort*)"]);
+        assert_eq!(a, b);
+        let shallow = solver_frames(&bt(&["smt::context::check(unsigned int)"], 5));
+        assert_eq!(shallow[0], "smt::context::check(unsigned int)");
+        assert_eq!(shallow.len(), STATE_FRAMES);
     }
 }
