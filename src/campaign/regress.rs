@@ -45,15 +45,9 @@ pub(super) fn candidates(
     // answer. So an `unknown` short of the limit at a `check-sat-using` is no regression;
     // a timeout or a slowdown there still is, and so is any `unknown` to a plain check.
     let declined = |x: &oracle::Verdict| {
-        let Some(f) = framing else { return false };
         let newer = x.blamed.and_then(|n| rs.get(n).copied().flatten());
         regress::Failure::of_signature(&x.signature) == Some(regress::Failure::Unknown)
-            && newer.is_some_and(|r| {
-                r.outcomes.iter().enumerate().all(|(c, o)| {
-                    !matches!(o, Outcome::Unknown { .. })
-                        || f.labels.get(c).is_some_and(|l| l.starts_with("check-sat-using"))
-                })
-            })
+            && newer.zip(framing).is_some_and(|(r, f)| regress::tactic_declined(r, f))
     };
     let mut v = regress::candidates(rs, &sh.solvers, baseline(sh), truth, limit);
     v.retain(|x| !wrong_on_seed(x) && !declined(x));

@@ -129,6 +129,20 @@ pub fn failure(newer: &QueryResult, want: &[Outcome], older: Duration, limit: Du
     slower(newer.wall, older).then_some(Failure::Slower)
 }
 
+/// Whether every `unknown` of `newer` (and there is one) answers a `check-sat-using`
+/// (`framing` labels the script's checks): a tactic that does not apply to its goal
+/// fails, and z3 then answers `unknown` by design (a campaign keeps such an
+/// answer short of the limit out of the regression oracle).
+pub fn tactic_declined(newer: &QueryResult, framing: &crate::smtlib::framing::Framing) -> bool {
+    let unknown = |o: &Outcome| matches!(o, Outcome::Unknown { .. });
+    newer.outcomes.iter().any(unknown)
+        && newer
+            .outcomes
+            .iter()
+            .enumerate()
+            .all(|(c, o)| !unknown(o) || framing.labels.get(c).is_some_and(|l| l.starts_with("check-sat-using")))
+}
+
 /// Whether `newer` is a regression's slowdown of `older`: [`SLOWDOWN`]× and [`MARGIN`].
 pub fn slower(newer: Duration, older: Duration) -> bool {
     newer.as_secs_f64() >= SLOWDOWN * older.as_secs_f64() && newer.saturating_sub(older) >= MARGIN
@@ -543,6 +557,18 @@ pub(crate) mod tests {
         assert_eq!(shared_with(&invalid, Some(&r(&[sat], 10)), Some(&bad)), None);
         // The baseline's answer is the expected one by construction: never shared.
         assert_eq!(shared_with(&v[0], Some(&dev), Some(&dev)), None);
+    }
+
+    #[test]
+    fn an_unknown_to_a_tactic_is_the_tactic_declining() {
+        let f = crate::smtlib::framing::framing(
+            &crate::smtlib::parse("(assert true)(check-sat)(check-sat-using (then sat-preprocess smt))").unwrap(),
+        );
+        let unknown = Outcome::Unknown { reason: String::new() };
+        assert!(tactic_declined(&r(&[Outcome::Sat, unknown.clone()], 10), &f));
+        assert!(!tactic_declined(&r(&[unknown.clone(), Outcome::Sat], 10), &f));
+        assert!(!tactic_declined(&r(&[unknown.clone(), unknown], 10), &f));
+        assert!(!tactic_declined(&r(&[Outcome::Sat, Outcome::Sat], 10), &f));
     }
 
     #[test]
