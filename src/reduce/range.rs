@@ -205,8 +205,10 @@ fn probed(
         // 5.4.0 still runs past 20 s).
         let out_of_time = gave_up && r.wall >= judge.limits.time.mul_f64(0.8);
         let v = match (&judge.symptom, v) {
-            (Symptom::Crash { .. } | Symptom::Regression { .. }, v) => v,
-            (_, ProbeVerdict::Passes) if (answered && gave_up) || out_of_time => ProbeVerdict::Inconclusive,
+            (Symptom::Regression { .. }, v) => v,
+            (_, ProbeVerdict::Passes) if out_of_time => ProbeVerdict::Inconclusive,
+            (Symptom::Crash { .. }, v) => v,
+            (_, ProbeVerdict::Passes) if answered && gave_up => ProbeVerdict::Inconclusive,
             (_, v) => v,
         };
         range.probes.push(Probe {

@@ -6,7 +6,7 @@
 //! ([`crate::store::severity`]).
 
 use super::Family;
-use crate::smtlib::ast::{CommandKind, Sexp, SexpId};
+use crate::smtlib::ast::{CommandKind, Nullary, Sexp, SexpId};
 use crate::smtlib::lexer::Tok;
 
 /// What the maintainers said of a tactic or option.
@@ -134,6 +134,48 @@ pub fn on_option(family: Family, key: &str) -> Option<&'static Caveat> {
     CAVEATS.iter().find(|c| {
         c.family == family && matches!(c.subject, Subject::OptionPrefix(p) if key.starts_with(&p.replace('-', "_")))
     })
+}
+
+/// Whether every check of `text` runs under a caveated component for `family`: a
+/// caveated option set for the whole script (and not to `false` or `0`), or each check a
+/// `check-sat-using` whose pipeline names one. A script that also asks a plain
+/// `check-sat` may be about that answer (a self-contradiction between the two), so it is
+/// not; nor is a text that does not parse.
+pub fn every_check_under(text: &str, family: Family) -> bool {
+    let Ok(s) = crate::smtlib::parse(text) else { return false };
+    let off = |v: &str| matches!(v.trim(), "false" | "0");
+    let global = s
+        .commands
+        .iter()
+        .filter_map(|c| super::sandbox::set_option(&s, c))
+        .any(|(k, v)| on_option(family, &k).is_some() && !off(&v));
+    if global {
+        return true;
+    }
+    let mut checks = 0;
+    for c in &s.commands {
+        match c.kind {
+            CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_) => return false,
+            CommandKind::Other { name, args } if s.str(name) == "check-sat-using" => {
+                checks += 1;
+                let mut stack: Vec<SexpId> = s.sexp_list(args).to_vec();
+                let mut under = false;
+                while let Some(x) = stack.pop() {
+                    match s.sexps[x.index()] {
+                        Sexp::Atom(Tok::Symbol, w) => under |= on_tactic(family, s.str(w)).is_some(),
+                        Sexp::Atom(Tok::Keyword, w) => under |= on_option(family, s.str(w)).is_some(),
+                        Sexp::Atom(..) => {}
+                        Sexp::List(l) => stack.extend_from_slice(s.sexp_list(l)),
+                    }
+                }
+                if !under {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    checks > 0
 }
 
 /// The caveats (this table) on what `text` asks of a solver of `family`:

@@ -217,7 +217,8 @@ pub fn family_of(name: &str, solvers: &[crate::solver::SolverSpec]) -> String {
 
 /// A finding's identity after reduction (see the module's overview), or `None` before it
 /// has a reduction (its dedup key stands for it then). `reduced` is its reduction's text.
-pub fn key(m: &Meta, family: &str, reduced: &str) -> Option<String> {
+pub fn key(m: &Meta, solvers: &[crate::solver::SolverSpec], reduced: &str) -> Option<String> {
+    let family = &family_of(&m.blamed, solvers);
     let top = if m.seed_finding { "seed" } else { "fuzz" };
     if let Some(d) = &m.cause.dialect {
         // A dialect difference is one cause per change of meaning and reduced shape.
@@ -227,8 +228,9 @@ pub fn key(m: &Meta, family: &str, reduced: &str) -> Option<String> {
         BugKind::Crash => String::new(),
         _ => format!("{}|", m.blame_by.oracle()),
     };
-    let caveats = crate::solver::caveats::caveats_of(reduced, Family::guess(family));
-    if !caveats.is_empty() && m.kind != BugKind::Regression {
+    let (fam, _) = blamed_family(&m.blamed, solvers);
+    let caveats = crate::solver::caveats::caveats_of(reduced, fam);
+    if !caveats.is_empty() && m.kind != BugKind::Regression && crate::solver::caveats::every_check_under(reduced, fam) {
         // Under a tactic or option its maintainers disown, the maintainers' unit of
         // triage is the tactic, not the input: z3's close every `smtfd` report on a
         // formula it does not apply to with one answer (Z3Prover/z3#6002), and
@@ -241,11 +243,13 @@ pub fn key(m: &Meta, family: &str, reduced: &str) -> Option<String> {
         let mut names: Vec<&str> = caveats.iter().map(|c| c.component).collect();
         names.sort_unstable();
         names.dedup();
+        // A newest release that says nothing (out of time, refusing the input) fixed
+        // nothing: the cause is still open.
         let fix = match m.cause.range.as_ref() {
-            Some(r) if !r.newest_fails => r.fixed_in.as_deref().map_or("gone".to_string(), |f| format!("fixed|{f}")),
-            Some(_) => "open".to_string(),
-            None => m.fixed_in.as_deref().map_or("open".to_string(), |f| format!("fixed|{f}")),
-        };
+            Some(r) => r.fixed_in.as_deref().filter(|_| !r.newest_fails),
+            None => m.fixed_in.as_deref(),
+        }
+        .map_or("open".to_string(), |f| format!("fixed|{f}"));
         return Some(format!("{top}|{}|{oracle}{family}|caveat|{}|{fix}", m.kind, names.join(",")));
     }
     let bare_signal = m.signature.starts_with("SIG") && !m.signature.contains(|c: char| c.is_whitespace() || c == ':');
@@ -330,7 +334,7 @@ impl Store {
             let Some(f) = FindingDir::of_meta(&path) else { continue };
             let Ok(text) = f.read_reduced() else { continue };
             let family = family_of(&meta.blamed, solvers);
-            let Some(k) = key(&meta, &family, &text) else { continue };
+            let Some(k) = key(&meta, solvers, &text) else { continue };
             if meta.cause.key.as_ref() != Some(&k) || meta.cause.family.as_ref() != Some(&family) {
                 meta.cause.key = Some(k.clone());
                 meta.cause.family = Some(family);

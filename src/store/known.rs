@@ -108,15 +108,15 @@ impl Known {
         self.keys.is_empty() && self.shapes.is_empty()
     }
 
-    /// Where the finding `m` (its best input `text`, blamed on `family`) is listed as
-    /// known, if it is.
-    pub fn of(&self, m: &Meta, family: &str, text: &str) -> Option<String> {
+    /// Where the finding `m` (its best input `text`; `solvers` name its family) is listed
+    /// as known, if it is.
+    pub fn of(&self, m: &Meta, solvers: &[crate::solver::SolverSpec], text: &str) -> Option<String> {
         let keys = m
             .cause
             .key
             .iter()
             .cloned()
-            .chain(cause_key(m, family, text))
+            .chain(cause_key(m, solvers, text))
             .chain(std::iter::once(dedup_key(m)))
             .chain(m.merged_keys.iter().cloned());
         for k in keys {
@@ -137,8 +137,7 @@ impl Store {
         for (path, mut m) in Store::list_in(&self.out) {
             let Some(f) = FindingDir::of_meta(&path) else { continue };
             let (_, text) = f.best_input();
-            let family = super::identity::family_of(&m.blamed, solvers);
-            let listed = known.of(&m, &family, &text);
+            let listed = known.of(&m, solvers, &text);
             marked += listed.is_some() as usize;
             let at = listed.or_else(|| m.known.clone().filter(|k| is_baseline_mark(k)));
             if m.known != at {
@@ -176,8 +175,8 @@ mod tests {
         }))
         .unwrap();
         let other = "(declare-const b Int)\n(assert (> b 3))\n(check-sat)\n";
-        assert_eq!(k.of(&m, "cvc5", other).as_deref(), Some(format!("{}:4", list.display()).as_str()));
-        assert_eq!(k.of(&m, "cvc5", "(declare-const b Int)\n(assert (< b 3))\n(check-sat)\n"), None);
+        assert_eq!(k.of(&m, &[], other).as_deref(), Some(format!("{}:4", list.display()).as_str()));
+        assert_eq!(k.of(&m, &[], "(declare-const b Int)\n(assert (< b 3))\n(check-sat)\n"), None);
         std::fs::write(&list, "fuzz|a\n  missing.smt2\n").unwrap();
         let e = Known::load(&list).unwrap_err().to_string();
         assert!(e.starts_with(&format!("{}:2:3: missing.smt2", list.display())), "{e}");

@@ -384,7 +384,7 @@ mod tests {
             fixed_in: fixed.map(String::from),
             ..meta("ALL", "-", 0.0)
         };
-        let key = |m: &Meta, text: &str| identity::key(m, "z3", text).unwrap();
+        let key = |m: &Meta, text: &str| identity::key(m, &[], text).unwrap();
         let im = m(BugKind::InvalidModel, None);
         let int = "(declare-fun x () Int)\n(assert (= 1 x))\n(check-sat-using euf-completion)\n";
         let bv = "(declare-fun x () (_ BitVec 4))\n(assert (= x #b1000))\n(check-sat-using euf-completion)\n";
@@ -410,6 +410,13 @@ mod tests {
                 "(declare-fun m () (_ BitVec 1))\n(assert (= m (bvredor m)))\n(check-sat-using (using-params ufnia :sls.enable true))\n"
             )
         );
+        // A script that also asks a plain `check-sat` may be about that answer: its shape
+        // decides; so does a disowned option switched off.
+        let both = "(declare-fun x () Int)\n(assert (= 1 x))\n(check-sat)\n(check-sat-using euf-completion)\n";
+        assert!(!key(&im, both).contains("|caveat|"), "{}", key(&im, both));
+        let off = "(set-option :smt.sls.enable false)\n(declare-fun x () Int)\n(check-sat)\n";
+        assert!(!key(&im, off).contains("|caveat|"), "{}", key(&im, off));
+        assert!(key(&im, &off.replace("false", "true")).contains("|caveat|sls|"));
         // A crash under a tactic nobody disowns keeps its crash site.
         assert_ne!(
             key(&site("ASSERTION VIOLATION ast.cpp:375"), "(assert true)\n(check-sat-using bv1-blast)\n"),

@@ -141,7 +141,13 @@ impl Severity {
             impact: Impact::of(m.kind),
             configuration,
             caveats: found,
-            in_newest: m.cause.range.as_ref().map_or(m.fixed_in.is_none(), |r| r.newest_fails),
+            // A newest release that says nothing (out of time, refusing the input) has not
+            // fixed it: only a passing release after the failing ones has.
+            in_newest: m
+                .cause
+                .range
+                .as_ref()
+                .map_or(m.fixed_in.is_none(), |r| r.newest_fails || (r.fixed_in.is_none() && !r.failing().is_empty())),
             newest_failing: newest_failing(m),
             dialect: m.cause.dialect.clone(),
             trigger_bytes: trigger.len(),
