@@ -63,6 +63,7 @@ fn sessions_answer_the_corpus_like_fresh_processes() {
             };
             assert_eq!(settle(names(&r)), expected(&s), "{} on {}: {:?}", spec.name, p.display(), r.outcomes);
             let f = run_file(&spec, &p, checks, &limits);
+            assert_eq!(names(&f).len(), names(&r).len(), "{} one-shot vs session on {}", spec.name, p.display());
             assert_eq!(settle(names(&f)), settle(names(&r)), "{} one-shot vs session on {}", spec.name, p.display());
             assert!(f.cpu.is_some() && r.wall > Duration::ZERO);
             n += 1;

@@ -196,7 +196,12 @@ extern "C" fn print_stats_at_exit() {
 fn in_process_spec(reg: &crate::solver::Registry) -> Result<SolverSpec, HarnessError> {
     let version = crate::solver::inprocess::version();
     let z3s = reg.solvers.iter().filter(|s| s.family == crate::solver::Family::Z3);
-    let same = z3s.clone().find(|s| s.version.as_deref() == Some(version.as_str()));
+    // The library says `4.15.4.0 <hash>` (z3's full version string); a release says `4.15.4`.
+    let same = z3s.clone().find(|s| {
+        s.version.as_deref().is_some_and(|v| {
+            version == v || version.starts_with(&format!("{v}.")) || version.starts_with(&format!("{v} "))
+        })
+    });
     let newest = || {
         z3s.max_by(|a, b| {
             crate::solver::registry::version_cmp(a.version.as_deref().unwrap_or(""), b.version.as_deref().unwrap_or(""))

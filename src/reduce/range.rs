@@ -42,8 +42,9 @@ pub fn releases(blamed: &SolverSpec, ladder: &[SolverSpec]) -> Vec<SolverSpec> {
 /// none) and returns the range. Each release is judged against the finding's own symptom:
 /// a crash fails wherever the release crashes (its message and frames are its own build's)
 /// and passes where it answers; a wrong answer fails where the release gives it and the
-/// other solvers of the finding do not; `unknown` passes (no wrong answer is given);
-/// an error, a timeout or a memory-out is inconclusive. For a crash, the crash state on
+/// other solvers of the finding do not; an `unknown` the release gives up with passes
+/// (no wrong answer is given); an error, a timeout, an `unknown` at the time limit or a
+/// memory-out is inconclusive. For a crash, the crash state on
 /// the newest failing release is recorded ([`Range::state`]).
 pub fn regression_range(
     dir: &Path,

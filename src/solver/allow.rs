@@ -7,8 +7,8 @@
 //! The kernel's confinement ([`super::sandbox`]) is the other layer; each holds alone.
 //!
 //! SMT-LIB's own options (SMT-LIB 2.6 §4.1.7) reach every family with a Boolean or
-//! numeral value; its two output channels never do. A family without a table (a solver
-//! given as `NAME=command`, or one that could not be asked) keeps the deny-list of
+//! numeral value; its two output channels never do. A family without a table (yices, an
+//! unknown command line, or a solver that could not be asked) keeps the deny-list of
 //! [`super::sandbox::writes_files`].
 
 use super::{Family, SolverSpec};
@@ -25,14 +25,45 @@ pub(super) fn norm(key: &str) -> String {
 /// The allow-list of `spec`: its own table, read from the solver the first time it is
 /// needed (a few milliseconds for z3, a few hundred for the Python drivers) and kept for
 /// the spec and its clones; `None` for a family without one, or a solver that could not
-/// be asked.
+/// be asked (said once on stderr: its seeds' options then meet the deny-list alone).
+/// Specs of one command (a finding's solvers read back per finding) share one read
+/// ([`read_once`]).
 pub fn table(spec: &SolverSpec) -> Option<&AllowTable> {
     spec.allowed
         .0
         .get_or_init(|| {
-            matches!(spec.family, Family::Z3 | Family::Cvc5 | Family::Bitwuzla).then(|| read_table(spec).ok()).flatten()
+            matches!(spec.family, Family::Z3 | Family::Cvc5 | Family::Bitwuzla).then(|| read_once(spec)).flatten()
         })
         .as_ref()
+}
+
+/// Reads the lists of `specs` at once, one thread per solver: a run primes them where it
+/// resolves its solvers, before its clock starts, rather than in its first mutant.
+pub fn prime(specs: &[SolverSpec]) {
+    std::thread::scope(|sc| {
+        for spec in specs {
+            sc.spawn(|| table(spec));
+        }
+    });
+}
+
+/// The table of a solver command, read once per process and command: a cache of what the
+/// solver prints about itself, the same for every spec of that command.
+fn read_once(spec: &SolverSpec) -> Option<AllowTable> {
+    type Cache = std::sync::Mutex<BTreeMap<Vec<String>, std::sync::Arc<std::sync::OnceLock<Option<AllowTable>>>>>;
+    static READ: Cache = std::sync::Mutex::new(BTreeMap::new());
+    let cell = READ.lock().unwrap_or_else(|e| e.into_inner()).entry(spec.command.clone()).or_default().clone();
+    cell.get_or_init(|| match read_table(spec) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            eprintln!(
+                "smtstorm: cannot read {}'s option table ({e}); the options of its seeds meet the deny-list alone",
+                spec.name
+            );
+            None
+        }
+    })
+    .clone()
 }
 
 /// Whether a seed's `(set-option key value)` may reach a solver whose allow-list is
@@ -60,7 +91,8 @@ pub fn allows(table: Option<&AllowTable>, key: &str, value: &str) -> Option<bool
 /// The solver's table: z3's `-p` listing (`name (type) ...` under `[module] m`), the
 /// drivers' JSON (`{"name", "type"}`).
 fn read_table(spec: &SolverSpec) -> std::io::Result<AllowTable> {
-    let limits = super::Limits { time: std::time::Duration::from_secs(60), ..Default::default() };
+    // Listing takes milliseconds (z3) to a second (a Python driver on a loaded machine).
+    let limits = super::Limits { time: std::time::Duration::from_secs(20), ..Default::default() };
     let mut argv = spec.command.clone();
     argv.push(if spec.family == Family::Z3 { "-p" } else { "--smtstorm-options" }.into());
     let run = super::run_argv(&argv, &limits)?;

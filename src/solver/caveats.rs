@@ -2,8 +2,8 @@
 //! unmaintained: a wrong answer under one of them is worth less to them than one to a
 //! plain `(check-sat)`, and a report that leads with it costs the fuzzer their trust
 //! (issue 39). One table, with the maintainers' words and where they said them; a
-//! finding that needs one of these is still kept and shown, ranked last and marked
-//! ([`crate::store::severity`]).
+//! finding that needs one of these is still kept and shown, ranked last and marked (by
+//! the store's severity).
 
 use super::Family;
 use crate::smtlib::ast::{CommandKind, Nullary, Sexp, SexpId};

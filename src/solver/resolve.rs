@@ -14,9 +14,12 @@ pub fn resolve(registry: &solver::Registry, args: &[String]) -> Result<Vec<Solve
         if registry.solvers.is_empty() {
             return Err(Error::NoSolvers { registry: solver::registry::default_toml() });
         }
+        solver::allow::prime(&registry.solvers);
         return Ok(registry.solvers.clone());
     }
-    args.iter().map(|a| registry.resolve(a)).collect()
+    let specs: Vec<SolverSpec> = args.iter().map(|a| registry.resolve(a)).collect::<Result<_>>()?;
+    solver::allow::prime(&specs);
+    Ok(specs)
 }
 
 /// Resolves a campaign's `--solver` arguments: by default the newest release of every

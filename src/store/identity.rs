@@ -86,7 +86,8 @@ pub struct Instance {
 pub enum ProbeVerdict {
     /// Shows the bug.
     Fails,
-    /// Answers without the bug (`unknown` included: no wrong answer, no invalid model).
+    /// Answers without the bug (an `unknown` the release gave up with included: no wrong
+    /// answer, no invalid model; an `unknown` at the time limit is inconclusive).
     Passes,
     /// Says nothing about it: refuses the input, runs out of time or memory, or fails
     /// another way.
@@ -110,8 +111,9 @@ pub struct Range {
     /// reduction).
     pub on: String,
     pub probes: Vec<Probe>,
-    /// The oldest failing release whose nearest older conclusive release passes; `None`
-    /// when the oldest release that reads the trigger already fails.
+    /// The first failing release of the newest run of failing releases, when a release
+    /// before that run passes ([`Range::settle`]); `None` when no release before it
+    /// passes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub introduced_in: Option<String>,
     /// The first release that passes after the newest failing one.
@@ -186,7 +188,7 @@ impl Range {
         if older.is_empty() {
             format!("{from}, {to}")
         } else {
-            format!("{from}, {to} (older releases failed too: {}; releases between passed)", older.join(", "))
+            format!("{from}, {to} (older releases failed too: {}; a release between passed)", older.join(", "))
         }
     }
 }
@@ -455,7 +457,7 @@ mod tests {
     }
 
     #[test]
-    fn ranges_settle_on_the_first_and_last_failing_release() {
+    fn ranges_settle_on_the_newest_failing_run() {
         use ProbeVerdict::*;
         let mk = |v: &[(&str, ProbeVerdict)]| {
             let mut r = Range {
@@ -494,7 +496,7 @@ mod tests {
         // "failing from 4.8.5" hid that 4.8.7–4.8.17 pass).
         let r = mk(&[("4.8.5", Fails), ("4.8.7", Passes), ("4.8.17", Passes), ("4.12.6", Fails), ("5.4.0", Fails)]);
         assert_eq!(r.introduced_in.as_deref(), Some("4.12.6"));
-        assert_eq!(r.words(), "introduced in 4.12.6, still failing in the newest, 5.4.0 (older releases failed too: 4.8.5; releases between passed)");
+        assert_eq!(r.words(), "introduced in 4.12.6, still failing in the newest, 5.4.0 (older releases failed too: 4.8.5; a release between passed)");
         let r = mk(&[("4.8.5", Passes), ("4.8.7", Passes)]);
         assert!(r.failing().is_empty() && r.words().starts_with("no installed release"));
     }
