@@ -232,7 +232,8 @@ pub fn key(m: &Meta, solvers: &[crate::solver::SolverSpec], reduced: &str) -> Op
     };
     let (fam, _) = blamed_family(&m.blamed, solvers);
     let caveats = crate::solver::caveats::caveats_of(reduced, fam);
-    if !caveats.is_empty() && m.kind != BugKind::Regression && crate::solver::caveats::every_check_under(reduced, fam) {
+    let under = crate::solver::caveats::every_check_under(reduced, fam) || tactic_side_wrong(m, solvers);
+    if !caveats.is_empty() && m.kind != BugKind::Regression && under {
         // Under a tactic or option its maintainers disown, the maintainers' unit of
         // triage is the tactic, not the input: z3's close every `smtfd` report on a
         // formula it does not apply to with one answer (Z3Prover/z3#6002), and
@@ -273,6 +274,29 @@ pub fn key(m: &Meta, solvers: &[crate::solver::SolverSpec], reduced: &str) -> Op
         _ => format!("shape|{}", crate::util::hash::short_hash(&shape(reduced)?)),
     };
     Some(format!("{top}|{}|{oracle}{family}|{ident}", m.kind))
+}
+
+/// Whether a self-contradiction between a plain `check-sat` and a `check-sat-using`
+/// (signature `sat to check-sat, unsat to check-sat-using …`) is the pipeline's fault:
+/// another family, whose solvers never run the pipeline, answered as the plain check did
+/// and none as the pipeline did. Then the finding is about the pipeline; where the other
+/// families side with the pipeline (the plain `check-sat` is the wrong answer) or say
+/// nothing, it is not known to be.
+fn tactic_side_wrong(m: &Meta, solvers: &[crate::solver::SolverSpec]) -> bool {
+    let Some((plain, tactic)) = m.signature.split_once(", ") else { return false };
+    let (Some(plain), Some(tactic)) = (plain.strip_suffix(" to check-sat"), tactic.split_once(" to check-sat-using"))
+    else {
+        return false;
+    };
+    let tactic = tactic.0;
+    let mine = blamed_family(&m.blamed, solvers).0;
+    let said: Vec<String> = m
+        .answers
+        .iter()
+        .filter(|a| blamed_family(&a.solver, solvers).0 != mine)
+        .flat_map(|a| a.outcomes.iter().filter(|o| o.is_definite()).map(|o| o.name().to_string()))
+        .collect();
+    said.iter().any(|o| o == plain) && !said.iter().any(|o| o == tactic)
 }
 
 /// The headline count of a store's findings (issue 39): causes, with the dedup keys and

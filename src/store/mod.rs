@@ -414,6 +414,31 @@ mod tests {
         // decides; so does a disowned option switched off.
         let both = "(declare-fun x () Int)\n(assert (= 1 x))\n(check-sat)\n(check-sat-using euf-completion)\n";
         assert!(!key(&im, both).contains("|caveat|"), "{}", key(&im, both));
+        // ... unless the other families side with the plain check: then the pipeline's
+        // answer is the wrong one, and the finding is about the component.
+        let contradiction = |other: &str| {
+            let answer = |solver: &str, o: &[&str]| {
+                serde_json::from_value::<meta::SolverAnswer>(serde_json::json!({
+                    "solver": solver, "version": null, "outcomes": o, "stdout_excerpt": "",
+                    "stderr_excerpt": "", "seconds": 0.1
+                }))
+                .unwrap()
+            };
+            Meta {
+                kind: BugKind::Soundness,
+                blame_by: BlameBy::SelfContradiction,
+                signature: "sat to check-sat, unsat to check-sat-using euf-completion".into(),
+                answers: vec![answer("z3-4.8.7", &["sat", "unsat"]), answer("cvc5", &[other, other])],
+                ..meta("ALL", "-", 0.0)
+            }
+        };
+        assert!(
+            key(&contradiction("sat"), both).contains("|caveat|euf-completion|"),
+            "{}",
+            key(&contradiction("sat"), both)
+        );
+        assert!(!key(&contradiction("unsat"), both).contains("|caveat|"));
+        assert!(!key(&contradiction("unknown"), both).contains("|caveat|"));
         let off = "(set-option :smt.sls.enable false)\n(declare-fun x () Int)\n(check-sat)\n";
         assert!(!key(&im, off).contains("|caveat|"), "{}", key(&im, off));
         assert!(key(&im, &off.replace("false", "true")).contains("|caveat|sls|"));
