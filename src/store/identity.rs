@@ -232,7 +232,8 @@ pub fn key(m: &Meta, solvers: &[crate::solver::SolverSpec], reduced: &str) -> Op
     };
     let (fam, _) = blamed_family(&m.blamed, solvers);
     let caveats = crate::solver::caveats::caveats_of(reduced, fam);
-    let under = crate::solver::caveats::every_check_under(reduced, fam) || tactic_side_wrong(m, solvers);
+    let under = crate::solver::caveats::every_check_under(reduced, fam)
+        || (m.blame_by == crate::oracle::BlameBy::SelfContradiction && !plain_side_wrong(m, solvers));
     if !caveats.is_empty() && m.kind != BugKind::Regression && under {
         // Under a tactic or option its maintainers disown, the maintainers' unit of
         // triage is the tactic, not the input: z3's close every `smtfd` report on a
@@ -276,27 +277,28 @@ pub fn key(m: &Meta, solvers: &[crate::solver::SolverSpec], reduced: &str) -> Op
     Some(format!("{top}|{}|{oracle}{family}|{ident}", m.kind))
 }
 
-/// Whether a self-contradiction between a plain `check-sat` and a `check-sat-using`
-/// (signature `sat to check-sat, unsat to check-sat-using …`) is the pipeline's fault:
-/// another family, whose solvers never run the pipeline, answered as the plain check did
-/// and none as the pipeline did. Then the finding is about the pipeline; where the other
-/// families side with the pipeline (the plain `check-sat` is the wrong answer) or say
-/// nothing, it is not known to be.
-fn tactic_side_wrong(m: &Meta, solvers: &[crate::solver::SolverSpec]) -> bool {
+/// Whether, in a self-contradiction between a plain `check-sat` and a `check-sat-using`
+/// (signature `sat to check-sat, unsat to check-sat-using …`), the plain check is the
+/// wrong one: another family, whose solvers never run the pipeline, answered as the
+/// pipeline did and none as the plain check did. Then the finding is a wrong answer to a
+/// plain check, never folded into a disowned component; otherwise (the others side with
+/// the plain check, or cannot say) the pipeline of the component its maintainers disown
+/// is taken to be at fault, as they take it.
+fn plain_side_wrong(m: &Meta, solvers: &[crate::solver::SolverSpec]) -> bool {
     let Some((plain, tactic)) = m.signature.split_once(", ") else { return false };
-    let (Some(plain), Some(tactic)) = (plain.strip_suffix(" to check-sat"), tactic.split_once(" to check-sat-using"))
+    let (Some(plain), Some((tactic, _))) =
+        (plain.strip_suffix(" to check-sat"), tactic.split_once(" to check-sat-using"))
     else {
         return false;
     };
-    let tactic = tactic.0;
     let mine = blamed_family(&m.blamed, solvers).0;
-    let said: Vec<String> = m
+    let said: Vec<&str> = m
         .answers
         .iter()
         .filter(|a| blamed_family(&a.solver, solvers).0 != mine)
-        .flat_map(|a| a.outcomes.iter().filter(|o| o.is_definite()).map(|o| o.name().to_string()))
+        .flat_map(|a| a.outcomes.iter().filter(|o| o.is_definite()).map(|o| o.name()))
         .collect();
-    said.iter().any(|o| o == plain) && !said.iter().any(|o| o == tactic)
+    said.contains(&tactic) && !said.contains(&plain)
 }
 
 /// The headline count of a store's findings (issue 39): causes, with the dedup keys and
