@@ -95,6 +95,9 @@ pub struct Severity {
     /// The newest installed release of the blamed family still fails (nothing in the
     /// ladder fixed it).
     pub in_newest: bool,
+    /// It does not, but no release passes after the failing ones either: the newer ones
+    /// say nothing of it (out of time, `unknown`, refusing the input). Not "fixed".
+    pub newest_silent: bool,
     /// The newest release seen failing: the blamed one, or a newer one bisection probed.
     pub newest_failing: Option<String>,
     pub trigger_bytes: usize,
@@ -111,7 +114,8 @@ pub enum Priority {
     P1,
     /// Any other finding the newest release still shows.
     P2,
-    /// Fixed in a newer installed release: worth knowing, not worth a report.
+    /// Not shown by the newest installed release (fixed there, or the newer releases give
+    /// no answer to it): worth knowing, not worth a report.
     P3,
     /// Needs a tactic or option the maintainers disown, or is a dialect difference
     /// between releases rather than a bug.
@@ -141,13 +145,15 @@ impl Severity {
             impact: Impact::of(m.kind),
             configuration,
             caveats: found,
+            in_newest: m.cause.range.as_ref().map_or(m.fixed_in.is_none(), |r| r.newest_fails),
             // A newest release that says nothing (out of time, refusing the input) has not
-            // fixed it: only a passing release after the failing ones has.
-            in_newest: m
+            // fixed it, nor does it show it: only a passing release after the failing ones
+            // fixed it.
+            newest_silent: m
                 .cause
                 .range
                 .as_ref()
-                .map_or(m.fixed_in.is_none(), |r| r.newest_fails || (r.fixed_in.is_none() && !r.failing().is_empty())),
+                .is_some_and(|r| !r.newest_fails && r.fixed_in.is_none() && !r.failing().is_empty()),
             newest_failing: newest_failing(m),
             dialect: m.cause.dialect.clone(),
             trigger_bytes: trigger.len(),
@@ -186,6 +192,8 @@ impl Severity {
         let mut s = format!("{:?} · {} · {}", self.priority(), self.impact.as_str(), self.configuration.as_str());
         if let Some(d) = &self.dialect {
             s.push_str(&format!(" · dialect difference ({d}), not a bug"));
+        } else if self.newest_silent {
+            s.push_str(" · the newer releases give no answer to it");
         } else if !self.in_newest {
             s.push_str(" · fixed in a newer release");
         }
