@@ -255,8 +255,19 @@ pub enum ValueKind {
 /// list of the very release it runs; `None` inside when the solver has no list or could
 /// not be asked (the deny-list then holds). Never compared: it is derived from the
 /// command.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct AllowList(pub(super) std::sync::Arc<std::sync::OnceLock<Option<AllowTable>>>);
+
+impl std::fmt::Debug for AllowList {
+    /// Its size, not its hundreds of entries, in a spec's debug output.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.get() {
+            None => f.write_str("AllowList(not read)"),
+            Some(None) => f.write_str("AllowList(none)"),
+            Some(Some(t)) => write!(f, "AllowList({} options)", t.len()),
+        }
+    }
+}
 
 /// An allow-list's table: a normalised key ([`super::allow`]) to its value's kind.
 pub type AllowTable = std::collections::BTreeMap<String, ValueKind>;
