@@ -39,6 +39,8 @@ pub const SLOWDOWN: f64 = 10.0;
 /// The least absolute slowdown that counts: a process start is tens of milliseconds, and
 /// 10× of 20 ms is noise.
 pub const MARGIN: Duration = Duration::from_millis(500);
+/// The most the newer release gets, in multiples of the campaign's per-query limit.
+pub const NEWER_LIMIT_FACTOR: f64 = 3.0;
 /// Fresh runs of each side in confirmation.
 pub const REPEATS: usize = 3;
 
@@ -311,9 +313,13 @@ pub fn older_in(signature: &str) -> Option<&str> {
 /// The limit the newer release gets against an older one that decides in `older`: the
 /// campaign's, and at least enough to see a [`SLOWDOWN`]× slowdown finish (so that a
 /// timeout at this limit is a slowdown beyond doubt, and a near miss is measured, not
-/// cut).
+/// cut) — but never more than [`NEWER_LIMIT_FACTOR`] times the campaign's: an older
+/// release that needed most of the run's limit (14.5 s under load, in a CI run) made
+/// every bisection probe of a release that never answers run 145 s. Past that cap the
+/// newer release gave no answer in three times the run's budget where the older one
+/// answered within it: a timeout regression, as such.
 pub fn newer_limit(campaign: Duration, older: Duration) -> Duration {
-    campaign.max(older.mul_f64(SLOWDOWN * 1.2) + MARGIN)
+    campaign.max((older.mul_f64(SLOWDOWN * 1.2) + MARGIN).min(campaign.mul_f64(NEWER_LIMIT_FACTOR)))
 }
 
 /// The median of some durations (the upper one of an even count).
@@ -576,6 +582,8 @@ pub(crate) mod tests {
         let t = Duration::from_secs(10);
         assert_eq!(newer_limit(t, Duration::from_millis(100)), t);
         assert!(newer_limit(t, Duration::from_secs(2)) >= Duration::from_secs(20) + MARGIN);
+        // Capped at three times the run's limit, however slow the older answer was.
+        assert_eq!(newer_limit(t, Duration::from_millis(14_500)), Duration::from_secs(30));
         assert!(slower(Duration::from_millis(1600), Duration::from_millis(100)));
         assert!(!slower(Duration::from_millis(900), Duration::from_millis(100)));
     }
