@@ -79,7 +79,10 @@ pub fn allows(table: Option<&AllowTable>, key: &str, value: &str) -> Option<bool
         return Some(boolean || number);
     }
     let table = table?;
-    let word = !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || "_-.+".contains(c));
+    // A mode may be written as a string or a quoted symbol (bitwuzla's modes are string
+    // literals: `(set-option :bv-solver "prop")`): its content is what must be a word.
+    let unquoted = ['"', '|'].iter().find_map(|q| v.strip_prefix(*q).and_then(|w| w.strip_suffix(*q))).unwrap_or(v);
+    let word = !unquoted.is_empty() && unquoted.chars().all(|c| c.is_ascii_alphanumeric() || "_-.+".contains(c));
     Some(match table.get(&k) {
         Some(ValueKind::Bool) => boolean,
         Some(ValueKind::Number) => number,
@@ -157,7 +160,10 @@ pub fn parse_listed(text: &str) -> AllowTable {
             let kind = match l.ty.as_deref() {
                 Some("bool") => ValueKind::Bool,
                 Some("int" | "double") => ValueKind::Number,
-                Some("mode") if !names_a_file(&l.name) => ValueKind::Word,
+                // A mode takes one of the values the solver lists, never a file name,
+                // whatever its name says (bitwuzla's `prop-path-sel` selects a path of
+                // propagation).
+                Some("mode") => ValueKind::Word,
                 _ => ValueKind::Text,
             };
             (norm(&l.name), kind)
@@ -182,13 +188,19 @@ mod tests {
         assert_eq!(z3.get("sat.phase"), Some(&ValueKind::Word));
         assert_eq!(z3.get("sat.euf"), Some(&ValueKind::Bool));
         let cvc5 = parse_listed(
-            r#"[{"name":"filename","type":"string"},{"name":"strings-exp","type":"bool"},{"name":"simplification","type":"mode","modes":["none","batch"]},{"name":"write-cnf","type":"string"}]"#,
+            r#"[{"name":"filename","type":"string"},{"name":"strings-exp","type":"bool"},{"name":"simplification","type":"mode","modes":["none","batch"]},{"name":"write-cnf","type":"string"},{"name":"prop-path-sel","type":"mode","modes":["random","essential"]}]"#,
         );
         let a = |k, v| allows(Some(&cvc5), k, v);
         assert_eq!(a(":strings-exp", "true"), Some(true));
         assert_eq!(a(":strings-exp", "/tmp/x"), Some(false));
         assert_eq!(a(":simplification", "none"), Some(true));
         assert_eq!(a(":simplification", "/tmp/x"), Some(false));
+        // A mode written as a string (bitwuzla's) is still a word; a quoted path is not.
+        assert_eq!(a(":simplification", "\"batch\""), Some(true));
+        assert_eq!(a(":simplification", "|batch|"), Some(true));
+        assert_eq!(a(":simplification", "\"/tmp/x\""), Some(false));
+        assert_eq!(a(":simplification", "\"\""), Some(false));
+        assert_eq!(a(":prop-path-sel", "\"random\""), Some(true));
         assert_eq!(a(":filename", "x"), Some(false));
         assert_eq!(a(":write-cnf", "x"), Some(false));
         assert_eq!(a(":not-listed", "true"), Some(false));
