@@ -158,16 +158,9 @@ pub fn every_check_under(text: &str, family: Family) -> bool {
             CommandKind::Nullary(Nullary::CheckSat) | CommandKind::CheckSatAssuming(_) => return false,
             CommandKind::Other { name, args } if s.str(name) == "check-sat-using" => {
                 checks += 1;
-                let mut stack: Vec<SexpId> = s.sexp_list(args).to_vec();
-                let mut under = false;
-                while let Some(x) = stack.pop() {
-                    match s.sexps[x.index()] {
-                        Sexp::Atom(Tok::Symbol, w) => under |= on_tactic(family, s.str(w)).is_some(),
-                        Sexp::Atom(Tok::Keyword, w) => under |= on_option(family, s.str(w)).is_some(),
-                        Sexp::Atom(..) => {}
-                        Sexp::List(l) => stack.extend_from_slice(s.sexp_list(l)),
-                    }
-                }
+                let (tactics, keys) = pipeline_words(&s, args);
+                let under = tactics.iter().any(|t| on_tactic(family, t).is_some())
+                    || keys.iter().any(|k| on_option(family, k).is_some());
                 if !under {
                     return false;
                 }
@@ -222,6 +215,22 @@ pub fn without_self_checks(options: Vec<String>) -> Vec<String> {
         .collect()
 }
 
+/// The words of a `check-sat-using` pipeline (its arguments `args`): every symbol (the
+/// tactics, and combinators, which no caveat names) and every `using-params` key.
+fn pipeline_words(s: &crate::smtlib::Script, args: crate::smtlib::ast::List<SexpId>) -> (Vec<&str>, Vec<&str>) {
+    let (mut symbols, mut keys) = (vec![], vec![]);
+    let mut stack: Vec<SexpId> = s.sexp_list(args).to_vec();
+    while let Some(x) = stack.pop() {
+        match s.sexps[x.index()] {
+            Sexp::Atom(Tok::Symbol, w) => symbols.push(s.str(w)),
+            Sexp::Atom(Tok::Keyword, w) => keys.push(s.str(w)),
+            Sexp::Atom(..) => {}
+            Sexp::List(l) => stack.extend_from_slice(s.sexp_list(l)),
+        }
+    }
+    (symbols, keys)
+}
+
 /// Reads `text` with the lossless parser; a text that does not parse (a hand edit) is
 /// read token by token, so a finding is never left without a severity.
 pub fn asks(text: &str) -> Asks {
@@ -231,15 +240,9 @@ pub fn asks(text: &str) -> Asks {
         match c.kind {
             CommandKind::SetOption(attr) => a.options.push(s.str(attr.key).to_string()),
             CommandKind::Other { name, args } if s.str(name) == "check-sat-using" => {
-                let mut stack: Vec<SexpId> = s.sexp_list(args).to_vec();
-                while let Some(x) = stack.pop() {
-                    match s.sexps[x.index()] {
-                        Sexp::Atom(Tok::Symbol, w) => a.tactics.push(s.str(w).to_string()),
-                        Sexp::Atom(Tok::Keyword, w) => a.options.push(s.str(w).to_string()),
-                        Sexp::Atom(..) => {}
-                        Sexp::List(l) => stack.extend_from_slice(s.sexp_list(l)),
-                    }
-                }
+                let (tactics, keys) = pipeline_words(&s, args);
+                a.tactics.extend(tactics.into_iter().map(String::from));
+                a.options.extend(keys.into_iter().map(String::from));
                 // `(check-sat-using smt)` still counts: it is not what a user's plain
                 // `check-sat` runs.
             }
