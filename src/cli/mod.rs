@@ -82,6 +82,7 @@ const EXIT_USAGE: i32 = 2;
 /// finds a finding still failing; 1 when a
 /// check found violations), or [`EXIT_USAGE`] with the error on stderr.
 pub fn main() -> i32 {
+    smtstorm::util::alloc::return_large_frees();
     let cli = Cli::parse();
     let done = |r: anyhow::Result<()>| r.map(|()| 0);
     let r = match &cli.cmd {

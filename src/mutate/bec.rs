@@ -163,7 +163,7 @@ pub fn bec_plan(p: &Prepared, max_monitors: usize, choices: &mut impl Choices) -
     let mut cands = vec![];
     for (i, n) in p.scope.nodes.iter().enumerate() {
         if n.sort == SortRef::BOOL
-            && !n.named
+            && !n.named()
             && n.size <= 256
             && matches!(s.commands[n.cmd as usize].kind, CommandKind::Assert(_))
             && hole_nodes.range(i..i + n.size as usize).next().is_some()

@@ -52,8 +52,10 @@ pub use crate::smtlib::logic::NONLINEAR;
 pub struct Site {
     pub node: usize,
     pub term: TermId,
-    pub from: String,
-    pub candidates: Vec<&'static str>,
+    pub from: &'static str,
+    /// Shared by every site of one operator (a 100,000-deep seed has as many sites:
+    /// a list each was 13 MB, issue 37).
+    pub candidates: &'static [&'static str],
 }
 
 /// Names the script declares or defines (they shadow theory operators).
@@ -99,10 +101,8 @@ pub fn is_linear(s: &Script) -> bool {
 /// Every OpFuzz site of a script, in pre-order (`w` is its walk): inside assertions, `let`
 /// bindings, function bodies, quantifier bodies and named terms alike.
 pub fn sites(s: &Script, w: &Walk) -> Vec<Site> {
-    let cls = classes();
+    let cls = if is_linear(s) { linear_classes() } else { classes() };
     let decl = declared(s);
-    let linear = is_linear(s);
-    let allowed = |c: &&&'static str| !(linear && NONLINEAR.contains(*c));
     let mut out = vec![];
     for (node, v) in w.nodes.iter().enumerate() {
         let t = v.term;
@@ -112,21 +112,32 @@ pub fn sites(s: &Script, w: &Walk) -> Vec<Site> {
                 if decl.contains(name) {
                     continue;
                 }
-                if let Some(c) = cls.get(name) {
-                    let candidates: Vec<&'static str> = c.iter().filter(allowed).copied().collect();
-                    if !candidates.is_empty() {
-                        out.push(Site { node, term: t, from: name.to_string(), candidates });
-                    }
+                if let Some((&from, candidates)) = cls.get_key_value(name) {
+                    out.push(Site { node, term: t, from, candidates });
                 }
             }
             Term::Quant(b @ (Binder::Forall | Binder::Exists), ..) => {
-                let to = if b == Binder::Forall { "exists" } else { "forall" };
-                out.push(Site { node, term: t, from: b.keyword().to_string(), candidates: vec![to] });
+                let to: &'static [&'static str] = if b == Binder::Forall { &["exists"] } else { &["forall"] };
+                out.push(Site { node, term: t, from: b.keyword(), candidates: to });
             }
             _ => {}
         }
     }
+    out.shrink_to_fit();
     out
+}
+
+/// [`classes`] without the operators that would make a linear script nonlinear
+/// ([`NONLINEAR`]); operators left with none are not sites.
+fn linear_classes() -> &'static BTreeMap<&'static str, Vec<&'static str>> {
+    static C: OnceLock<BTreeMap<&'static str, Vec<&'static str>>> = OnceLock::new();
+    C.get_or_init(|| {
+        classes()
+            .iter()
+            .map(|(&k, v)| (k, v.iter().copied().filter(|c| !NONLINEAR.contains(c)).collect::<Vec<_>>()))
+            .filter(|(_, v)| !v.is_empty())
+            .collect()
+    })
 }
 
 /// A seed prepared once for many mutants: its walk, its sites, its sorts and its
@@ -245,7 +256,7 @@ pub fn choose(p: &Prepared, choices: &mut impl Choices) -> Option<Choice> {
         let site = &sites[choices.below(sites.len())?];
         let t = site.term;
         let at = p.walk.path(site.node);
-        let mut cands = site.candidates.clone();
+        let mut cands = site.candidates.to_vec();
         while !cands.is_empty() {
             let to = cands.remove(choices.below(cands.len())?);
             let edits = vec![Edit::SwapOperator { at: at.clone(), to: to.to_string() }];
@@ -355,7 +366,7 @@ mod tests {
     fn every_position_is_a_site_and_mutants_are_well_sorted_and_deterministic() {
         let src = "(declare-fun f (Int) Int)\n(define-fun g ((a Int)) Bool (< a 3))\n(assert (forall ((x Int)) (! (=> (> x 0) (> (f x) x)) :named q)))\n(assert (let ((y (+ 1 2))) (and (g y) (= y 3))))\n(check-sat)";
         let s = parse(src).unwrap();
-        let froms: Vec<String> = sites(&s, &edit::walk(&s)).iter().map(|x| x.from.clone()).collect();
+        let froms: Vec<&str> = sites(&s, &edit::walk(&s)).iter().map(|x| x.from).collect();
         // Pre-order; a `let` visits its binding values before its body.
         assert_eq!(froms, vec!["<", "forall", "=>", ">", ">", "+", "and", "="]);
         // forall ↔ exists really changes the output (a no-op in yinyang).
@@ -384,7 +395,7 @@ mod tests {
                 let at = p.walk.path(site.node);
                 let t = edit::resolve(&s, &at).unwrap();
                 assert_eq!(t, site.term);
-                for to in &site.candidates {
+                for to in site.candidates {
                     let Some(keeps) = p.swap_keeps_sort(t, to) else { continue };
                     fast += 1;
                     let edits = [Edit::SwapOperator { at: at.clone(), to: to.to_string() }];

@@ -49,8 +49,11 @@ pub struct Node {
     /// among its children ([`edit::Visit`]).
     pub parent: u32,
     pub pos: u32,
-    /// Child steps from the command's term (its path's length minus 2).
-    pub depth: u32,
+    /// Child steps from the command's term (its path's length minus 2, [`Node::depth`]),
+    /// and in the top bit whether the subtree holds a `:named` annotation
+    /// ([`Node::named`]): a node is 40 bytes, not 44, and a scope of a 100,000-deep seed
+    /// is held through a whole reduction wave (issue 37).
+    depth_named: u32,
     pub sort: SortRef,
     pub cmd: u32,
     /// Innermost local in scope ([`NONE`] if none).
@@ -62,8 +65,20 @@ pub struct Node {
     pub binding: u32,
     /// Number of nodes in the subtree (this one included).
     pub size: u32,
+}
+
+const NAMED: u32 = 1 << 31;
+const _: () = assert!(std::mem::size_of::<Node>() == 40);
+
+impl Node {
+    /// Child steps from the command's term (its path's length minus 2).
+    pub fn depth(&self) -> u32 {
+        self.depth_named & !NAMED
+    }
     /// The subtree contains a `:named` annotation (copying it would define a name twice).
-    pub named: bool,
+    pub fn named(&self) -> bool {
+        self.depth_named & NAMED != 0
+    }
 }
 
 /// The nodes and locals of a script.
@@ -99,7 +114,9 @@ impl Scope {
                     match step {
                         Step::Exit(i, named_at) => {
                             sc.nodes[i].size = (sc.nodes.len() - i) as u32;
-                            sc.nodes[i].named = named_seen > named_at;
+                            if named_seen > named_at {
+                                sc.nodes[i].depth_named |= NAMED;
+                            }
                         }
                         Step::Enter(parent, pos, t, env) => {
                             let i = sc.nodes.len();
@@ -128,14 +145,13 @@ impl Scope {
                                 term: t,
                                 parent,
                                 pos,
-                                depth: sc.nodes.get(parent as usize).map_or(0, |p| p.depth + 1),
+                                depth_named: sc.nodes.get(parent as usize).map_or(0, |p| p.depth() + 1),
                                 sort,
                                 cmd: c as u32,
                                 env,
                                 locals_before,
                                 binding,
                                 size: 1,
-                                named: false,
                             });
                         }
                     }

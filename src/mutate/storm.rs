@@ -114,7 +114,7 @@ pub fn fragments(s: &Script, dmax: usize, max_bytes: usize) -> Vec<String> {
         }
         // Every node prints as a byte at least: a larger subtree is not even printed.
         let small = n.size as usize <= max_bytes;
-        if small && n.sort == SortRef::BOOL && !n.named && scope.free_locals(s, i).is_empty() {
+        if small && n.sort == SortRef::BOOL && !n.named() && scope.free_locals(s, i).is_empty() {
             let text = term_to_string(s, n.term);
             if text.len() <= max_bytes && !out.contains(&text) {
                 out.push(text);

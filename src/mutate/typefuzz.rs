@@ -43,7 +43,7 @@ impl<'a> Prepared<'a> {
         let mut by_sort: FxHashMap<SortRef, Vec<u32>> = FxHashMap::default();
         let mut small = vec![];
         for (i, n) in scope.nodes.iter().enumerate() {
-            if n.sort != SortRef::UNKNOWN && !n.named && n.size <= MAX_DONOR {
+            if n.sort != SortRef::UNKNOWN && !n.named() && n.size <= MAX_DONOR {
                 by_sort.entry(n.sort).or_default().push(i as u32);
                 small.push(i as u32);
             }

@@ -75,7 +75,12 @@ pub fn reduce_external(input: &Path, output: &Path, cmd: ExternalCheck, opts: &O
     }
     let opts = Options { time: opts.time.map(|t| t.saturating_sub(t0.elapsed())), ..opts.clone() };
     match parsed {
-        Ok(script) => Ok(super::driver::reduce_known(script, &judge, &opts, Some(output), "", Some(&original))?.1),
+        Ok(script) => {
+            // The input's text goes: the reduction holds its own print (`original`, the
+            // same text once printed, is dropped once compared; issue 37).
+            drop(text);
+            Ok(super::driver::reduce_known(script, &judge, &opts, Some(output), "", Some(original))?.1)
+        }
         Err(e) => super::lines::reduce_lines(&text, &e.to_string(), &judge, &opts, output),
     }
 }

@@ -411,6 +411,24 @@ impl Script {
         self.commands.insert(at, Command { kind });
     }
 
+    /// Gives back what the parser's size estimates reserved beyond what was used, where
+    /// that is 64 KiB or more: a 3 MB script's arenas held 3 MB of slack, and a reducer
+    /// holds two or three such scripts at once (issue 37). Small scripts keep theirs (a
+    /// shrink per arena per parse would cost every mutant).
+    pub(crate) fn shrink_slack(&mut self) {
+        fn shrink<T>(v: &mut Vec<T>) {
+            if (v.capacity() - v.len()) * std::mem::size_of::<T>() >= 64 << 10 {
+                v.shrink_to_fit()
+            }
+        }
+        macro_rules! shrink {
+            ($v:expr) => {
+                shrink(&mut $v)
+            };
+        }
+        let _ = arenas!(self, shrink);
+    }
+
     pub(crate) fn mark(&self) -> ArenaMark {
         macro_rules! len {
             ($v:expr) => {
@@ -447,6 +465,11 @@ impl Script {
     /// Appends new text and returns its id (used by edits and builders).
     pub fn intern(&mut self, text: &str) -> Str {
         let a = self.text.len() as u32;
+        // Grown by an eighth, not doubled: an edit interns a few names into a copy of a
+        // seed whose text may be megabytes (a doubled 3 MB text was 6 MB, issue 37).
+        if self.text.capacity() - self.text.len() < text.len() {
+            self.text.reserve_exact(text.len().max(self.text.len() / 8));
+        }
         self.text.push_str(text);
         self.strs.push((a, self.text.len() as u32));
         Str(self.strs.len() as u32 - 1)

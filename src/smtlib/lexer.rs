@@ -125,6 +125,23 @@ impl Masks {
         m
     }
 
+    /// About how many tokens `len` bytes hold: every delimiter that is not whitespace
+    /// (parentheses, quotes, bars) and every symbol character that follows a delimiter.
+    /// Counts a string's or comment's words too, so it is an upper estimate, without
+    /// tokenizing (the parser sizes its arenas from it instead of from a token tape).
+    fn token_estimate(&self, len: usize) -> usize {
+        let mut n = 0usize;
+        let mut carry = 1u64; // the byte before the input counts as a delimiter
+        for (i, (&d, &w)) in self.delim.iter().zip(&self.ws).enumerate() {
+            // Bits past the end are zero in `delim` and would read as symbol bytes.
+            let valid = if (i + 1) * 64 <= len { !0u64 } else { (1u64 << (len - i * 64)) - 1 };
+            let starts = !d & ((d << 1) | carry) & valid;
+            n += (starts.count_ones() + (d & !w & valid).count_ones()) as usize;
+            carry = d >> 63;
+        }
+        n
+    }
+
     /// First position `>= p` whose bit is `want` (or `len` if none).
     #[inline(always)]
     fn find(bits: &[u64], p: usize, len: usize, want: bool) -> usize {
@@ -189,13 +206,12 @@ pub struct Lexer<'a> {
 }
 
 /// A lexer's buffers, kept between inputs by the parser ([`Lexer::new_in`],
-/// [`Lexer::tape_into`], [`Lexer::into_buffers`]): most seeds are small, and allocating
-/// them afresh was a fixed cost per file.
+/// [`Lexer::into_buffers`]): most seeds are small, and allocating them afresh was a
+/// fixed cost per file.
 #[derive(Default)]
 pub(crate) struct LexBuffers {
     pub(crate) ws: Vec<u64>,
     pub(crate) delim: Vec<u64>,
-    pub(crate) toks: Vec<Token>,
 }
 
 impl<'a> Lexer<'a> {
@@ -238,6 +254,17 @@ impl<'a> Lexer<'a> {
         self.pos as u32
     }
 
+    /// Goes back (or forward) to byte `offset`, a position this lexer returned from
+    /// [`Lexer::offset`]: the parser re-reads a command that its typed grammar refused.
+    pub(crate) fn seek(&mut self, offset: u32) {
+        self.pos = (offset as usize).min(self.src.len());
+    }
+
+    /// About how many tokens the input holds (see `Masks::token_estimate`).
+    pub(crate) fn token_estimate(&self) -> usize {
+        self.masks.token_estimate(self.src.len())
+    }
+
     #[inline(always)]
     fn skip_ws(&mut self) {
         let s = self.src;
@@ -260,17 +287,10 @@ impl<'a> Lexer<'a> {
     }
 
     /// Tokenizes the rest of the input into a tape that ends with one `Eof` or `Error`
-    /// token (the lexer's message is then in [`Lexer::error`]).
+    /// token (the lexer's message is then in [`Lexer::error`]). The parser does not use
+    /// one: it reads a token at a time (a 3 MB script's tape was 18 MB, issue 37).
     pub fn tape(&mut self) -> Vec<Token> {
-        self.tape_into(Vec::new())
-    }
-
-    /// [`Lexer::tape`] in `v`'s buffer (its contents are dropped).
-    pub(crate) fn tape_into(&mut self, mut v: Vec<Token>) -> Vec<Token> {
-        v.clear();
-        // A token per 2 bytes at most in practice (`(f a b)`, `(let ((v1 (+ v0 1)))`: a
-        // guess of one per 3 doubled the tape of a 3 MB script to 24 MB, issue 37).
-        v.reserve(self.src.len() / 2 + 4);
+        let mut v = Vec::with_capacity(self.token_estimate() + 1);
         loop {
             let t = self.token();
             v.push(t);

@@ -18,7 +18,7 @@ pub mod sort;
 pub mod stats;
 pub mod theory;
 
-/// A thread's kept buffers of one kind (the parser's tape and stacks, the checker's
+/// A thread's kept buffers of one kind (the lexer's masks and the parser's stacks, the checker's
 /// stacks): most seeds are small, and allocating these per script was a fixed cost.
 pub(crate) type ThreadBuffers<T> = std::thread::LocalKey<std::cell::Cell<Option<Box<T>>>>;
 

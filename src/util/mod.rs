@@ -1,7 +1,8 @@
 //! The ground floor: what every other floor may use and nothing here uses them. Typed
-//! errors, hashing, CPU time, the stop flag, atomic writes, collecting seed files and
+//! errors, the allocator's setting, hashing, CPU time, the stop flag, atomic writes, collecting seed files and
 //! escaping text for HTML and SVG.
 
+pub mod alloc;
 pub mod cpu;
 pub mod error;
 pub mod files;

@@ -17,7 +17,7 @@ pub(super) fn lets(ctx: &Ctx) -> Vec<Change> {
         if count > 1 {
             out.push(Change::term(n.term, Repl::LetElim((0..count).collect())));
         }
-        out.extend((0..count).map(|k| Change::term(n.term, Repl::LetElim(vec![k]))));
+        out.extend((0..count).map(|k| Change::term(n.term, Repl::LetElim(Box::new([k])))));
     }
     out
 }
@@ -121,8 +121,8 @@ pub(super) fn define_funs(ctx: &Ctx) -> Vec<Change> {
                 };
                 texts.push((t, text));
             }
-            let terms = texts.into_iter().map(|(t, x)| (t, Repl::Text(x))).collect();
-            out.push(Change::Edit { drop: vec![c], commands: vec![], terms });
+            let terms: Box<[_]> = texts.into_iter().map(|(t, x)| (t, Repl::text(x))).collect();
+            out.push(Change::Edit { drop: Box::new([c]), commands: Box::new([]), terms });
             if params.is_empty() {
                 break;
             }
@@ -151,7 +151,7 @@ pub(super) fn quant_vars(ctx: &Ctx) -> Vec<Change> {
             if sort == SortRef::UNKNOWN {
                 return Some(String::new()); // unused
             }
-            simple_values(ctx, sort, &globals).into_iter().next()
+            simple_values(ctx, sort, &globals).into_iter().next().map(Text::into_owned)
         };
         let vals: Vec<Option<String>> = (0..vs.len()).map(value).collect();
         let mut variants: Vec<Vec<usize>> = vec![];
@@ -176,7 +176,7 @@ pub(super) fn quant_vars(ctx: &Ctx) -> Vec<Change> {
                 .collect();
             let text =
                 if kept.is_empty() { new_body } else { format!("({} ({}) {new_body})", b.keyword(), kept.join(" ")) };
-            out.push(Change::term(n.term, Repl::Text(text)));
+            out.push(Change::term(n.term, Repl::text(text)));
         }
     }
     out

@@ -81,7 +81,7 @@ pub fn unused_all(ctx: &Ctx) -> Vec<Change> {
     if drop.is_empty() {
         return vec![];
     }
-    vec![Change::Edit { drop, commands: vec![], terms: vec![] }]
+    vec![Change::Edit { drop: drop.into(), commands: Box::new([]), terms: Box::new([]) }]
 }
 
 /// The indices of the declaring commands nothing else mentions, to a fixpoint.
@@ -147,7 +147,7 @@ pub(super) fn retype(ctx: &Ctx) -> Vec<Change> {
             _ => continue,
         };
         for new in ["Int", "Bool"] {
-            out.push(Change::Rename(Renames::new(vec![(s.sym(sort).to_string(), new.to_string())]), vec![i]));
+            out.push(Change::Rename(Renames::new(vec![(s.sym(sort).to_string(), new.to_string())]), Box::new([i])));
         }
     }
     for n in &ctx.scope.nodes {
@@ -163,7 +163,7 @@ pub(super) fn retype(ctx: &Ctx) -> Vec<Change> {
                     .map(|j| format!("({} {})", symbol_text(s.str(vs[j].name)), if j == k { new } else { &sorts[j] }))
                     .collect();
                 let text = format!("({} ({}) {})", b.keyword(), list.join(" "), term_to_string(s, body));
-                out.push(Change::term(n.term, Repl::Text(text)));
+                out.push(Change::term(n.term, Repl::text(text)));
             }
         }
     }
@@ -207,7 +207,7 @@ pub(super) fn fresh(ctx: &Ctx) -> Vec<Change> {
     };
     let mut out = vec![];
     for n in &ctx.scope.nodes {
-        if n.sort == SortRef::UNKNOWN || n.named || n.size < 2 || n.binding != NONE {
+        if n.sort == SortRef::UNKNOWN || n.named() || n.size < 2 || n.binding != NONE {
             continue;
         }
         if !matches!(s.term(n.term), Term::App(..) | Term::Quant(..) | Term::Let(..) | Term::Match(..)) {

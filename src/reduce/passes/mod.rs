@@ -42,12 +42,23 @@ use terms::{literals, terms};
 /// A term's replacement in a candidate.
 #[derive(Clone, Debug)]
 pub enum Repl {
-    Text(String),
+    /// Borrowed when it is a constant (`true`, `0`): a pass proposes a few per node, and
+    /// as strings of their own they were 200,000 allocations on a 100,000-deep chain.
+    Text(Text),
     /// Another term of the same script (printed when the candidate is materialised).
     Term(TermId),
     /// The `let` term itself with these of its bindings substituted and dropped (built
     /// when the candidate is materialised, [`binders::let_elim_text`]).
-    LetElim(Vec<usize>),
+    LetElim(Box<[usize]>),
+}
+
+/// A replacement's text.
+pub type Text = std::borrow::Cow<'static, str>;
+
+impl Repl {
+    fn text(t: impl Into<Text>) -> Repl {
+        Repl::Text(t.into())
+    }
 }
 
 /// One candidate, relative to the current script.
@@ -55,7 +66,7 @@ pub enum Repl {
 pub enum Change {
     /// Remove commands (sorted indices), replace commands by text, replace terms. An
     /// argument replaced by empty text disappears from its application.
-    Edit { drop: Vec<usize>, commands: Vec<(usize, String)>, terms: Vec<(TermId, Repl)> },
+    Edit { drop: Box<[usize]>, commands: Box<[(usize, String)]>, terms: Box<[(TermId, Repl)]> },
     /// One term replaced: an [`Change::Edit`] of one term without its lists. Passes
     /// propose several per node, and on a 100,000-deep script the lists were what held a
     /// reduction's memory (issue 37).
@@ -63,63 +74,84 @@ pub enum Change {
     /// Rename symbols everywhere (old → new; the new names are fresh in the script, or
     /// declared by another command when the old one's declarations go: `drop`, sorted
     /// command indices).
-    Rename(Renames, Vec<usize>),
+    Rename(Renames, Box<[usize]>),
     /// Free occurrences of global symbols replaced everywhere by the text of a term of the
     /// script (itself with the substitution applied), commands dropped (sorted indices),
     /// conjuncts removed from their `and`. Texts are built when the candidate is tried
     /// ([`substitute::subst_text`]): a ddmin list of them would copy the script per entry.
-    Subst { vars: Vec<(String, TermId)>, drop: Vec<usize>, removed: Vec<TermId> },
+    Subst { vars: Box<[(String, TermId)]>, drop: Box<[usize]>, removed: Box<[TermId]> },
 }
+
+// Passes propose hundreds of thousands of changes on a 100,000-deep script (a renaming's
+// ladder is two per name): lists are boxed slices, not vectors, so a change is 56 bytes
+// (it was 80, and that ladder 21 MB of a reduction's peak, issue 37).
+const _: () = assert!(std::mem::size_of::<Change>() <= 56);
 
 /// Old → new symbol pairs, each with the pair its name's tester needs (`is-C` for a
 /// constructor `C`): a slice of one shared list, so that a renaming's ddmin ladder (all,
 /// halves, quarters, ..., one by one) holds the names once instead of once per rung. On a
 /// script binding 100,000 names the copies were 110 MB of a reduction's peak (issue 37).
+/// (The names are spans of one shared text: as two `String`s each they were 96 bytes and
+/// two allocations a name, more than the parsed script's share of them.)
 #[derive(Clone, Debug)]
 pub struct Renames {
-    all: std::sync::Arc<[(Pair, Option<Pair>)]>,
-    range: std::ops::Range<usize>,
+    all: std::sync::Arc<RenameList>,
+    range: (u32, u32),
 }
 
-/// An old name and its new one.
-type Pair = (String, String);
+#[derive(Debug)]
+struct RenameList {
+    text: String,
+    pairs: Vec<(Pair, Option<Pair>)>,
+}
+
+/// An old name and its new one: byte ranges in [`RenameList::text`].
+type Pair = ((u32, u32), (u32, u32));
+/// An old name and its new one, as a pass proposes them.
+type Names = (String, String);
 
 impl Renames {
     /// All of `pairs`, with no testers.
     pub fn new(pairs: Vec<(String, String)>) -> Renames {
         Renames::with_testers(pairs.into_iter().map(|p| (p, None)).collect())
     }
-    fn with_testers(all: Vec<(Pair, Option<Pair>)>) -> Renames {
-        let range = 0..all.len();
-        Renames { all: all.into(), range }
+    fn with_testers(all: Vec<(Names, Option<Names>)>) -> Renames {
+        let mut text = String::new();
+        let mut span = |s: &str| {
+            text.push_str(s);
+            ((text.len() - s.len()) as u32, text.len() as u32)
+        };
+        let mut pair = |(a, b): &(String, String)| (span(a), span(b));
+        let pairs = all.iter().map(|(p, t)| (pair(p), t.as_ref().map(&mut pair))).collect();
+        Renames { all: std::sync::Arc::new(RenameList { text, pairs }), range: (0, all.len() as u32) }
     }
     /// The pairs `range` of the same list.
     fn slice(&self, range: std::ops::Range<usize>) -> Renames {
-        Renames { all: self.all.clone(), range }
+        Renames { all: self.all.clone(), range: (range.start as u32, range.end as u32) }
     }
     fn len(&self) -> usize {
-        self.range.len()
+        (self.range.1 - self.range.0) as usize
     }
     /// The pairs, testers after their names.
     pub fn pairs(&self) -> impl Iterator<Item = (&str, &str)> {
-        let chosen = &self.all[self.range.clone()];
+        let (text, chosen) = (&self.all.text, &self.all.pairs[self.range.0 as usize..self.range.1 as usize]);
         chosen
             .iter()
             .map(|(p, _)| p)
             .chain(chosen.iter().filter_map(|(_, t)| t.as_ref()))
-            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .map(|(a, b)| (&text[a.0 as usize..a.1 as usize], &text[b.0 as usize..b.1 as usize]))
     }
 }
 
 impl Change {
     fn terms(terms: Vec<(TermId, Repl)>) -> Change {
-        Change::Edit { drop: vec![], commands: vec![], terms }
+        Change::Edit { drop: Box::new([]), commands: Box::new([]), terms: terms.into() }
     }
     fn term(t: TermId, r: Repl) -> Change {
         Change::Term(t, r)
     }
     fn commands(commands: Vec<(usize, String)>) -> Change {
-        Change::Edit { drop: vec![], commands, terms: vec![] }
+        Change::Edit { drop: Box::new([]), commands: commands.into(), terms: Box::new([]) }
     }
 }
 
@@ -174,7 +206,7 @@ fn drop_chunks(r: &[usize], first: usize) -> Vec<Change> {
     let mut out = vec![];
     let mut size = first.max(1);
     while !r.is_empty() {
-        out.extend(r.chunks(size).map(|c| Change::Edit { drop: c.to_vec(), commands: vec![], terms: vec![] }));
+        out.extend(r.chunks(size).map(|c| Change::Edit { drop: c.into(), commands: Box::new([]), terms: Box::new([]) }));
         if size == 1 {
             break;
         }
@@ -190,17 +222,8 @@ pub fn materialize(ctx: &Ctx, c: &Change) -> String {
         Change::Edit { drop, commands, terms } => edit_text(ctx, drop, commands, terms),
         Change::Subst { vars, drop, removed } => substitute::subst_text(ctx, vars, drop, removed),
         Change::Rename(map, drop) => {
-            let mut s = ctx.s.clone();
             let map: HashMap<&str, &str> = map.pairs().collect();
-            crate::smtlib::ast::rename_symbols(&mut s, &map);
-            if !drop.is_empty() {
-                let mut i = 0;
-                s.retain_commands(|_, _| {
-                    i += 1;
-                    drop.binary_search(&(i - 1)).is_err()
-                });
-            }
-            printer::print(&s)
+            printer::print_renamed(ctx.s, &map, drop)
         }
     }
 }
@@ -211,7 +234,7 @@ fn edit_text(ctx: &Ctx, drop: &[usize], commands: &[(usize, String)], terms: &[(
     let texts: Vec<String> = terms
         .iter()
         .map(|(at, r)| match r {
-            Repl::Text(t) => t.clone(),
+            Repl::Text(t) => t.to_string(),
             Repl::Term(t) => term_to_string(ctx.s, *t),
             Repl::LetElim(elim) => binders::let_elim_text(ctx, *at, elim),
         })
@@ -299,8 +322,8 @@ pub fn relation_weakness(op: &str) -> usize {
 }
 
 /// Short values of a sort, simplest first: what ddSMT calls "substitute by constant".
-pub fn simple_values(ctx: &Ctx, sort: SortRef, globals: &BTreeMap<SortRef, String>) -> Vec<String> {
-    let mut v: Vec<String> = match ctx.checked.sorts.kind(sort) {
+pub fn simple_values(ctx: &Ctx, sort: SortRef, globals: &BTreeMap<SortRef, String>) -> Vec<Text> {
+    let mut v: Vec<Text> = match ctx.checked.sorts.kind(sort) {
         SortKind::Bool => vec!["false".into(), "true".into()],
         SortKind::Int => vec!["0".into(), "1".into()],
         SortKind::Real => vec!["0.0".into(), "1.0".into()],
@@ -313,13 +336,13 @@ pub fn simple_values(ctx: &Ctx, sort: SortRef, globals: &BTreeMap<SortRef, Strin
             let hex = (w % 4 == 0 && w <= 256).then(|| format!("#x{}", "0".repeat(w as usize / 4)));
             let idx = format!("(_ bv0 {w})");
             let best = [bin, hex, Some(idx)].into_iter().flatten().min_by_key(|x| x.len());
-            best.into_iter().collect()
+            best.into_iter().map(Text::from).collect()
         }
-        SortKind::Float(e, s) => vec![format!("(_ +zero {e} {s})")],
+        SortKind::Float(e, s) => vec![format!("(_ +zero {e} {s})").into()],
         _ => vec![],
     };
     if let Some(g) = globals.get(&sort) {
-        v.push(g.clone());
+        v.push(g.clone().into());
     }
     v
 }

@@ -126,14 +126,16 @@ pub(super) fn rename(ctx: &Ctx) -> Vec<Change> {
             .collect(),
     );
     let n = all.len();
-    let mut out = vec![Change::Rename(all.clone(), vec![])];
+    // Sized once: all, the halving rungs (under n in all) and the n single names.
+    let mut out = Vec::with_capacity(2 * n + 2 * n.ilog2() as usize + 2);
+    out.push(Change::Rename(all.clone(), Box::new([])));
     if n > 1 {
         let mut size = n.div_ceil(2);
         while size >= 2 && size < n {
-            out.extend((0..n).step_by(size).map(|a| Change::Rename(all.slice(a..(a + size).min(n)), vec![])));
+            out.extend((0..n).step_by(size).map(|a| Change::Rename(all.slice(a..(a + size).min(n)), Box::new([]))));
             size = size.div_ceil(2).min(size - 1);
         }
-        out.extend((0..n).map(|a| Change::Rename(all.slice(a..a + 1), vec![])));
+        out.extend((0..n).map(|a| Change::Rename(all.slice(a..a + 1), Box::new([]))));
     }
     out
 }

@@ -42,7 +42,7 @@ pub(super) fn is_output(s: &Script, c: &CommandKind) -> bool {
 pub(super) fn tail(ctx: &Ctx) -> Vec<Change> {
     let s = ctx.s;
     let n = s.commands.len();
-    let drop = |drop: Vec<usize>| Change::Edit { drop, commands: vec![], terms: vec![] };
+    let drop = |drop: Vec<usize>| Change::Edit { drop: drop.into(), commands: Box::new([]), terms: Box::new([]) };
     let mut out: Vec<Change> =
         (0..n).filter(|&i| s.is_check(&s.commands[i].kind) && i + 1 < n).map(|i| drop((i + 1..n).collect())).collect();
     let outputs: Vec<usize> = (0..n).filter(|&i| is_output(s, &s.commands[i].kind)).collect();
@@ -84,7 +84,7 @@ pub(super) fn conjuncts(ctx: &Ctx) -> Vec<Change> {
                         format!("(and {})", parts.join(" "))
                     }
                 };
-                out.push(Change::term(t, Repl::Text(text)));
+                out.push(Change::term(t, Repl::text(text)));
             }
             if size == 1 {
                 break;
@@ -114,7 +114,7 @@ pub(super) fn arity(ctx: &Ctx) -> Vec<Change> {
     for n in &ctx.scope.nodes {
         if let Term::App(q, args) = *s.term(n.term) {
             if args.len >= 3 && q.ident.indices.is_empty() && NARY.contains(&s.str(q.ident.sym)) {
-                levels.entry(n.depth as usize).or_default().extend(s.term_list(args).iter().skip(1));
+                levels.entry(n.depth() as usize).or_default().extend(s.term_list(args).iter().skip(1));
             }
         }
     }
@@ -122,7 +122,7 @@ pub(super) fn arity(ctx: &Ctx) -> Vec<Change> {
         let mut size = xs.len().div_ceil(2);
         while size >= 2 {
             for chunk in xs.chunks(size) {
-                out.push(Change::terms(chunk.iter().map(|&a| (a, Repl::Text(String::new()))).collect()));
+                out.push(Change::terms(chunk.iter().map(|&a| (a, Repl::text(""))).collect()));
             }
             size = size.div_ceil(2).min(size - 1);
         }
@@ -137,14 +137,14 @@ pub(super) fn arity(ctx: &Ctx) -> Vec<Change> {
             while xs.len() >= 4 && size >= 2 {
                 for chunk in xs.chunks(size) {
                     if chunk.len() < xs.len() {
-                        out.push(Change::terms(chunk.iter().map(|&a| (a, Repl::Text(String::new()))).collect()));
+                        out.push(Change::terms(chunk.iter().map(|&a| (a, Repl::text(""))).collect()));
                     }
                 }
                 size /= 2;
             }
             if xs.len() >= 2 {
                 for &a in xs {
-                    out.push(Change::term(a, Repl::Text(String::new())));
+                    out.push(Change::term(a, Repl::text("")));
                 }
             }
         }
@@ -152,7 +152,7 @@ pub(super) fn arity(ctx: &Ctx) -> Vec<Change> {
     for c in 0..s.commands.len() {
         if let CommandKind::CheckSatAssuming(_) = s.commands[c].kind {
             for t in command_terms(s, c) {
-                out.push(Change::term(t, Repl::Text(String::new())));
+                out.push(Change::term(t, Repl::text("")));
             }
         }
     }
@@ -340,12 +340,12 @@ pub(super) fn datatypes(ctx: &Ctx) -> Vec<Change> {
                         .iter()
                         .filter_map(|n| match *s.term(n.term) {
                             Term::App(q, xs) if q.ident.indices.is_empty() && s.sym(q.ident.sym) == name => {
-                                s.term_list(xs).get(f).map(|&a| (a, Repl::Text(String::new())))
+                                s.term_list(xs).get(f).map(|&a| (a, Repl::text("")))
                             }
                             _ => None,
                         })
                         .collect();
-                    out.push(Change::Edit { drop: vec![], commands: vec![(i, text)], terms: args });
+                    out.push(Change::Edit { drop: Box::new([]), commands: Box::new([(i, text)]), terms: args.into() });
                 }
             }
         }

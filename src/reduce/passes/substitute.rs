@@ -171,7 +171,7 @@ fn eliminations(ctx: &Ctx, literals: bool) -> Vec<Change> {
         let sides = child_nodes(sc, eq);
         for (x, by) in [(sides[0], sides[1]), (sides[1], sides[0])] {
             let Some(name) = global_var(ctx, x).filter(|n| decls.contains_key(n)) else { continue };
-            if sc.nodes[x].named || sc.nodes[by].named || frees(by).contains(name) {
+            if sc.nodes[x].named() || sc.nodes[by].named() || frees(by).contains(name) {
                 continue;
             }
             if literals && leaf(ctx, by).is_none() {
@@ -213,7 +213,7 @@ fn eliminations(ctx: &Ctx, literals: bool) -> Vec<Change> {
         drop.dedup();
         Change::Subst {
             vars: set.iter().map(|e| (e.name.clone(), sc.nodes[e.by].term)).collect(),
-            drop,
+            drop: drop.into(),
             removed: set.iter().filter(|e| !e.whole).map(|e| sc.nodes[e.eq].term).collect(),
         }
     };
@@ -254,9 +254,9 @@ pub(super) fn merge(ctx: &Ctx) -> Vec<Change> {
         drop: {
             let mut d: Vec<usize> = pairs.iter().map(|(n, _)| decls[n]).collect();
             d.sort_unstable();
-            d
+            d.into()
         },
-        removed: vec![],
+        removed: Box::new([]),
     };
     // A constant replaced by a value of its sort at every occurrence, its declaration
     // gone: all of them at once, then one by one (the term pass offers a value only where
@@ -265,22 +265,22 @@ pub(super) fn merge(ctx: &Ctx) -> Vec<Change> {
     let mut valued: Vec<Change> = vec![];
     let mut all: (Vec<usize>, Vec<(TermId, Repl)>) = (vec![], vec![]);
     for (sort, vars) in &by_sort {
-        let Some(v) = simple_values(ctx, *sort, &globals).into_iter().find(|v| !decls.contains_key(v.as_str())) else {
+        let Some(v) = simple_values(ctx, *sort, &globals).into_iter().find(|v| !decls.contains_key(v.as_ref())) else {
             continue;
         };
         for (n, _) in vars {
             let occ: Vec<(TermId, Repl)> = (0..sc.nodes.len())
                 .filter(|&i| global_var(ctx, i) == Some(*n))
-                .map(|i| (sc.nodes[i].term, Repl::Text(v.clone())))
+                .map(|i| (sc.nodes[i].term, Repl::text(v.clone())))
                 .collect();
             all.0.push(decls[n]);
             all.1.extend(occ.iter().cloned());
-            valued.push(Change::Edit { drop: vec![decls[n]], commands: vec![], terms: occ });
+            valued.push(Change::Edit { drop: Box::new([decls[n]]), commands: Box::new([]), terms: occ.into() });
         }
     }
     if valued.len() > 1 {
         all.0.sort_unstable();
-        out.push(Change::Edit { drop: all.0, commands: vec![], terms: all.1 });
+        out.push(Change::Edit { drop: all.0.into(), commands: Box::new([]), terms: all.1.into() });
     }
     out.extend(valued);
     for vars in by_sort.values().filter(|v| v.len() >= 2) {
@@ -321,12 +321,12 @@ pub(super) fn merge(ctx: &Ctx) -> Vec<Change> {
             drop.sort_unstable();
             out.push(Change::Rename(
                 Renames::new(rest.iter().map(|(n, _)| (n.to_string(), into.to_string())).collect()),
-                drop,
+                drop.into(),
             ));
         }
         for (n, i) in fs.iter().rev() {
             for (m, _) in targets.iter().filter(|(m, _)| m != n).take(2) {
-                out.push(Change::Rename(Renames::new(vec![(n.to_string(), m.to_string())]), vec![*i]));
+                out.push(Change::Rename(Renames::new(vec![(n.to_string(), m.to_string())]), Box::new([*i])));
             }
         }
     }
@@ -395,7 +395,7 @@ pub(super) fn share(ctx: &Ctx) -> Vec<Change> {
     }
     let mut by_class: HashMap<u32, Vec<usize>> = HashMap::new();
     for (i, n) in sc.nodes.iter().enumerate() {
-        if class[i] != NONE && !skip[i] && n.sort != SortRef::UNKNOWN && n.size >= 2 && !n.named {
+        if class[i] != NONE && !skip[i] && n.sort != SortRef::UNKNOWN && n.size >= 2 && !n.named() {
             by_class.entry(class[i]).or_default().push(i);
         }
     }
@@ -410,7 +410,7 @@ pub(super) fn share(ctx: &Ctx) -> Vec<Change> {
         let first = occ[0];
         let sort = sc.nodes[first].sort;
         for v in simple_values(ctx, sort, &globals) {
-            out.push(Change::terms(occ.iter().map(|&i| (sc.nodes[i].term, Repl::Text(v.clone()))).collect()));
+            out.push(Change::terms(occ.iter().map(|&i| (sc.nodes[i].term, Repl::text(v.clone()))).collect()));
         }
         // The k-th child of every occurrence, where it has the sort.
         for (k, &c) in child_nodes(sc, first).iter().enumerate() {
@@ -447,11 +447,11 @@ pub(super) fn simplify(ctx: &Ctx) -> Vec<Change> {
         // itself when one is left and has the sort.
         let keep = |kept: &[usize], empty: &str| -> Option<Repl> {
             match kept {
-                [] => Some(Repl::Text(empty.to_string())),
+                [] => Some(Repl::text(empty.to_string())),
                 [one] if same_sort(*one) => Some(Repl::Term(sc.nodes[*one].term)),
                 [_] => None,
                 many => {
-                    Some(Repl::Text(format!("({op} {})", many.iter().map(|&j| text(j)).collect::<Vec<_>>().join(" "))))
+                    Some(Repl::text(format!("({op} {})", many.iter().map(|&j| text(j)).collect::<Vec<_>>().join(" "))))
                 }
             }
         };
@@ -461,10 +461,10 @@ pub(super) fn simplify(ctx: &Ctx) -> Vec<Change> {
         let r: Option<Repl> = match (op, args.as_slice()) {
             ("/", [a, d]) if is(*d, &one) => match leaf(ctx, *a) {
                 _ if same_sort(*a) => Some(Repl::Term(sc.nodes[*a].term)),
-                Some(l) if l.bytes().all(|b| b.is_ascii_digit()) => Some(Repl::Text(format!("{l}.0"))),
+                Some(l) if l.bytes().all(|b| b.is_ascii_digit()) => Some(Repl::text(format!("{l}.0"))),
                 _ => None,
             },
-            ("-", [a, b]) if is(*a, &zero) => Some(Repl::Text(format!("(- {})", text(*b)))),
+            ("-", [a, b]) if is(*a, &zero) => Some(Repl::text(format!("(- {})", text(*b)))),
             ("-", [a, b]) if is(*b, &zero) && same_sort(*a) => Some(Repl::Term(sc.nodes[*a].term)),
             // Units go: `1` of `*`, `0` of `+` (all of them: the first argument stays).
             ("*" | "+", xs) if xs.len() >= 2 && xs.iter().any(|&x| is(x, unit)) => {
@@ -482,13 +482,13 @@ pub(super) fn simplify(ctx: &Ctx) -> Vec<Change> {
             // A negated order is the opposite order (for Ints, Reals and bit-vectors).
             ("not", [x]) if app(ctx, *x).is_some_and(|(o, ys)| ys.len() == 2 && negated_order(o).is_some()) => {
                 app(ctx, *x).and_then(|(o, ys)| {
-                    negated_order(o).map(|neg| Repl::Text(format!("({neg} {} {})", text(ys[0]), text(ys[1]))))
+                    negated_order(o).map(|neg| Repl::text(format!("({neg} {} {})", text(ys[0]), text(ys[1]))))
                 })
             }
-            ("not", [x]) if is(*x, &["true"]) => Some(Repl::Text("false".into())),
-            ("not", [x]) if is(*x, &["false"]) => Some(Repl::Text("true".into())),
-            ("and", xs) if xs.iter().any(|&x| is(x, &["false"])) => Some(Repl::Text("false".into())),
-            ("or", xs) if xs.iter().any(|&x| is(x, &["true"])) => Some(Repl::Text("true".into())),
+            ("not", [x]) if is(*x, &["true"]) => Some(Repl::text("false")),
+            ("not", [x]) if is(*x, &["false"]) => Some(Repl::text("true")),
+            ("and", xs) if xs.iter().any(|&x| is(x, &["false"])) => Some(Repl::text("false")),
+            ("or", xs) if xs.iter().any(|&x| is(x, &["true"])) => Some(Repl::text("true")),
             ("and" | "or", xs) => {
                 let unit = if op == "and" { "true" } else { "false" };
                 let mut seen: BTreeSet<String> = BTreeSet::new();
@@ -516,9 +516,9 @@ pub(super) fn simplify(ctx: &Ctx) -> Vec<Change> {
                 (kept.len() < xs.len()).then(|| keep(&kept, "false")).flatten()
             }
             ("=>", [a, b]) if is(*a, &["true"]) => Some(Repl::Term(sc.nodes[*b].term)),
-            ("=>", [a, b]) if is(*a, &["false"]) || is(*b, &["true"]) => Some(Repl::Text("true".into())),
+            ("=>", [a, b]) if is(*a, &["false"]) || is(*b, &["true"]) => Some(Repl::text("true")),
             ("=", [a, b]) if sc.nodes[*a].sort != SortRef::UNKNOWN && text(*a) == text(*b) => {
-                Some(Repl::Text("true".into()))
+                Some(Repl::text("true"))
             }
             _ => None,
         };
@@ -532,7 +532,7 @@ pub(super) fn simplify(ctx: &Ctx) -> Vec<Change> {
                 return None;
             }
             texts.sort_by(|a, b| arg_order(a, b));
-            Some(Repl::Text(format!("({op} {})", texts.join(" "))))
+            Some(Repl::text(format!("({op} {})", texts.join(" "))))
         });
         match r {
             // An outer rewrite hides the inner ones (they are found on the next round).
@@ -650,14 +650,14 @@ pub(super) fn relations(ctx: &Ctx) -> Vec<Change> {
             "bvsle" => &["bvslt", "="],
             "bvsge" => &["bvsgt", "="],
             "distinct" => {
-                out.push(Change::term(sc.nodes[i].term, Repl::Text(format!("(not (= {} {}))", text(a), text(b)))));
+                out.push(Change::term(sc.nodes[i].term, Repl::text(format!("(not (= {} {}))", text(a), text(b)))));
                 &[]
             }
             _ if relation_weakness(op) > 0 => &["="],
             _ => &[],
         };
         for r in to {
-            out.push(Change::term(sc.nodes[i].term, Repl::Text(format!("({r} {} {})", text(a), text(b)))));
+            out.push(Change::term(sc.nodes[i].term, Repl::text(format!("({r} {} {})", text(a), text(b)))));
         }
     }
     out

@@ -46,14 +46,14 @@ pub(super) fn terms(ctx: &Ctx) -> Vec<Change> {
         for v in simple_values(ctx, n.sort, &globals) {
             // A leaf only gets shorter values (literal shrinking is its own pass).
             if leaf.is_none_or(|l| v.len() < l.len()) {
-                out.push(Change::term(n.term, Repl::Text(v)));
+                out.push(Change::term(n.term, Repl::text(v)));
             }
         }
         if leaf.is_none() {
             // Other declared constants of the sort than the shortest (ddSMT's "replace by
             // variable"): the shortest alone may not keep the bug.
             for c in others.get(&n.sort).into_iter().flatten().skip(1) {
-                out.push(Change::term(n.term, Repl::Text(c.clone())));
+                out.push(Change::term(n.term, Repl::text(c.clone())));
             }
             // Children, then grandchildren and great-grandchildren of the same sort (so
             // `(not (not x))` can become `x`, `(ite c (+ a b) d)` can become `a`).
@@ -116,7 +116,7 @@ pub(super) fn literals(ctx: &Ctx) -> Vec<Change> {
         cands.dedup();
         for c in cands {
             if c != text {
-                out.push(Change::term(n.term, Repl::Text(c)));
+                out.push(Change::term(n.term, Repl::text(c)));
             }
         }
     }

@@ -19,7 +19,7 @@ impl<'s> Checker<'s> {
         let indices = s.index_list(q.ident.indices);
 
         let (local, has_funs, class) = match self.syms.get(name) {
-            Some(e) => ((e.local != NONE).then(|| self.bound[e.local as usize].0), !e.funs.is_empty(), e.class),
+            Some(e) => ((e.local != NONE).then(|| self.bound[e.local as usize].0), e.funs != NONE && !self.fun_sets[e.funs as usize].is_empty(), e.class),
             None => (None, false, NameClass::Unclassified),
         };
         if indices.is_empty() {
@@ -88,7 +88,8 @@ impl<'s> Checker<'s> {
     /// A user-declared function. `None` if the name is not declared, or if no declaration
     /// fits and the name is also a theory symbol (users may shadow `or`, `min`, ...).
     pub(super) fn apply_user(&mut self, name: &str, qual: Option<SortRef>) -> Option<SortRef> {
-        let sigs = &self.syms.get(name)?.funs;
+        let funs = self.syms.get(name)?.funs;
+        let sigs = self.fun_sets.get(funs as usize)?;
         if sigs.is_empty() {
             return None;
         }

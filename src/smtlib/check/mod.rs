@@ -150,7 +150,10 @@ struct CtorInfo<'s> {
 struct Sym {
     /// Innermost local binding: index into `Checker::bound`, or `NONE`.
     local: u32,
-    funs: Vec<FunSig>,
+    /// Its declarations: an index into `Checker::fun_sets` ([`NONE`] if none). Most names
+    /// (every `let` variable of a deep seed) have none, and an entry with a `Vec` inline
+    /// made the map of a 100,000-deep `let` 15 MB (issue 37).
+    funs: u32,
     class: NameClass,
 }
 
@@ -158,7 +161,7 @@ const NONE: u32 = u32::MAX;
 
 impl Default for Sym {
     fn default() -> Self {
-        Sym { local: NONE, funs: vec![], class: NameClass::Unclassified }
+        Sym { local: NONE, funs: NONE, class: NameClass::Unclassified }
     }
 }
 
@@ -191,6 +194,8 @@ struct Checker<'s> {
     term_sorts: Vec<SortRef>,
     /// Everything a name can denote, so an application hashes its name once.
     syms: FxHashMap<&'s str, Sym>,
+    /// The declarations of the names that have any ([`Sym::funs`]).
+    fun_sets: Vec<Vec<FunSig>>,
     /// Local bindings: (sort, index of the binding it shadows).
     bound: Vec<(SortRef, u32)>,
     sort_defs: FxHashMap<&'s str, Vec<SortDef<'s>>>,
@@ -236,6 +241,7 @@ impl<'s> Checker<'s> {
             diags: vec![],
             unknown: FxHashSet::default(),
             unknown_list: vec![],
+            fun_sets: vec![],
             cmd: 0,
             work,
             args,
@@ -259,7 +265,12 @@ impl<'s> Checker<'s> {
     // ---- scopes ----------------------------------------------------------------------
 
     fn add_fun(&mut self, name: &'s str, sig: FunSig) {
-        self.syms.entry(name).or_default().funs.push(sig);
+        let e = self.syms.entry(name).or_default();
+        if e.funs == NONE {
+            e.funs = self.fun_sets.len() as u32;
+            self.fun_sets.push(vec![]);
+        }
+        self.fun_sets[e.funs as usize].push(sig);
         self.undo.push(Undo::Fun(name));
     }
     fn add_sort_def(&mut self, name: &'s str, d: SortDef<'s>) {
@@ -289,8 +300,8 @@ impl<'s> Checker<'s> {
             while self.undo.len() > mark {
                 match self.undo.pop().unwrap() {
                     Undo::Fun(n) => {
-                        if let Some(e) = self.syms.get_mut(n) {
-                            e.funs.pop();
+                        if let Some(f) = self.syms.get(n).filter(|e| e.funs != NONE) {
+                            self.fun_sets[f.funs as usize].pop();
                         }
                     }
                     Undo::Sort(n) => pop_entry(&mut self.sort_defs, n),
@@ -427,8 +438,9 @@ impl<'s> Checker<'s> {
             CommandKind::Nullary(Nullary::Reset) => {
                 // `(reset)` forgets every declaration and option (SMT-LIB 2.6 §4.2.2).
                 for e in self.syms.values_mut() {
-                    e.funs.clear();
+                    e.funs = NONE;
                 }
+                self.fun_sets.clear();
                 self.sort_defs.clear();
                 self.ctors.clear();
                 self.undo.clear();

@@ -11,13 +11,13 @@ impl<'a> Parser<'a> {
                 Tok::Eof => return Ok(()),
                 Tok::LParen => {
                     // Only a lenient parse can undo a command; the strict one never pays.
-                    let (at, mark) = (self.i, self.lenient.then(|| self.s.mark()));
+                    let (at, mark) = (self.position(), self.lenient.then(|| self.s.mark()));
                     self.s.command_offsets.push(t.start);
                     let kind = match self.command() {
                         Ok(k) => k,
                         Err(e) if mark.is_some() => {
                             // The command again, untyped: its name and S-expressions.
-                            self.i = at;
+                            self.rewind(at);
                             if let Some(m) = &mark {
                                 self.s.rewind(m);
                             }

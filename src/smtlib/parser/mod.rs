@@ -45,10 +45,10 @@ impl std::fmt::Display for SyntaxError {
 /// fuzzed where typed and printed back as it came. Unbalanced parentheses and lexical
 /// errors stay errors, at the first failure of the standard grammar.
 pub fn parse(src: &str) -> Result<Script, SyntaxError> {
-    // The tape, masks and stacks of the previous parse on this thread.
+    // The masks and stacks of the previous parse on this thread.
     super::with_thread_buffers(
         &SCRATCH,
-        |b| b.lex.toks.capacity() > 1 << 20,
+        Scratch::too_big,
         |b| {
             parse_in(src, b).or_else(|e| {
                 // 2.6 escapes first, as for the strict grammar: the printer writes 2.6
@@ -81,7 +81,7 @@ pub fn parse(src: &str) -> Result<Script, SyntaxError> {
 /// [`parse`] in the standard's grammar only: the first command that does not parse is
 /// an error.
 pub fn parse_strict(src: &str) -> Result<Script, SyntaxError> {
-    super::with_thread_buffers(&SCRATCH, |b| b.lex.toks.capacity() > 1 << 20, |b| parse_in(src, b))
+    super::with_thread_buffers(&SCRATCH, Scratch::too_big, |b| parse_in(src, b))
 }
 
 fn parse_in(src: &str, scratch: &mut Scratch) -> Result<Script, SyntaxError> {
@@ -112,6 +112,14 @@ fn parse_in(src: &str, scratch: &mut Scratch) -> Result<Script, SyntaxError> {
 struct Scratch {
     lex: LexBuffers,
     stacks: Stacks,
+}
+
+impl Scratch {
+    /// Grown by an input of over a megabyte or nested over 10,000 deep: not kept for
+    /// the small inputs that follow.
+    fn too_big(&self) -> bool {
+        self.lex.ws.capacity() > (1 << 20) / 64 || self.stacks.frames.capacity() > 10_000
+    }
 }
 
 /// The explicit stacks that stand in for recursion (a list's items wait on them until
@@ -268,10 +276,11 @@ enum Frame {
 
 struct Parser<'a> {
     src: &'a str,
-    /// All tokens of the input, ending with `Eof` or `Error` (see [`Lexer::tape`]).
-    toks: Vec<Token>,
-    i: usize,
-    lex_error: &'static str,
+    /// Tokens are read one at a time, with one of lookahead (`cur`): SMT-LIB's grammar
+    /// needs no more, and a tape of every token was 18 MB of a 3 MB script (issue 37).
+    lex: Lexer<'a>,
+    /// The next token; the final `Eof` or `Error` once the input is read.
+    cur: Token,
     legacy_escapes: bool,
     /// Keep a command whose typed form does not parse as an S-expression command
     /// ([`Script::verbatim`]) instead of failing.
@@ -284,15 +293,14 @@ impl<'a> Parser<'a> {
     /// A parser of `src` in `scratch`'s buffers (given back by [`Parser::finish`]).
     fn new(src: &'a str, scratch: &mut Scratch, legacy: bool) -> Self {
         let mut lex = Lexer::new_in(src.as_bytes(), &mut scratch.lex, legacy);
-        let toks = lex.tape_into(std::mem::take(&mut scratch.lex.toks));
-        let lex_error = lex.error();
-        lex.into_buffers(&mut scratch.lex);
+        let k = lex.token_estimate();
+        let cur = lex.token();
         // Pre-size the arenas from the source length (measured on cvc5's regressions:
         // about one string per 5 bytes and one term per 7), so parsing rarely regrows, and
         // at least from the tokens (a term or a string takes a token or more): a
         // script of short names (a reducer's candidate) has more terms per byte, and a
         // doubled arena of a 3 MB script was 22 MB of a reduction's peak (issue 37).
-        let (n, k) = (src.len(), toks.len());
+        let n = src.len();
         let s = Script {
             text: src.to_owned(),
             strs: Vec::with_capacity((n / 5).max(k / 3) + 8),
@@ -302,32 +310,43 @@ impl<'a> Parser<'a> {
             command_offsets: Vec::with_capacity(n / 40 + 4),
             ..Script::default()
         };
-        Parser { src, toks, i: 0, lex_error, legacy_escapes: legacy, lenient: false, s, st: scratch.stacks.take() }
+        Parser { src, lex, cur, legacy_escapes: legacy, lenient: false, s, st: scratch.stacks.take() }
     }
 
     /// The script, with the buffers given back to `scratch`.
-    fn finish(self, scratch: &mut Scratch) -> Script {
-        scratch.lex.toks = self.toks;
+    fn finish(mut self, scratch: &mut Scratch) -> Script {
+        self.lex.into_buffers(&mut scratch.lex);
         scratch.stacks = self.st;
+        self.s.shrink_slack();
         self.s
     }
 
     // ---- tokens -------------------------------------------------------------------------
 
-    /// The next token; at the end of the tape it stays on the final `Eof`/`Error`
+    /// The next token; at the end of the input it stays on the final `Eof`/`Error`
     /// token, which every caller turns into an error through [`Parser::err`].
     #[inline(always)]
     fn next(&mut self) -> Token {
-        let t = self.toks[self.i];
-        if self.i + 1 < self.toks.len() {
-            self.i += 1;
+        let t = self.cur;
+        if !matches!(t.kind, Tok::Eof | Tok::Error) {
+            self.cur = self.lex.token();
         }
         t
     }
 
     #[inline(always)]
     fn peek(&self) -> Token {
-        self.toks[self.i]
+        self.cur
+    }
+
+    /// Where the parser is: [`Parser::rewind`] comes back to it.
+    fn position(&self) -> (u32, Token) {
+        (self.lex.offset(), self.cur)
+    }
+
+    fn rewind(&mut self, (offset, cur): (u32, Token)) {
+        self.lex.seek(offset);
+        self.cur = cur;
     }
 
     #[inline]
@@ -338,7 +357,7 @@ impl<'a> Parser<'a> {
     #[cold]
     fn err<T>(&self, t: Token, expected: &str) -> R<T> {
         if t.kind == Tok::Error {
-            return Err(PErr::new(t.start, self.lex_error.to_string()));
+            return Err(PErr::new(t.start, self.lex.error().to_string()));
         }
         let found = match t.kind {
             Tok::Eof => "end of input".to_string(),
