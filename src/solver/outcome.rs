@@ -199,6 +199,12 @@ pub fn error_message(r: &str) -> Option<String> {
 /// Whether an error message reports a failed model validation.
 pub fn is_invalid_model_message(m: &str) -> bool {
     let m = m.to_ascii_lowercase();
+    // A refusal to set the option is a dialect error, not a model check that failed: cvc5
+    // says "invalid call to 'setOption' for option 'check-models', solver is already
+    // fully initialized" when a script sets it after an error (a false finding, issue 41).
+    if m.contains("setoption") || m.contains("for option") {
+        return false;
+    }
     [
         "invalid model",
         "check-models",
@@ -424,6 +430,17 @@ mod opt_duration_secs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refused_option_is_not_a_failed_model_check() {
+        let refused = "invalid call to 'setOption' for option 'check-models', solver is already fully initialized";
+        assert!(!is_invalid_model_message(refused));
+        let r = format!("(error \"{refused}\")");
+        let (outcomes, _) = classify_reply(&[&r, "sat"], 1);
+        assert!(matches!(outcomes[0], Outcome::Error { .. }), "{outcomes:?}");
+        assert!(is_invalid_model_message("check-models: produced model does not satisfy assertion"));
+        assert!(is_invalid_model_message("invalid model: (> x 0) evaluates to false"));
+    }
 
     #[test]
     fn responses_respect_nesting_strings_and_quoted_symbols() {
