@@ -84,18 +84,19 @@ pub fn prepare(args: &[String], seeds: &Path, dictionary: &Path, reexecuted: boo
     out
 }
 
-/// Copies the `.smt2` files directly under `seeds` into `into`; how many.
+/// Copies the `.smt2` files under `seeds` into `into`; how many. Subdirectories are
+/// walked as `smtstorm fuzz` walks them (a suite such as cvc5's regressions keeps its
+/// seeds in `regress0/...`: copying only the top level gave a 30-minute run nothing to
+/// start from, issue 41); a copy is named by its path under `seeds` (`a/b.smt2` →
+/// `a__b.smt2`), so files of one name in two directories are both kept.
 fn copy_seeds(seeds: &Path, into: &Path) -> usize {
-    let Ok(rd) = std::fs::read_dir(seeds) else { return 0 };
+    let Ok(files) = crate::util::files::collect_smt2(&[seeds.to_path_buf()]) else { return 0 };
     let mut n = 0;
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.extension().is_some_and(|x| x == "smt2") && p.is_file() {
-            if let Some(name) = p.file_name() {
-                if std::fs::copy(&p, into.join(name)).is_ok() {
-                    n += 1;
-                }
-            }
+    for p in files.iter().filter(|p| p.is_file()) {
+        let rel = p.strip_prefix(seeds).unwrap_or(p);
+        let name: Vec<String> = rel.iter().map(|c| c.to_string_lossy().into_owned()).collect();
+        if std::fs::copy(p, into.join(name.join("__"))).is_ok() {
+            n += 1;
         }
     }
     n
@@ -198,6 +199,19 @@ mod tests {
         }
         let with_dict = format!("-dict={}", dict.display());
         assert_eq!(prepare(&args(&["t", &with_dict, &f]), &seeds, &dict, false).reexec, None);
+        // A suite keeps its seeds in subdirectories (cvc5's `regress0/...`), two of one name.
+        let (suite, into) = (root.join("suite"), root.join("into"));
+        for d in ["a", "b/c"] {
+            std::fs::create_dir_all(suite.join(d)).unwrap();
+            std::fs::write(suite.join(d).join("x.smt2"), "(check-sat)").unwrap();
+        }
+        std::fs::create_dir_all(&into).unwrap();
+        let i = into.display().to_string();
+        assert_eq!(prepare(&args(&["t", &i]), &suite, &dict, true).seeded, Some((into.clone(), 2)));
+        let mut names: Vec<String> =
+            std::fs::read_dir(&into).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        assert_eq!(names, ["a__x.smt2", "b__c__x.smt2"]);
         let _ = std::fs::remove_dir_all(&root);
     }
 }
