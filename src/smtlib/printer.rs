@@ -61,7 +61,11 @@ pub fn print_with<'s>(s: &'s Script, overrides: &'s [(TermId, &'s str)]) -> Stri
 /// What [`crate::smtlib::ast::rename_symbols`] then [`print`] would give, with the commands
 /// `skip` (sorted indices) left out, without a copy of the script: a reducer's renaming
 /// of a 3 MB script copied all of it per candidate (issue 37).
-pub fn print_renamed<'s>(s: &'s Script, map: &'s std::collections::HashMap<&'s str, &'s str>, skip: &[usize]) -> String {
+pub fn print_renamed<'s>(
+    s: &'s Script,
+    map: &'s std::collections::HashMap<&'s str, &'s str>,
+    skip: &[usize],
+) -> String {
     let mut p = Printer::new(s);
     p.renames = Some(map);
     p.out.reserve(s.text.len() + s.text.len() / 8);

@@ -132,7 +132,8 @@ impl Session {
         let queries = &queries[..queries.len().min(room.max(1))];
         let mut markers = Vec::with_capacity(queries.len());
         // Sized once: a doubled message of a megabyte mutant was twice its text (issue 37).
-        let framing = self.options.len() + 64 + if let Framing::PushPop { prelude } = &self.framing { prelude.len() } else { 0 };
+        let framing =
+            self.options.len() + 64 + if let Framing::PushPop { prelude } = &self.framing { prelude.len() } else { 0 };
         let mut msg = String::with_capacity(framing + queries.iter().map(|(q, _)| q.len() + framing).sum::<usize>());
         if p.queries == 0 {
             if let Framing::PushPop { prelude } = &self.framing {

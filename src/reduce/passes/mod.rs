@@ -206,7 +206,11 @@ fn drop_chunks(r: &[usize], first: usize) -> Vec<Change> {
     let mut out = vec![];
     let mut size = first.max(1);
     while !r.is_empty() {
-        out.extend(r.chunks(size).map(|c| Change::Edit { drop: c.into(), commands: Box::new([]), terms: Box::new([]) }));
+        out.extend(r.chunks(size).map(|c| Change::Edit {
+            drop: c.into(),
+            commands: Box::new([]),
+            terms: Box::new([]),
+        }));
         if size == 1 {
             break;
         }

@@ -517,9 +517,7 @@ pub(super) fn simplify(ctx: &Ctx) -> Vec<Change> {
             }
             ("=>", [a, b]) if is(*a, &["true"]) => Some(Repl::Term(sc.nodes[*b].term)),
             ("=>", [a, b]) if is(*a, &["false"]) || is(*b, &["true"]) => Some(Repl::text("true")),
-            ("=", [a, b]) if sc.nodes[*a].sort != SortRef::UNKNOWN && text(*a) == text(*b) => {
-                Some(Repl::text("true"))
-            }
+            ("=", [a, b]) if sc.nodes[*a].sort != SortRef::UNKNOWN && text(*a) == text(*b) => Some(Repl::text("true")),
             _ => None,
         };
         // Otherwise, commutative arguments in order.

@@ -19,7 +19,11 @@ impl<'s> Checker<'s> {
         let indices = s.index_list(q.ident.indices);
 
         let (local, has_funs, class) = match self.syms.get(name) {
-            Some(e) => ((e.local != NONE).then(|| self.bound[e.local as usize].0), e.funs != NONE && !self.fun_sets[e.funs as usize].is_empty(), e.class),
+            Some(e) => (
+                (e.local != NONE).then(|| self.bound[e.local as usize].0),
+                e.funs != NONE && !self.fun_sets[e.funs as usize].is_empty(),
+                e.class,
+            ),
             None => (None, false, NameClass::Unclassified),
         };
         if indices.is_empty() {

@@ -46,36 +46,32 @@ impl std::fmt::Display for SyntaxError {
 /// errors stay errors, at the first failure of the standard grammar.
 pub fn parse(src: &str) -> Result<Script, SyntaxError> {
     // The masks and stacks of the previous parse on this thread.
-    super::with_thread_buffers(
-        &SCRATCH,
-        Scratch::too_big,
-        |b| {
-            parse_in(src, b).or_else(|e| {
-                // 2.6 escapes first, as for the strict grammar: the printer writes 2.6
-                // spelling, so a script read under 2.0 rules must print to text that 2.6
-                // rules read back the same (parse_target found `(d """" |\"|)(eval)`
-                // read leniently under 2.0 rules alone, and its string doubled).
-                let legacy = src.contains("\\\"");
-                for escapes in [false, true] {
-                    if escapes && !legacy {
-                        break;
-                    }
-                    let mut p = Parser::new(src, b, escapes);
-                    p.lenient = true;
-                    if p.script().is_ok() {
-                        let mut s = p.finish(b);
-                        for v in &mut s.verbatim {
-                            let (line, column) = line_col(src.as_bytes(), v.0);
-                            v.1 = format!("{line}:{column}: {}", v.1);
-                        }
-                        return Ok(s);
-                    }
-                    p.finish(b);
+    super::with_thread_buffers(&SCRATCH, Scratch::too_big, |b| {
+        parse_in(src, b).or_else(|e| {
+            // 2.6 escapes first, as for the strict grammar: the printer writes 2.6
+            // spelling, so a script read under 2.0 rules must print to text that 2.6
+            // rules read back the same (parse_target found `(d """" |\"|)(eval)`
+            // read leniently under 2.0 rules alone, and its string doubled).
+            let legacy = src.contains("\\\"");
+            for escapes in [false, true] {
+                if escapes && !legacy {
+                    break;
                 }
-                Err(e)
-            })
-        },
-    )
+                let mut p = Parser::new(src, b, escapes);
+                p.lenient = true;
+                if p.script().is_ok() {
+                    let mut s = p.finish(b);
+                    for v in &mut s.verbatim {
+                        let (line, column) = line_col(src.as_bytes(), v.0);
+                        v.1 = format!("{line}:{column}: {}", v.1);
+                    }
+                    return Ok(s);
+                }
+                p.finish(b);
+            }
+            Err(e)
+        })
+    })
 }
 
 /// [`parse`] in the standard's grammar only: the first command that does not parse is
