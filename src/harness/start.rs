@@ -3,10 +3,11 @@
 //!
 //! * **Seeds where cargo-fuzz looks.** cargo-fuzz hands the target `fuzz/corpus/<target>/`,
 //!   which starts empty; byte inputs from nothing never become a script a solver reads.
-//!   When every corpus directory given is empty, the project's seeds (`corpus/*.smt2`, or
-//!   `SMTSTORM_SEEDS`) are copied into the first one. They are copied on first start rather
-//!   than committed per target: one seed set, `corpus/`, stays the only source, and what
-//!   libFuzzer adds later lands beside them (the directory is not tracked).
+//!   When every corpus directory given is empty, the project's seeds (the `.smt2` files
+//!   under `corpus/`, or under `SMTSTORM_SEEDS`) are copied into the first one. They are
+//!   copied on first start rather than committed per target: one seed set, `corpus/`,
+//!   stays the only source, and what libFuzzer adds later lands beside them (the
+//!   directory is not tracked).
 //! * **The dictionary without flags.** libFuzzer reads `-dict=` only from its command line
 //!   and parses that line after this runs, so a target started without one re-executes
 //!   itself once with `-dict=dictionaries/smtlib.dict` added (`SMTSTORM_NO_DICT=1` keeps the
@@ -90,13 +91,31 @@ pub fn prepare(args: &[String], seeds: &Path, dictionary: &Path, reexecuted: boo
 /// start from, issue 41); a copy is named by its path under `seeds` (`a/b.smt2` →
 /// `a__b.smt2`), so files of one name in two directories are both kept.
 fn copy_seeds(seeds: &Path, into: &Path) -> usize {
-    let Ok(files) = crate::util::files::collect_smt2(&[seeds.to_path_buf()]) else { return 0 };
+    let files = match crate::util::files::collect_smt2(&[seeds.to_path_buf()]) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("smtstorm: seeds: {e}");
+            return 0;
+        }
+    };
     let mut n = 0;
     for p in files.iter().filter(|p| p.is_file()) {
         let rel = p.strip_prefix(seeds).unwrap_or(p);
-        let name: Vec<String> = rel.iter().map(|c| c.to_string_lossy().into_owned()).collect();
-        if std::fs::copy(p, into.join(name.join("__"))).is_ok() {
-            n += 1;
+        let name = rel.iter().map(|c| c.to_string_lossy().into_owned()).collect::<Vec<_>>().join("__");
+        // `a__b.smt2` and `a/b.smt2` flatten alike: the second gets a number.
+        let fresh = (0..).map(|k| if k == 0 { name.clone() } else { format!("{k}~{name}") });
+        for candidate in fresh.take(100) {
+            let to = into.join(&candidate);
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(&to) {
+                Ok(mut out) => {
+                    if std::fs::File::open(p).and_then(|mut i| std::io::copy(&mut i, &mut out)).is_ok() {
+                        n += 1;
+                    }
+                    break;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(_) => break,
+            }
         }
     }
     n
@@ -212,6 +231,13 @@ mod tests {
             std::fs::read_dir(&into).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
         names.sort();
         assert_eq!(names, ["a__x.smt2", "b__c__x.smt2"]);
+        // A top-level file whose name is another's flattened path: both kept.
+        let into2 = root.join("into2");
+        std::fs::create_dir_all(&into2).unwrap();
+        std::fs::write(suite.join("a__x.smt2"), "(assert true)").unwrap();
+        let i2 = into2.display().to_string();
+        assert_eq!(prepare(&args(&["t", &i2]), &suite, &dict, true).seeded, Some((into2.clone(), 3)));
+        assert_eq!(std::fs::read_dir(&into2).unwrap().count(), 3);
         let _ = std::fs::remove_dir_all(&root);
     }
 }

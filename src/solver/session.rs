@@ -131,10 +131,14 @@ impl Session {
         let room = if restart > 0 { restart - p.queries as usize } else { queries.len() };
         let queries = &queries[..queries.len().min(room.max(1))];
         let mut markers = Vec::with_capacity(queries.len());
-        // Sized once: a doubled message of a megabyte mutant was twice its text (issue 37).
-        let framing =
-            self.options.len() + 64 + if let Framing::PushPop { prelude } = &self.framing { prelude.len() } else { 0 };
-        let mut msg = String::with_capacity(framing + queries.iter().map(|(q, _)| q.len() + framing).sum::<usize>());
+        // Sized once (a doubled message of a megabyte mutant was twice its text, issue 37):
+        // what the loop below writes, with room for each marker line.
+        let prelude = match &self.framing {
+            Framing::PushPop { prelude } if p.queries == 0 => self.options.len() + prelude.len() + 1,
+            _ => 0,
+        };
+        let per_query = 64 + if matches!(self.framing, Framing::Reset) { self.options.len() } else { 0 };
+        let mut msg = String::with_capacity(prelude + queries.iter().map(|(q, _)| q.len() + per_query).sum::<usize>());
         if p.queries == 0 {
             if let Framing::PushPop { prelude } = &self.framing {
                 msg.push_str(&self.options);

@@ -60,7 +60,7 @@ pub fn parse(src: &str) -> Result<Script, SyntaxError> {
                 let mut p = Parser::new(src, b, escapes);
                 p.lenient = true;
                 if p.script().is_ok() {
-                    let mut s = p.finish(b);
+                    let mut s = p.finish_ok(b);
                     for v in &mut s.verbatim {
                         let (line, column) = line_col(src.as_bytes(), v.0);
                         v.1 = format!("{line}:{column}: {}", v.1);
@@ -83,13 +83,13 @@ pub fn parse_strict(src: &str) -> Result<Script, SyntaxError> {
 fn parse_in(src: &str, scratch: &mut Scratch) -> Result<Script, SyntaxError> {
     let mut p = Parser::new(src, scratch, false);
     match p.script() {
-        Ok(()) => Ok(p.finish(scratch)),
+        Ok(()) => Ok(p.finish_ok(scratch)),
         Err(e) if src.contains("\\\"") => {
             p.finish(scratch);
             // SMT-LIB 2.0 files escape quotes in strings as `\"`; cvc5 still reads them.
             let mut p = Parser::new(src, scratch, true);
             match p.script() {
-                Ok(()) => Ok(p.finish(scratch)),
+                Ok(()) => Ok(p.finish_ok(scratch)),
                 Err(_) => {
                     p.finish(scratch);
                     Err(e.into_syntax(src))
@@ -310,11 +310,18 @@ impl<'a> Parser<'a> {
     }
 
     /// The script, with the buffers given back to `scratch`.
-    fn finish(mut self, scratch: &mut Scratch) -> Script {
+    fn finish(self, scratch: &mut Scratch) -> Script {
         self.lex.into_buffers(&mut scratch.lex);
         scratch.stacks = self.st;
-        self.s.shrink_slack();
         self.s
+    }
+
+    /// [`Parser::finish`] of a parse that succeeded: the script, its arenas' slack given
+    /// back (a failed parse's script is dropped, not shrunk).
+    fn finish_ok(self, scratch: &mut Scratch) -> Script {
+        let mut s = self.finish(scratch);
+        s.shrink_slack();
+        s
     }
 
     // ---- tokens -------------------------------------------------------------------------
