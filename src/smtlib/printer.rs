@@ -36,13 +36,7 @@ pub struct Printer<'s> {
 
 /// Prints a whole script, one command per line.
 pub fn print(s: &Script) -> String {
-    let mut p = Printer::new(s);
-    p.out.reserve(s.text.len() + s.text.len() / 8);
-    for c in &s.commands {
-        p.command(&c.kind);
-        p.newline();
-    }
-    p.out
+    Printer::new(s).script(&[])
 }
 
 /// Prints a whole script with some terms replaced by text (how text edits are applied:
@@ -50,12 +44,7 @@ pub fn print(s: &Script) -> String {
 pub fn print_with<'s>(s: &'s Script, overrides: &'s [(TermId, &'s str)]) -> String {
     let mut p = Printer::new(s);
     p.overrides = overrides;
-    p.out.reserve(s.text.len() + s.text.len() / 8);
-    for c in &s.commands {
-        p.command(&c.kind);
-        p.newline();
-    }
-    p.out
+    p.script(&[])
 }
 
 /// What [`crate::smtlib::ast::rename_symbols`] then [`print`] would give, with the commands
@@ -68,14 +57,7 @@ pub fn print_renamed<'s>(
 ) -> String {
     let mut p = Printer::new(s);
     p.renames = Some(map);
-    p.out.reserve(s.text.len() + s.text.len() / 8);
-    for (i, c) in s.commands.iter().enumerate() {
-        if skip.binary_search(&i).is_err() {
-            p.command(&c.kind);
-            p.newline();
-        }
-    }
-    p.out
+    p.script(skip)
 }
 
 /// Prints one term.
@@ -111,6 +93,20 @@ pub fn sort_to_string(s: &Script, t: SortId) -> String {
 impl<'s> Printer<'s> {
     pub fn new(s: &'s Script) -> Self {
         Printer { s, out: String::new(), need_space: false, stack: vec![], overrides: &[], heads: None, renames: None }
+    }
+
+    /// The whole script, one command per line, without the commands `skip` (sorted
+    /// indices): what [`print`], [`print_with`] and [`print_renamed`] share.
+    fn script(mut self, skip: &[usize]) -> String {
+        let s = self.s;
+        self.out.reserve(s.text.len() + s.text.len() / 8);
+        for (i, c) in s.commands.iter().enumerate() {
+            if skip.binary_search(&i).is_err() {
+                self.command(&c.kind);
+                self.newline();
+            }
+        }
+        self.out
     }
 
     /// Ends a line (between commands).
