@@ -9,6 +9,9 @@
 # the fuzz target binary. The targets use the newest z3 and yices (see
 # smtstorm::harness::runner); z3 4.8.7 is shipped too for SMTSTORM_SOLVERS experiments.
 cd "$SRC/smtstorm"
+# ClusterFuzz counts what crashes: a new finding is stored, then aborted on (a checkout's
+# `cargo fuzz run` fuzzes on instead; smtstorm::harness::kept::OnFinding).
+export SMTSTORM_ON_FINDING=abort
 cargo fuzz build -O ${SMTSTORM_FUZZ_BUILD_ARGS:-}
 build="${CARGO_TARGET_DIR:-fuzz/target}/x86_64-unknown-linux-gnu/release"
 targets="parse_target opfuzz_target valfuzz_target storm_target"

@@ -13,9 +13,11 @@
 //! * a **mutant** whose bug the store already holds — under its own dedup key, or under
 //!   the seed finding's (the mutant inherited its seed's bug, as a campaign calls it) —
 //!   is counted and fuzzed on;
-//! * a **new mutant finding** is stored, then aborted on: libFuzzer writes the artifact
-//!   for `smtstorm triage`, and every other process sharing the store (`-fork` jobs, a
-//!   rerun) counts it as known from then on. The store on disk is the memory across
+//! * a **new mutant finding** is stored, and then, as [`OnFinding`] says, fuzzed on (a
+//!   `cargo fuzz run` from the checkout) or aborted on (a build for OSS-Fuzz or
+//!   ClusterFuzzLite, which count crashes: libFuzzer writes the artifact for
+//!   `smtstorm triage`). Either way every other process sharing the store (`-fork` jobs,
+//!   a rerun) counts it as known from then on. The store on disk is the memory across
 //!   processes; each finding takes the store's lock only while it is recorded.
 //!
 //! Inputs named as files on libFuzzer's command line (a reproduction) abort as before.
@@ -48,7 +50,8 @@ pub enum Found {
         identity: String,
     },
     /// A confirmed bug that does not abort: the unmutated input's own (stored as a seed
-    /// finding), or one the store already holds. `new`: stored by this execution.
+    /// finding), one the store already holds, or (under [`OnFinding::GoOn`]) a new one.
+    /// `new`: stored by this execution.
     Kept {
         kind: BugKind,
         solver: String,
@@ -75,6 +78,53 @@ impl Found {
         self.abort_on_finding();
         keep
     }
+}
+
+/// What a new finding of a mutant does to the run (`SMTSTORM_ON_FINDING`).
+///
+/// libFuzzer stops at a crash, and a restart re-reads the whole corpus: in issue 41's
+/// side-by-side runs `cargo fuzz run storm_target` stopped four times in 30 minutes, and
+/// on the 4,070-seed suite one restart spent its remaining 267 s re-running the corpus.
+/// The harness stores and confirms every finding itself (the campaign's format), so a
+/// user's run need not stop for one. Crash-counting infrastructure needs the abort.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnFinding {
+    /// Stored, counted and fuzzed on (`go-on`).
+    GoOn,
+    /// Stored, then the target panics with the finding's crash state (`abort`).
+    Abort,
+}
+
+impl OnFinding {
+    /// The words `SMTSTORM_ON_FINDING` takes.
+    pub const WORDS: &'static str = "go-on or abort";
+
+    pub fn parse(v: &str) -> Option<OnFinding> {
+        match v.trim() {
+            "go-on" => Some(OnFinding::GoOn),
+            "abort" => Some(OnFinding::Abort),
+            _ => None,
+        }
+    }
+
+    /// Without `SMTSTORM_ON_FINDING` at run time: the value it had when the target was
+    /// built (`.clusterfuzzlite/build.sh` builds with `abort`: ClusterFuzz reports what
+    /// crashes), else `go-on` where the store is one a user reads (`SMTSTORM_STORE`, or
+    /// the checkout's `fuzz/store/`), else `abort` (a binary that moved, as under
+    /// OSS-Fuzz, whose store nobody reads).
+    pub fn default_for(built: Option<&str>, store_is_read: bool) -> OnFinding {
+        match built.and_then(OnFinding::parse) {
+            Some(o) => o,
+            None if store_is_read => OnFinding::GoOn,
+            None => OnFinding::Abort,
+        }
+    }
+}
+
+/// Whether [`store_dir`] is a store a user reads: named by `SMTSTORM_STORE`, or the
+/// checkout's `fuzz/store/`.
+pub fn store_is_read() -> bool {
+    std::env::var_os("SMTSTORM_STORE").is_some() || Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz").is_dir()
 }
 
 /// The harness's store: `SMTSTORM_STORE`, else `fuzz/store/<target>` of the checkout the
@@ -117,7 +167,8 @@ impl Harness {
     }
 
     /// A confirmed finding on `s` ([`Found`], the module docs): stored, and aborted on
-    /// only when new and made by a mutator. Without a store, or replaying files, it aborts.
+    /// only when new, made by a mutator, and [`OnFinding::Abort`]. Without a store, or
+    /// replaying files, it aborts.
     pub(super) fn keep(&mut self, s: &Script, known: &Expected, c: &Confirmed) -> Found {
         let found = self.named(s, &c.verdict);
         let Some(out) = self.store.clone().filter(|_| !self.replay) else { return found };
@@ -133,6 +184,14 @@ impl Harness {
             Ok(Recorded::New(dir)) if seed_finding => {
                 self.stats.seed_findings += 1;
                 eprintln!("smtstorm: seed finding stored in {} (fuzzing on)", dir.display());
+                Found::Kept { kind, solver, dir, new: true }
+            }
+            Ok(Recorded::New(dir)) if self.on_finding == OnFinding::GoOn => {
+                self.stats.new_findings += 1;
+                eprintln!(
+                    "smtstorm: confirmed {kind} of {solver}: finding stored in {} (fuzzing on; SMTSTORM_ON_FINDING=abort stops here)",
+                    dir.display()
+                );
                 Found::Kept { kind, solver, dir, new: true }
             }
             Ok(Recorded::New(dir)) => {
@@ -198,6 +257,69 @@ mod tests {
     use super::super::tests::harness_of;
     use super::super::{mutate_with, runner};
     use super::*;
+
+    /// Issue 41: a new finding of a mutant, under `go-on` (a `cargo fuzz run` from the
+    /// checkout), is stored and fuzzed on; met again it is known; under `abort` (the
+    /// ClusterFuzzLite build) a new one aborts after it is stored.
+    #[test]
+    fn a_new_mutant_finding_is_stored_and_the_run_goes_on_unless_told_to_abort() {
+        let dir = tempfile::Builder::new().prefix("smtstorm-goon-").tempdir().unwrap();
+        let out = dir.path().join("store");
+        let harness = |on| {
+            let mut h = harness_of(&[&faulty("crash-if:crash_me"), "z3-5.4.0"]);
+            h.store = Some(out.clone());
+            h.on_finding = on;
+            h
+        };
+        let mutant = |n: u32| {
+            format!("(set-logic QF_LIA)\n(declare-const crash_me Int)\n(assert (> crash_me {n}))\n(check-sat)\n")
+                .into_bytes()
+        };
+        let mut h = harness(OnFinding::GoOn);
+        let m = mutant(1);
+        h.note_mutant(&m, Some(crate::mutate::Engine::OpFuzz));
+        let first = runner::storm_input(&mut h, &m);
+        assert!(matches!(&first, Found::Kept { new: true, solver, .. } if solver == "faulty"), "{first:?}");
+        assert!(first.abort_or_keep(), "fuzzed on, kept in the corpus");
+        assert_eq!(h.stats.new_findings, 1);
+        let m2 = mutant(2);
+        h.note_mutant(&m2, Some(crate::mutate::Engine::OpFuzz));
+        let again = runner::storm_input(&mut h, &m2);
+        assert!(matches!(again, Found::Kept { new: false, .. }), "one cause, known: {again:?}");
+        let stored = Store::list_in(&out);
+        assert_eq!(stored.len(), 1, "{stored:?}");
+        assert!(!stored[0].1.seed_finding && stored[0].1.origin == Origin::Engine(crate::mutate::Engine::OpFuzz));
+        // `smtstorm report` reads a target's store as it reads a campaign's.
+        let report = crate::campaign::report::load(&out).expect("a target's store is a store");
+        assert_eq!(report.findings.len(), 1);
+        // Under `abort` a new finding (another solver's) aborts once stored.
+        let mut h = harness(OnFinding::Abort);
+        let wrong = b"(set-logic QF_LIA)\n(declare-const x Int)\n(assert (> x 2))\n(check-sat)\n".to_vec();
+        assert_eq!(runner::storm_input(&mut h, &wrong), Found::Nothing, "a right answer is not a finding");
+        let m3 = mutant(3);
+        h.note_mutant(&m3, Some(crate::mutate::Engine::OpFuzz));
+        assert!(matches!(runner::storm_input(&mut h, &m3), Found::Kept { new: false, .. }), "known to the store");
+        let _ = std::fs::remove_dir_all(&out);
+        let mut h = harness(OnFinding::Abort);
+        h.note_mutant(&m3, Some(crate::mutate::Engine::OpFuzz));
+        let f = runner::storm_input(&mut h, &m3);
+        assert!(matches!(f, Found::Finding { .. }), "{f:?}");
+        assert_eq!(Store::list_in(&out).len(), 1, "stored before it aborts");
+    }
+
+    /// `SMTSTORM_ON_FINDING`'s words, and its default: the build's value, else `go-on`
+    /// where a user reads the store, else `abort`.
+    #[test]
+    fn what_a_new_finding_does_by_default() {
+        assert_eq!(OnFinding::parse("go-on"), Some(OnFinding::GoOn));
+        assert_eq!(OnFinding::parse(" abort "), Some(OnFinding::Abort));
+        assert_eq!(OnFinding::parse("stop"), None);
+        assert_eq!(OnFinding::default_for(None, true), OnFinding::GoOn);
+        assert_eq!(OnFinding::default_for(None, false), OnFinding::Abort);
+        assert_eq!(OnFinding::default_for(Some("abort"), true), OnFinding::Abort);
+        assert_eq!(OnFinding::default_for(Some("go-on"), false), OnFinding::GoOn);
+        assert_eq!(OnFinding::default_for(Some("typo"), true), OnFinding::GoOn);
+    }
 
     /// Issue 41: a seed that already crashes a solver (the fault proxy's `crash-if` around
     /// a real z3 5.4.0) is stored once as a seed finding and the run goes on past it: the

@@ -20,6 +20,9 @@
 //! * `SMTSTORM_STORE=DIR`: the harness's bug store ([`super::kept`]; default
 //!   `fuzz/store/<target>` of the checkout): seed findings go there and do not abort, and a
 //!   finding the store already holds never aborts again (`-fork` jobs share it).
+//! * `SMTSTORM_ON_FINDING=go-on|abort`: whether a new mutant finding, once stored, stops
+//!   the run ([`super::kept::OnFinding`]; default `go-on` from a checkout, `abort` in the
+//!   ClusterFuzzLite/OSS-Fuzz build).
 //! * `SMTSTORM_SLOW_DIR=DIR` writes every execution whose queries took ≥ 100 ms to `DIR`
 //!   (the slowest solver's text, its outcome and wall time), to see where the time goes.
 //! * `SMTSTORM_SHIM=0` switches the behaviour shim off (for comparisons).
@@ -32,10 +35,14 @@
 //!   edges are libFuzzer coverage. It is confirmed in a fresh z3 context, and cannot be the
 //!   STORM reference.
 //!
-//! A finding aborts (panics, so libFuzzer writes the input to `fuzz/artifacts/`) only
-//! after every solver re-ran the input in a fresh process and the same verdict came back:
-//! `fuzz/artifacts/` holds real findings, not session artefacts. Errors, unknowns and
-//! timeouts never abort.
+//! A finding is stored (and, under `abort`, aborts: a panic, so libFuzzer writes the input
+//! to `fuzz/artifacts/`) only after every solver re-ran the input in a fresh process and
+//! the same verdict came back: the store and `fuzz/artifacts/` hold real findings, not
+//! session artefacts. Errors, unknowns and timeouts never count.
+//!
+//! A value these variables cannot take stops the target at its start with the variable's
+//! name and the values it takes (a typo in `SMTSTORM_TIMEOUT_MS` must not run a day at
+//! the default).
 
 pub use super::kept::Found;
 use super::stats::Stats;
@@ -91,6 +98,8 @@ pub struct Harness {
     /// Inputs given as files on libFuzzer's command line (a reproduction): every confirmed
     /// finding aborts, as the user asked to see it.
     pub replay: bool,
+    /// Whether a new mutant finding, once stored, aborts ([`super::kept::OnFinding`]).
+    pub on_finding: super::kept::OnFinding,
     /// Semantic Fusion in storm_target's crossover (`SMTSTORM_FUSION=1`). Off by default
     /// until an end-to-end run shows it makes no false report: the first two runs each
     /// made one (a fusion parent's status kept through byte edits; STORM pools of an
@@ -133,6 +142,33 @@ pub enum HarnessError {
     NoInProcessZ3,
     #[error("{}: {source}", path.display())]
     Scratch { path: std::path::PathBuf, source: std::io::Error },
+    #[error("{name}={value:?}: expected {expected}")]
+    Env { name: &'static str, value: String, expected: &'static str },
+}
+
+/// The environment variable `name` read by `parse` (`None` when unset); a value `parse`
+/// refuses, or one that is not Unicode, is [`HarnessError::Env`].
+fn env_var<T>(
+    name: &'static str,
+    expected: &'static str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Option<T>, HarnessError> {
+    match std::env::var_os(name) {
+        None => Ok(None),
+        Some(v) => match v.to_str().and_then(|s| parse(s.trim())) {
+            Some(t) => Ok(Some(t)),
+            None => Err(HarnessError::Env { name, value: v.to_string_lossy().into_owned(), expected }),
+        },
+    }
+}
+
+/// A switch: `1` on, `0` off.
+fn switch(v: &str) -> Option<bool> {
+    match v {
+        "1" => Some(true),
+        "0" => Some(false),
+        _ => None,
+    }
 }
 
 /// Why the harness cannot start (printed once, then every target panics with it: a
@@ -160,17 +196,30 @@ fn setup() -> Result<Harness, HarnessError> {
     let reference =
         crate::solver::registry::reference_index(&specs, std::env::var("SMTSTORM_REFERENCE").ok().as_deref())
             .ok_or(HarnessError::UnknownReference)?;
-    let ms = std::env::var("SMTSTORM_TIMEOUT_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_TIMEOUT_MS);
-    let shim = std::env::var("SMTSTORM_SHIM").map_or(true, |v| v != "0");
+    let positive_ms = |v: &str| v.parse::<u64>().ok().filter(|&n| n > 0);
+    let ms =
+        env_var("SMTSTORM_TIMEOUT_MS", "milliseconds, a whole number > 0", positive_ms)?.unwrap_or(DEFAULT_TIMEOUT_MS);
+    let shim = env_var("SMTSTORM_SHIM", "1 or 0", switch)?.unwrap_or(true);
+    let fusion = env_var("SMTSTORM_FUSION", "1 or 0", switch)?.unwrap_or(false);
+    let push_pop = env_var("SMTSTORM_FRAMING", "reset or pushpop", |v| match v {
+        "reset" => Some(false),
+        "pushpop" => Some(true),
+        _ => None,
+    })?
+    .unwrap_or(false);
+    use super::kept::OnFinding;
+    let on_finding = env_var("SMTSTORM_ON_FINDING", OnFinding::WORDS, OnFinding::parse)?
+        .unwrap_or_else(|| OnFinding::default_for(option_env!("SMTSTORM_ON_FINDING"), super::kept::store_is_read()));
     if in_process.is_some_and(|k| k == reference) {
         return Err(HarnessError::InProcessReference);
     }
     let mut h = Harness::new(specs, reference, Duration::from_millis(ms), shim)?;
-    h.fusion = std::env::var("SMTSTORM_FUSION").is_ok_and(|v| v == "1");
+    h.fusion = fusion;
     h.load_options();
     h.store = Some(super::kept::store_dir());
     h.replay = super::start::replaying();
-    if std::env::var("SMTSTORM_FRAMING").is_ok_and(|v| v == "pushpop") {
+    h.on_finding = on_finding;
+    if push_pop {
         h.use_push_pop();
     }
     // libFuzzer ends a timed run with exit(): the last figures are printed then, so
@@ -229,8 +278,15 @@ impl Harness {
             .enumerate()
             .map(|(i, s)| if i == self.reference { format!("{} (STORM reference)", s.name) } else { s.name.clone() })
             .collect();
+        let findings = match (&self.store, self.on_finding) {
+            (Some(d), super::kept::OnFinding::GoOn) => {
+                format!("findings stored in {} and fuzzed on (SMTSTORM_ON_FINDING=abort to stop at one)", d.display())
+            }
+            (Some(d), super::kept::OnFinding::Abort) => format!("findings stored in {} and aborted on", d.display()),
+            (None, _) => "findings aborted on".into(),
+        };
         format!(
-            "asking {} with {} ms per query; another release under test: SMTSTORM_SOLVERS=z3-4.8.12,z3-5.4.0 (installed names: smtstorm solvers), SMTSTORM_TIMEOUT_MS=N",
+            "asking {} with {} ms per query; {findings}; another release under test: SMTSTORM_SOLVERS=z3-4.8.12,z3-5.4.0 (installed names: smtstorm solvers), SMTSTORM_TIMEOUT_MS=N",
             names.join(", "),
             self.limits.time.as_millis()
         )
@@ -257,6 +313,7 @@ impl Harness {
             options: Default::default(),
             store: None,
             replay: false,
+            on_finding: super::kept::OnFinding::Abort,
             fusion: false,
             last_mutant: None,
             origin: crate::store::Origin::Seed,
@@ -265,7 +322,7 @@ impl Harness {
             scratch,
             execs: 0,
             stats: Stats::default(),
-            stats_every: std::env::var("SMTSTORM_STATS").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
+            stats_every: env_var("SMTSTORM_STATS", "a number of executions", |v| v.parse().ok())?.unwrap_or(0),
             slow_dir: std::env::var_os("SMTSTORM_SLOW_DIR").map(Into::into),
         })
     }
@@ -628,5 +685,25 @@ fn storm_body(h: &mut Harness, data: &[u8]) -> Found {
     match text.and_then(storm::read_witness) {
         Some(w) => h.storm(&s, &w),
         None => h.differential(&s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A value a harness variable cannot take is an error naming the variable, the value
+    /// and what it takes; unset is `None`; a good value is read.
+    #[test]
+    fn a_bad_environment_value_is_said_not_replaced_by_the_default() {
+        let name = "SMTSTORM_TEST_ENV_VAR_OF_RUNNER";
+        std::env::remove_var(name);
+        assert!(matches!(env_var(name, "1 or 0", switch), Ok(None)));
+        std::env::set_var(name, "yes");
+        let e = env_var(name, "1 or 0", switch).unwrap_err().to_string();
+        assert_eq!(e, "SMTSTORM_TEST_ENV_VAR_OF_RUNNER=\"yes\": expected 1 or 0");
+        std::env::set_var(name, " 0 ");
+        assert!(matches!(env_var(name, "1 or 0", switch), Ok(Some(false))));
+        std::env::remove_var(name);
     }
 }

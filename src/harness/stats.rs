@@ -37,10 +37,12 @@ pub struct Stats {
     /// Mutants (and crossover children) per engine, in [`Engine::ALL`]'s order: which
     /// engine the mutator used ([`Stats::count_engine`]).
     pub engines: [u64; Engine::ALL.len()],
-    /// Confirmed findings stored as seed findings, and those the store already held
-    /// (neither aborts, [`super::kept`]).
+    /// Confirmed findings stored as seed findings, those the store already held (neither
+    /// aborts, [`super::kept`]), and new mutant findings stored without aborting
+    /// ([`super::kept::OnFinding::GoOn`]).
     pub seed_findings: u64,
     pub known_findings: u64,
+    pub new_findings: u64,
 }
 
 impl Stats {
@@ -59,7 +61,7 @@ impl Stats {
     /// One line for stderr.
     pub fn line(&self, execs: u64) -> String {
         format!(
-            "#smtstorm execs {execs} queried {} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s, from witnesses {}, opfuzz fallbacks {}, coercion mutants {}, confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s; mutants{}; seed findings {}, known findings {}",
+            "#smtstorm execs {execs} queried {} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s, from witnesses {}, opfuzz fallbacks {}, coercion mutants {}, confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s; mutants{}; new findings {}, seed findings {}, known findings {}",
             self.by_time.iter().sum::<u64>(),
             self.query_wall.as_secs_f64(),
             self.by_time[0],
@@ -79,6 +81,7 @@ impl Stats {
             self.target_wall.as_secs_f64(),
             self.mutate_wall.as_secs_f64(),
             Engine::ALL.iter().zip(&self.engines).map(|(e, n)| format!(" {e} {n}")).collect::<String>(),
+            self.new_findings,
             self.seed_findings,
             self.known_findings
         )

@@ -73,9 +73,11 @@ pub fn campaign(out: &Path) -> PathBuf {
 pub fn bandit(out: &Path) -> PathBuf {
     out.join("bandit.json")
 }
-/// Whether `out` holds a campaign's or BanditFuzz's store (its definition file is there).
+/// Whether `out` holds a campaign's or BanditFuzz's store (its definition file is there),
+/// or a fuzz target's (`fuzz/store/<target>`: no definition, but every top directory a
+/// store opens with).
 pub fn is_store(out: &Path) -> bool {
-    campaign(out).is_file() || bandit(out).is_file()
+    campaign(out).is_file() || bandit(out).is_file() || TOPS.iter().all(|t| out.join(t).is_dir())
 }
 /// `OUT/events.jsonl`: the append-only event stream.
 pub fn events(out: &Path) -> PathBuf {

@@ -34,10 +34,14 @@ pub struct Data {
 }
 
 pub fn load(out: &Path) -> std::io::Result<Data> {
-    if !layout::campaign(out).exists() && !layout::bandit(out).exists() {
+    if !layout::is_store(out) {
         let name = |p: PathBuf| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let why =
-            format!("no {} or {}: not a campaign directory", name(layout::campaign(out)), name(layout::bandit(out)));
+        let why = format!(
+            "no {}, {} or {}/: not a campaign directory or a fuzz target's store",
+            name(layout::campaign(out)),
+            name(layout::bandit(out)),
+            layout::BUGS
+        );
         return Err(std::io::Error::new(std::io::ErrorKind::NotFound, why));
     }
     let campaign = CampaignFile::read(out).ok().flatten();
