@@ -192,6 +192,26 @@ pub fn failure_in(text: &str) -> Option<String> {
         .find_map(|c| c.failures.iter().find(|f| text.contains(**f)).map(|f| format!("{}: {f}", c.name())))
 }
 
+/// cvc5's `check-models` failing: it aborts with an internal error that names the model
+/// check and the theories whose assertions the model falsifies (`SolverEngine::checkModel():
+/// ERRORS SATISFYING ASSERTIONS WITH MODEL { THEORY_FP THEORY_ARRAYS }`). That is a model
+/// the solver's own validation rejected — an invalid model, as z3's `model_validate` error
+/// is — not a crash of the search: read as a crash, every such failure had one crash
+/// state (`check_models.cpp:251`) and unrelated models were stored as one cause (issue
+/// 39, judge26a). The message keeps the theories (they tell causes apart before a
+/// reduction does) and drops the assertion text (it varies between runs of one bug).
+pub fn model_check_failure_in(text: &str) -> Option<String> {
+    const CVC5: &str = "SolverEngine::checkModel(): ERRORS SATISFYING ASSERTIONS WITH MODEL";
+    let at = text.find(CVC5)?;
+    let rest = &text[at + CVC5.len()..];
+    let line = rest.lines().next().unwrap_or("").trim().trim_end_matches(':').trim();
+    let theories = line.strip_prefix('{').and_then(|l| l.split_once('}')).map(|(t, _)| t.split_whitespace());
+    Some(match theories {
+        Some(t) => format!("check-models: model falsifies assertions of {}", t.collect::<Vec<_>>().join(" ")),
+        None => "check-models: model falsifies assertions".into(),
+    })
+}
+
 /// Whether an outcome's message is a failed self-check's ([`failure_in`]), and which.
 pub fn check_of_failure(message: &str) -> Option<&'static SelfCheck> {
     let (name, _) = message.split_once(": ")?;
@@ -262,6 +282,15 @@ mod tests {
              (set-option :check-proofs true)\n(set-option :check-unsat-cores true)\n"
         );
         assert_eq!(of(Family::Yices).count(), 0, "yices offers none");
+        // cvc5 1.4.2's check-models abort (a Float32-indexed array model at -0, judge26a).
+        let models = "Fatal failure within void cvc5::internal::smt::CheckModels::checkModel(...) at /project/src/smt/check_models.cpp:251\n\
+            Internal error detected SolverEngine::checkModel(): ERRORS SATISFYING ASSERTIONS WITH MODEL { THEORY_FP THEORY_ARRAYS }:\n\
+            assertion:     (= (fp #b0 #b00000000 #b00000000000000000000000) (select b (fp #b1 #b00000000 #b00000000000000000000000)))\n";
+        assert_eq!(
+            model_check_failure_in(models).as_deref(),
+            Some("check-models: model falsifies assertions of THEORY_FP THEORY_ARRAYS")
+        );
+        assert_eq!(model_check_failure_in("Fatal failure within f() at /p/theory_arith.cpp:9"), None);
         assert!(After::Definite.applies(&Outcome::Sat) && After::Unsat.applies(&Outcome::Unsat));
         assert!(!After::Unsat.applies(&Outcome::Sat) && !After::Definite.applies(&Outcome::Timeout));
     }

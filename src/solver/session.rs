@@ -428,9 +428,16 @@ pub(super) fn crash_or_reply(
         }
     }
     // A self-check that failed ([`super::checks`]): cvc5 aborts on an internal error
-    // that names the check. The check's failure, not a crash of the search.
-    if let (false, Some(message)) = (clean, super::checks::failure_in(&format!("{stderr}\n{out}"))) {
-        return (partial(responses, checks, Outcome::CheckFailed { message }), None);
+    // that names the check. The check's failure, not a crash of the search; a failed
+    // model check is an invalid model.
+    if !clean {
+        let text = format!("{stderr}\n{out}");
+        if let Some(message) = super::checks::model_check_failure_in(&text) {
+            return (partial(responses, checks, Outcome::InvalidModel { message }), None);
+        }
+        if let Some(message) = super::checks::failure_in(&text) {
+            return (partial(responses, checks, Outcome::CheckFailed { message }), None);
+        }
     }
     let evidence = crash_evidence(stderr, out);
     if clean || (signal.is_none() && (has_error || evidence.is_none())) {
