@@ -219,7 +219,9 @@ impl Harness {
             .collect();
         Meta {
             seed: format!("libfuzzer input {}", crate::store::seed_hash(trigger)),
-            seed_hash: crate::store::seed_hash(trigger),
+            // Every libFuzzer input is its own seed: no seed hash, so that findings are
+            // keyed by their symptom ([`crate::store::dedup_key`]).
+            seed_hash: String::new(),
             origin: self.origin.clone(),
             seed_finding,
             ..Meta::found(&c.verdict, &self.specs, answers, s.logic(), trigger.len())

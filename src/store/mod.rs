@@ -285,6 +285,15 @@ fn finding_dirs(out: &Path) -> Vec<(&'static str, PathBuf)> {
 /// bisected, the release that fixed it. (A bare signal alone merged every segfault of a
 /// solver: in session 14, z3 5.4.0's `euf-completion` and `elim-uncnstr`/`smtfd` crashes,
 /// two bugs, shared one key.)
+///
+/// Where the message says little (all but crashes with a state or message), the seed the
+/// finding came from is part of the key too: a duplicate keeps only the smaller trigger,
+/// so two causes under one key lose one for good — cvc5's "unsat core is sat" in `ALL`
+/// came from four seeds in one run, and two z3 regressions of one logic and release
+/// shared an id (issue 39, judge26a). Mutants of one seed with one symptom stay one
+/// finding; findings of two seeds become one cause when their reductions' identities meet
+/// ([`identity::key`], merged at the end of a campaign). A finding without a seed hash (a
+/// fuzz target's: every input is its own seed) is keyed by its symptom alone.
 pub fn dedup_key(m: &Meta) -> String {
     let top = if m.seed_finding { "seed" } else { "fuzz" };
     let bare_signal = m.signature.starts_with("SIG") && !m.signature.contains(|c: char| c.is_whitespace() || c == ':');
@@ -295,14 +304,21 @@ pub fn dedup_key(m: &Meta) -> String {
         BugKind::Crash if !bare_signal => format!("{top}|crash|{}|{}", m.blamed, m.signature),
         // Which oracle decided is part of the key (issue 40): a solver's own checker and
         // a disagreement between families are different reports even on one input.
-        k => format!(
-            "{top}|{k}|{}|{}|{}|{}|{}",
-            m.blame_by.oracle(),
-            m.blamed,
-            m.logic,
-            m.signature,
-            m.fixed_in.as_deref().unwrap_or("-")
-        ),
+        k => {
+            let mut key = format!(
+                "{top}|{k}|{}|{}|{}|{}|{}",
+                m.blame_by.oracle(),
+                m.blamed,
+                m.logic,
+                m.signature,
+                m.fixed_in.as_deref().unwrap_or("-")
+            );
+            if !m.seed_hash.is_empty() {
+                key.push_str("|seed|");
+                key.push_str(&m.seed_hash);
+            }
+            key
+        }
     }
 }
 
@@ -369,6 +385,38 @@ mod tests {
             key(crash("ALL", "-", "SIGSEGV: ; ignoring unsupported logic")),
             key(crash("QF_UF", "4.8.8", "SIGSEGV: ; ignoring unsupported logic"))
         );
+    }
+
+    /// A wrong answer or regression says little in its message: two seeds with one
+    /// symptom are two findings (until their reductions meet), one seed's mutants one; a
+    /// fuzz target's finding (no seed hash) is keyed by the symptom; a crash with a
+    /// message is one bug whatever the seed. Recorded, the second seed's trigger is kept.
+    #[test]
+    fn a_symptom_that_says_little_is_one_finding_per_seed() {
+        let wrong = |seed: &str| Meta {
+            kind: BugKind::Soundness,
+            blame_by: BlameBy::Majority,
+            signature: "unsat core is sat".into(),
+            seed_hash: seed.into(),
+            ..meta("ALL", "-", 0.0)
+        };
+        assert_ne!(dedup_key(&wrong("a1")), dedup_key(&wrong("b2")));
+        assert_eq!(dedup_key(&wrong("a1")), dedup_key(&wrong("a1")));
+        assert!(!dedup_key(&wrong("")).contains("seed"), "{}", dedup_key(&wrong("")));
+        let crash = |seed: &str| Meta {
+            kind: BugKind::Crash,
+            blame_by: BlameBy::Crash,
+            signature: "ASSERTION VIOLATION ast.cpp:375".into(),
+            seed_hash: seed.into(),
+            ..meta("ALL", "-", 0.0)
+        };
+        assert_eq!(dedup_key(&crash("a1")), dedup_key(&crash("b2")));
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        assert!(matches!(store.record(wrong("a1"), "(check-sat) ; a").unwrap(), Recorded::New(_)));
+        assert!(matches!(store.record(wrong("a1"), "(check-sat) ; a, again").unwrap(), Recorded::Duplicate(_)));
+        assert!(matches!(store.record(wrong("b2"), "(check-sat) ; b, longer").unwrap(), Recorded::New(_)));
+        assert_eq!(Store::list_in(dir.path()).len(), 2);
     }
 
     /// Issue 39: under a component its maintainers disown, findings are one cause per
