@@ -693,3 +693,110 @@ fn match_output_keeps_what_the_checker_printed() {
     assert!(again.status.success() && again.stdout == said.as_bytes(), "{reduced}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 39: a reduction keeps what the releases beside the bug did on the trigger. The
+/// blamed release (the fault proxy around a real z3 5.4.0) crashes with one message on
+/// three names; an older release crashes on one of them only, a newer failing one on
+/// the trigger's own. A candidate that makes the older release crash too has slipped to
+/// a bug the older release shows; one the newer release no longer fails on has narrowed
+/// to a form fixed earlier. The judge accepts both without guards, neither with them, and
+/// the trigger either way.
+#[test]
+fn a_reduction_keeps_the_verdicts_of_the_releases_beside_the_bug() {
+    use smtstorm::reduce::judge::{Guard, Symptom};
+    let root = tempdir("reduce-guards");
+    let proxy = root.join("fault_proxy.py");
+    std::fs::copy(repo().join("tests/fixtures/fault_proxy.py"), &proxy).unwrap();
+    let z3 = |faults: &str, version: &str| {
+        let cmd = vec![
+            "python3".to_string(),
+            proxy.display().to_string(),
+            faults.to_string(),
+            solver_bin("z3-5.4.0/bin/z3").display().to_string(),
+            "-smt2".to_string(),
+        ];
+        let mut s = SolverSpec::new(&format!("z3-{version}"), smtstorm::solver::Family::Z3, cmd);
+        s.version = Some(version.into());
+        s
+    };
+    let blamed = z3("crash-if:crash_here_please,crash-if:narrow_me,crash-if:slip_me", "9.0.0");
+    let older = z3("crash-if:slip_me", "8.0.0");
+    let newer = z3("crash-if:crash_here_please", "9.1.0");
+    let limits = Limits { time: Duration::from_secs(10), ..Limits::default() };
+    let trig = root.join("t.smt2");
+    std::fs::write(&trig, "(declare-const crash_here_please Int)\n(check-sat)\n").unwrap();
+    let Some(smtstorm::solver::Outcome::Crash { message, .. }) =
+        smtstorm::solver::run_file(&blamed, &trig, 1, &limits).crash
+    else {
+        panic!("the proxy does not crash")
+    };
+    let scratch = root.join("scratch");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let mut judge = FindingJudge {
+        solvers: vec![blamed],
+        symptom: Symptom::Crash { signature: message, frames: vec![] },
+        witness: None,
+        limits,
+        dir: scratch,
+        fresh_only: true.into(),
+        keeps_logic: false,
+        guards: vec![],
+    };
+    let q = |names: &[&str]| {
+        let decls: String = names.iter().map(|n| format!("(declare-const {n} Int)\n")).collect();
+        format!("{decls}(check-sat)\n")
+    };
+    let trigger = q(&["crash_here_please"]);
+    let slipped = q(&["crash_here_please", "slip_me"]);
+    let narrowed = q(&["narrow_me"]);
+    for t in [&trigger, &slipped, &narrowed] {
+        assert!(judge.confirm(t), "without guards every one shows the crash:\n{t}");
+    }
+    judge.guards = vec![Guard { spec: older, fails: false }, Guard { spec: newer, fails: true }];
+    assert!(judge.confirm(&trigger));
+    assert!(!judge.confirm(&slipped), "the older release crashes on it too");
+    assert!(!judge.confirm(&narrowed), "the newer failing release no longer fails on it");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The guards of a real finding are read off its trigger's range over the installed z3
+/// ladder: z3 4.8.12's invalid model under `:arith.simplex_strategy 5` (judge26a, L3)
+/// fails in 4.8.9–4.8.17, and 4.8.8 and 4.12.6 give a valid model (4.8.5 and 4.8.7 do not
+/// know the parameter: they say nothing). The guards: 4.8.8 and 4.12.6 keep passing,
+/// 4.8.17 keeps failing.
+#[test]
+fn guards_are_the_passing_releases_beside_the_failing_ones_and_the_newest_failing() {
+    let root = tempdir("reduce-guards-ladder");
+    let reg = smtstorm::solver::Registry::load(&smtstorm::solver::registry::default_toml()).unwrap();
+    let blamed = reg.solvers.iter().find(|s| s.name == "z3-4.8.12").expect("z3 4.8.12 installed").clone();
+    let trigger = "(declare-const x Real)\n(declare-fun a () Int)\n\
+                   (assert (and (not (is_int x)) (or (= 0 a) (= x 0.0))))\n\
+                   (check-sat-using (using-params lra :arith.simplex_strategy 5))\n";
+    let dir = root.join("bugs/invalid-model/l3");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("trigger.smt2"), trigger).unwrap();
+    let meta = serde_json::json!({
+        "id": "l3", "kind": "invalid-model", "blamed": blamed.name, "blamed_version": blamed.version,
+        "blame_by": "validation", "logic": "ALL", "signature": "an invalid model was generated",
+        "fixed_in": null, "bisection": [],
+        "answers": [{"solver": blamed.name, "version": blamed.version,
+                     "outcomes": ["invalid-model(an invalid model was generated)"],
+                     "stdout_excerpt": "", "stderr_excerpt": "", "seconds": 0.05}],
+        "seed": "none", "seed_hash": "0", "engine": "config", "edits": [], "rng_seed": 0, "found_at": 0.0,
+        "found_unix": 0, "run": 1, "trigger_bytes": trigger.len(), "duplicates": 0, "seed_finding": false
+    });
+    std::fs::write(dir.join("meta.json"), serde_json::to_vec_pretty(&meta).unwrap()).unwrap();
+    let (range, guards) =
+        smtstorm::reduce::range::guards(&dir, std::slice::from_ref(&blamed), &reg.solvers, Duration::from_secs(20))
+            .unwrap();
+    let got: Vec<(String, bool)> =
+        guards.iter().map(|g| (g.spec.version.clone().unwrap_or_default(), g.fails)).collect();
+    assert_eq!(
+        got,
+        [("4.8.8".to_string(), false), ("4.12.6".to_string(), false), ("4.8.17".to_string(), true)],
+        "{}",
+        range.words()
+    );
+    assert_eq!(range.on, "trigger.smt2");
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -568,7 +568,8 @@ fn reduce_findings(sh: &Shared, out: &Path, quiet: bool, deadline: Option<Instan
         if meta.reduction.is_some() {
             continue;
         }
-        let r = crate::reduce::reduce_finding(dir, &sh.solvers, &opts, crate::util::time::seconds(sh.cfg.timeout));
+        let limit = crate::util::time::seconds(sh.cfg.timeout);
+        let r = crate::reduce::reduce_finding(dir, &sh.solvers, &sh.ladder, &opts, limit);
         let ev = match &r {
             Ok(rep) => Event::Reduced {
                 id: meta.id.clone(),

@@ -130,7 +130,10 @@ impl ReduceCmd {
                 }
             }
             let max = timeout.unwrap_or(smtstorm::util::time::seconds(smtstorm::solver::DEFAULT_TIMEOUT_S));
-            let r = reduce::reduce_finding(&self.input, &solvers, &opts, max)?;
+            let ladder = smtstorm::solver::Registry::load(&smtstorm::solver::registry::default_toml())
+                .map(|r| r.solvers)
+                .unwrap_or_default();
+            let r = reduce::reduce_finding(&self.input, &solvers, &ladder, &opts, max)?;
             let out = finding.reduced_path();
             if let Some(o) = self.output.as_ref().filter(|o| !same_file(&out, o)) {
                 smtstorm::util::fs::write_atomic(o, &std::fs::read(&out)?)?;

@@ -35,9 +35,13 @@ pub(super) fn campaign_of(dir: &FindingDir) -> Option<CampaignFile> {
 /// writes its reduction (`reduced.smt2`, atomically after every success, so an
 /// interrupted run keeps its progress; a STORM witness line stays on top) and records the
 /// report in its `meta.json`. `max_time` caps the per-check limit the judge derives from the finding.
+/// `ladder`: the installed releases; the trigger's range over them (kept in `meta.json`
+/// until the reduction's own replaces it) names the releases the reduction must keep
+/// passing ([`super::range::guards`]).
 pub fn reduce_finding(
     dir: &Path,
     solvers: &[SolverSpec],
+    ladder: &[SolverSpec],
     opts: &Options,
     max_time: Duration,
 ) -> Result<Report, ReduceError> {
@@ -71,6 +75,7 @@ pub fn reduce_finding(
         }
     }
     let narrowed = narrow_limit(&mut judge, &meta, &smtlib::print(&script), opts.time.map(|t| t0 + t));
+    guard(&mut judge, &mut meta, dir.path(), solvers, ladder, max_time, &smtlib::print(&script), opts.time);
     let out = dir.reduced_path();
     let opts = Options { time: opts.time.map(|t| t.saturating_sub(t0.elapsed())), ..opts.clone() };
     // The script is handed over, not copied: the reduction drops it once it has beaten it.
@@ -89,6 +94,48 @@ pub fn reduce_finding(
     meta.reduction = Some(report.clone());
     dir.write_meta(&meta).map_err(|e| ReduceError::Write { path: dir.meta_path().display().to_string(), source: e })?;
     Ok(report)
+}
+
+/// Sets `judge`'s guards ([`super::range::guards`]) from the trigger's
+/// range over `ladder`, and keeps that range in `meta` where it has none. Skipped for a
+/// symptom no single release shows alone, and where less than 20 s of the reduction's
+/// budget (`time`) would be left; the guards are dropped if the trigger itself (`text`)
+/// fails them, so that they can never stop a reduction from starting.
+#[allow(clippy::too_many_arguments)]
+fn guard(
+    judge: &mut judge::FindingJudge,
+    meta: &mut crate::store::Meta,
+    dir: &Path,
+    solvers: &[SolverSpec],
+    ladder: &[SolverSpec],
+    max_time: Duration,
+    text: &str,
+    time: Option<Duration>,
+) {
+    use super::Judge;
+    use judge::Symptom;
+    let alone = matches!(
+        judge.symptom,
+        Symptom::Crash { .. }
+            | Symptom::InvalidModel { .. }
+            | Symptom::CheckFailed { .. }
+            | Symptom::Answers { .. }
+            | Symptom::Contradiction
+            | Symptom::Core { .. }
+    );
+    let releases = super::range::releases(&judge.solvers[0], ladder).len();
+    let cost = judge.limits.time * releases as u32;
+    if !alone || releases < 2 || time.is_some_and(|t| t < cost + Duration::from_secs(20)) {
+        return;
+    }
+    let Ok((range, guards)) = super::range::guards(dir, solvers, ladder, max_time) else { return };
+    if meta.cause.range.is_none() {
+        meta.cause.range = Some(range);
+    }
+    judge.guards = guards;
+    if !judge.guards.is_empty() && !judge.confirm(text) {
+        judge.guards.clear();
+    }
 }
 
 /// A finding whose trigger made a solver wait (a query that ran to its limit, or gave up

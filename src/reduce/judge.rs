@@ -289,6 +289,21 @@ pub struct FindingJudge {
     /// reduction that dropped it would reproduce through smtstorm only, not when a user
     /// runs the solver on the file.
     pub keeps_logic: bool,
+    /// Releases of the blamed solver's family whose verdict on the trigger an accepted
+    /// candidate must keep ([`super::range::guards`]): the passing ones next to the
+    /// trigger's failing releases must not show the bug, the newest failing one must.
+    /// Without them a reduction can slip to another bug of the same kind — one older
+    /// releases show too — or narrow to a form a release fixed earlier
+    /// (`4777ca5fae8a`'s trigger failed up to 4.15.4, its reduction was fixed in 4.12.6:
+    /// the range then said so of the bug; issue 39).
+    pub guards: Vec<Guard>,
+}
+
+/// A release a reduction must keep passing (`fails: false`) or failing.
+#[derive(Clone, Debug)]
+pub struct Guard {
+    pub spec: SolverSpec,
+    pub fails: bool,
 }
 
 /// Why a finding cannot be reduced with the built-in judge.
@@ -433,6 +448,7 @@ impl FindingJudge {
             dir: scratch.to_path_buf(),
             fresh_only: false.into(),
             keeps_logic,
+            guards: vec![],
         };
         Ok((judge, meta))
     }
@@ -448,6 +464,7 @@ impl FindingJudge {
             dir: self.dir.clone(),
             fresh_only: self.fresh_only.load(std::sync::atomic::Ordering::Relaxed).into(),
             keeps_logic: self.keeps_logic,
+            guards: self.guards.clone(),
         }
     }
 
@@ -516,32 +533,40 @@ impl FindingJudge {
     }
 
     /// Runs the solvers one after another through `run` until the symptom is decided.
-    fn decide(&self, text: &str, mut run: impl FnMut(usize, &Script, usize) -> QueryResult) -> bool {
-        let Ok(s) = smtlib::parse(text) else { return false };
+    fn decide(&self, text: &str, run: impl FnMut(usize, &Script, usize) -> QueryResult) -> bool {
+        self.decide_at(text, run).is_some()
+    }
+
+    /// [`FindingJudge::decide`], and where it showed: for a wrong answer the check-sats
+    /// at which every solver still answers as the finding says (else empty).
+    fn decide_at(&self, text: &str, mut run: impl FnMut(usize, &Script, usize) -> QueryResult) -> Option<Vec<usize>> {
+        let shown = |b: bool| b.then(Vec::new);
+        let Ok(s) = smtlib::parse(text) else { return None };
         if self.keeps_logic && s.logic().is_none() {
-            return false;
+            return None;
         }
         if let Symptom::Core { signature } = &self.symptom {
             let others: Vec<usize> = (1..self.solvers.len()).collect();
-            return match crate::oracle::cores::recheck(&s, 0, &others, false, &mut run) {
+            return shown(match crate::oracle::cores::recheck(&s, 0, &others, false, &mut run) {
                 crate::oracle::cores::Recheck::Wrong { verdict, .. } => verdict.signature == *signature,
                 _ => false,
-            };
+            });
         }
         let checks = crate::smtlib::checks(&s);
         if let Symptom::Metamorphic { seed, variant, relations } = &self.symptom {
-            let Ok(v) = crate::mutate::equisat::apply(&s, relations) else { return false };
+            let v = crate::mutate::equisat::apply(&s, relations).ok()?;
             let sp = &self.solvers[0];
             if sp.cannot_read(&sp.own_script(&s)).is_some() || sp.cannot_read(&sp.own_script(&v)).is_some() {
-                return false;
+                return None;
             }
             let a = run(0, &s, checks);
             if !a.outcomes.contains(seed) {
-                return false;
+                return None;
             }
             let b = run(0, &v, crate::smtlib::checks(&v));
-            return (0..a.outcomes.len())
-                .any(|k| a.outcomes.get(k) == Some(seed) && b.outcomes.get(k) == Some(variant));
+            return shown(
+                (0..a.outcomes.len()).any(|k| a.outcomes.get(k) == Some(seed) && b.outcomes.get(k) == Some(variant)),
+            );
         }
         let mut results = vec![];
         let mut cands = vec![];
@@ -550,14 +575,59 @@ impl FindingJudge {
             // family that does not read it, so a cvc5 crash found under a z3 pipeline
             // is still read by cvc5.
             if self.solvers[k].cannot_read(&self.solvers[k].own_script(&s)).is_some() {
-                return false;
+                return None;
             }
             results.push(run(k, &s, checks));
             if let Some(v) = self.judge_prefix(&s, &results, &mut cands) {
-                return v;
+                return v.then_some(cands);
             }
         }
-        false
+        None
+    }
+
+    /// Whether `spec`, a release of [`FindingJudge::guards`], shows on `s` the symptom the
+    /// blamed solver shows (at the check-sats `at`, for a wrong answer); `file` is where
+    /// its query is written. `None`: it cannot say (a symptom no single release shows).
+    fn shown_by(&self, spec: &SolverSpec, s: &Script, at: &[usize], file: &Path) -> Option<bool> {
+        let run = |spec: &SolverSpec, s: &Script, checks: usize| {
+            let own = spec.own_script(s);
+            let body = format!("{}{}", spec.family.dialect().model_validation, smtlib::print(&own));
+            if std::fs::write(file, body).is_err() {
+                return unwritable(checks);
+            }
+            run_file(spec, file, checks, &self.limits)
+        };
+        if let Symptom::Core { signature } = &self.symptom {
+            // The release's own core re-checked by the finding's other solvers, as a
+            // range probes it.
+            let specs: Vec<&SolverSpec> = std::iter::once(spec).chain(&self.solvers[1..]).collect();
+            let others: Vec<usize> = (1..specs.len()).collect();
+            return Some(matches!(
+                crate::oracle::cores::recheck(s, 0, &others, false, &mut |k, s, c| run(specs[k], s, c)),
+                crate::oracle::cores::Recheck::Wrong { verdict, .. } if verdict.signature == *signature
+            ));
+        }
+        let r = run(spec, s, crate::smtlib::checks(s));
+        Some(match &self.symptom {
+            Symptom::Crash { .. } => r.crash.is_some() || r.outcomes.iter().any(|o| matches!(o, Outcome::Crash { .. })),
+            Symptom::InvalidModel { .. } => r.outcomes.iter().any(|o| matches!(o, Outcome::InvalidModel { .. })),
+            Symptom::CheckFailed { signature } => {
+                r.outcomes.iter().any(|o| matches!(o, Outcome::CheckFailed { message } if message == signature))
+            }
+            Symptom::Answers { want } => {
+                let wrong = want.first().cloned().flatten();
+                at.iter().any(|&c| wrong.is_some() && r.outcomes.get(c) == wrong.as_ref())
+            }
+            Symptom::Contradiction => {
+                crate::oracle::self_contradiction(&r, &crate::smtlib::framing::framing(s)).is_some()
+            }
+            Symptom::Core { .. } | Symptom::Regression { .. } | Symptom::Metamorphic { .. } => return None,
+        })
+    }
+
+    /// Whether every guard keeps its verdict on `s` ([`FindingJudge::guards`]).
+    fn guards_hold(&self, s: &Script, at: &[usize], file: &Path) -> bool {
+        self.guards.iter().all(|g| self.shown_by(&g.spec, s, at, file).is_none_or(|shown| shown == g.fails))
     }
 }
 
@@ -609,8 +679,14 @@ impl Judge for FindingJudge {
             }
             run_file(&self.solvers[k], &file, checks, &self.limits)
         };
-        if !self.decide(text, fresh) {
-            return false;
+        let Some(at) = self.decide_at(text, fresh) else { return false };
+        // The guards keep their verdicts (checked on confirmation only: once per
+        // accepted candidate).
+        if !self.guards.is_empty() {
+            let Ok(s) = smtlib::parse(text) else { return false };
+            if !self.guards_hold(&s, &at, &file) {
+                return false;
+            }
         }
         // The same crash state, checked on confirmation only (gdb costs a second or so:
         // once per accepted candidate, not per screened one).

@@ -9,7 +9,7 @@
 //! too, so the range says where the bug came in (ClusterFuzz's regressed range), where it
 //! went (its fixed range) and whether the newest release still fails.
 
-use super::judge::{FindingJudge, Symptom};
+use super::judge::{FindingJudge, Guard, Symptom};
 use super::{tempdir_in, ReduceError};
 use crate::oracle::{crash_fixed, self_contradiction};
 use crate::smtlib;
@@ -52,7 +52,48 @@ pub fn regression_range(
     ladder: &[SolverSpec],
     max_time: Duration,
 ) -> Result<Range, ReduceError> {
-    probed(dir, solvers, max_time, &|blamed| releases(blamed, ladder), true, false)
+    probed(dir, solvers, max_time, &mut |blamed| releases(blamed, ladder), true, false, false)
+}
+
+/// The range of the finding in `dir` on its trigger as found (whatever reduction it has),
+/// and the releases whose verdicts a reduction must keep ([`Guard`]): the passing
+/// releases on either side of the newest run of failing ones — the last good release
+/// before it (where the bug came in) and the first after it (where it was fixed) — and
+/// the newest failing release other than the blamed one. A reduction that makes a
+/// passing one fail has slipped to another bug; one that makes the failing one pass has
+/// narrowed to a form fixed earlier, and its range would say so of the bug.
+pub fn guards(
+    dir: &Path,
+    solvers: &[SolverSpec],
+    ladder: &[SolverSpec],
+    max_time: Duration,
+) -> Result<(Range, Vec<Guard>), ReduceError> {
+    let (mut used, mut blamed) = (vec![], String::new());
+    let range = probed(
+        dir,
+        solvers,
+        max_time,
+        &mut |b| {
+            blamed = b.name.clone();
+            used = releases(b, ladder);
+            used.clone()
+        },
+        false,
+        false,
+        true,
+    )?;
+    let verdict = |i: usize| range.probes[i].verdict;
+    let Some(last) = (0..range.probes.len()).rev().find(|&i| verdict(i) == ProbeVerdict::Fails) else {
+        return Ok((range, vec![]));
+    };
+    let before = (0..last).rev().find(|&i| verdict(i) == ProbeVerdict::Passes);
+    let after = (last + 1..range.probes.len()).find(|&i| verdict(i) == ProbeVerdict::Passes);
+    let guard = |i: usize, fails: bool| used.get(i).map(|spec| Guard { spec: spec.clone(), fails });
+    let mut out: Vec<Guard> = before.into_iter().chain(after).filter_map(|i| guard(i, false)).collect();
+    // The blamed release fails by the judge's own check already.
+    let newest_other = (0..=last).rev().find(|&i| verdict(i) == ProbeVerdict::Fails && used[i].name != blamed);
+    out.extend(newest_other.and_then(|i| guard(i, true)));
+    Ok((range, out))
 }
 
 /// The finding in `dir` judged on one `build` only (`smtstorm recheck`), by its own
@@ -66,32 +107,35 @@ pub fn recheck(
     build: &SolverSpec,
     max_time: Duration,
 ) -> Result<Range, ReduceError> {
-    let on_build = |blamed: &SolverSpec| {
+    let mut on_build = |blamed: &SolverSpec| {
         let mut b = build.clone();
         b.option_owners.merge(&blamed.option_owners);
         vec![b]
     };
     // `fixed` must rest on an answer: a build that gives up (`unknown`) on a wrong
     // answer's trigger has not fixed it, whatever a range says of an old release.
-    probed(dir, solvers, max_time, &on_build, false, true)
+    probed(dir, solvers, max_time, &mut on_build, false, true, false)
 }
 
 /// Runs the releases `ladder_of(blamed)` gives on the finding in `dir` (see
 /// [`regression_range`]); `crash_state`: record the crash state of the newest failing
 /// release; `answered`: a probe passes only with no `unknown` among its answers (else it
-/// is inconclusive), as `recheck`'s "fixed" needs.
+/// is inconclusive), as `recheck`'s "fixed" needs; `trigger`: on the trigger even where
+/// there is a reduction.
 fn probed(
     dir: &Path,
     solvers: &[SolverSpec],
     max_time: Duration,
-    ladder_of: &dyn Fn(&SolverSpec) -> Vec<SolverSpec>,
+    ladder_of: &mut dyn FnMut(&SolverSpec) -> Vec<SolverSpec>,
     crash_state: bool,
     answered: bool,
+    trigger: bool,
 ) -> Result<Range, ReduceError> {
     let scratch = tempdir_in(dir)?;
     let (judge, _meta) = FindingJudge::for_finding(dir, solvers, max_time, scratch.path())?;
     let f = FindingDir::new(dir);
-    let (on, text) = match f.read_reduced() {
+    let reduced = if trigger { Err(std::io::ErrorKind::NotFound.into()) } else { f.read_reduced() };
+    let (on, text) = match reduced {
         Ok(t) => (layout::REDUCED, t),
         Err(_) => (
             layout::TRIGGER,
