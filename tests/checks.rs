@@ -99,7 +99,7 @@ fn a_failed_core_check_is_a_finding_of_its_own_confirmed_reproduced_and_reduced(
             dir: dir.clone(),
             fresh_only: true.into(),
             keeps_logic: false,
-            guards: vec![],
+            keep_passing: vec![],
         };
         let opts = smtstorm::reduce::Options { jobs: 1, time: Some(Duration::from_secs(90)), ..Default::default() };
         let (reduced, _) = smtstorm::reduce::reduce(&rc.trigger, &judge, &opts, None, "").expect("reduces");

@@ -139,7 +139,7 @@ fn campaign_harness_and_reducer_give_the_same_verdicts() {
                 dir: scratch.clone(),
                 fresh_only: true.into(),
                 keeps_logic: false,
-                guards: vec![],
+                keep_passing: vec![],
             };
             if j.confirm(text) && !v.iter().any(|(_, b)| b == "z3-4.8.7") {
                 let kind = if matches!(symptom, Symptom::Crash { .. }) { "crash" } else { "soundness" };

@@ -96,7 +96,7 @@ pub fn reduce_finding(
     Ok(report)
 }
 
-/// Sets `judge`'s guards ([`super::range::guards`]) from the trigger's
+/// Sets the releases `judge` keeps passing ([`super::range::guards`]) from the trigger's
 /// range over `ladder`, and keeps that range in `meta` where it has none. Skipped for a
 /// symptom no single release shows alone, and where less than 20 s of the reduction's
 /// budget (`time`) would be left; the guards are dropped if the trigger itself (`text`)
@@ -132,9 +132,9 @@ fn guard(
     if meta.cause.range.is_none() {
         meta.cause.range = Some(range);
     }
-    judge.guards = guards;
-    if !judge.guards.is_empty() && !judge.confirm(text) {
-        judge.guards.clear();
+    judge.keep_passing = guards;
+    if !judge.keep_passing.is_empty() && !judge.confirm(text) {
+        judge.keep_passing.clear();
     }
 }
 

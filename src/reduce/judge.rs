@@ -289,21 +289,12 @@ pub struct FindingJudge {
     /// reduction that dropped it would reproduce through smtstorm only, not when a user
     /// runs the solver on the file.
     pub keeps_logic: bool,
-    /// Releases of the blamed solver's family whose verdict on the trigger an accepted
-    /// candidate must keep ([`super::range::guards`]): the passing ones next to the
-    /// trigger's failing releases must not show the bug, the newest failing one must.
-    /// Without them a reduction can slip to another bug of the same kind — one older
-    /// releases show too — or narrow to a form a release fixed earlier
-    /// (`4777ca5fae8a`'s trigger failed up to 4.15.4, its reduction was fixed in 4.12.6:
-    /// the range then said so of the bug; issue 39).
-    pub guards: Vec<Guard>,
-}
-
-/// A release a reduction must keep passing (`fails: false`) or failing.
-#[derive(Clone, Debug)]
-pub struct Guard {
-    pub spec: SolverSpec,
-    pub fails: bool,
+    /// Releases of the blamed solver's family on which the trigger does not show the bug
+    /// ([`super::range::guards`]): an accepted candidate must not show it there either.
+    /// Without them a reduction can slip from the bug found to another of the same kind
+    /// that older releases show too, and the range of the reduction then speaks of that
+    /// other bug (issue 39).
+    pub keep_passing: Vec<SolverSpec>,
 }
 
 /// Why a finding cannot be reduced with the built-in judge.
@@ -448,7 +439,7 @@ impl FindingJudge {
             dir: scratch.to_path_buf(),
             fresh_only: false.into(),
             keeps_logic,
-            guards: vec![],
+            keep_passing: vec![],
         };
         Ok((judge, meta))
     }
@@ -464,7 +455,7 @@ impl FindingJudge {
             dir: self.dir.clone(),
             fresh_only: self.fresh_only.load(std::sync::atomic::Ordering::Relaxed).into(),
             keeps_logic: self.keeps_logic,
-            guards: self.guards.clone(),
+            keep_passing: self.keep_passing.clone(),
         }
     }
 
@@ -585,7 +576,7 @@ impl FindingJudge {
         None
     }
 
-    /// Whether `spec`, a release of [`FindingJudge::guards`], shows on `s` the symptom the
+    /// Whether `spec`, a release of [`FindingJudge::keep_passing`], shows on `s` the symptom the
     /// blamed solver shows (at the check-sats `at`, for a wrong answer); `file` is where
     /// its query is written. `None`: it cannot say (a symptom no single release shows).
     fn shown_by(&self, spec: &SolverSpec, s: &Script, at: &[usize], file: &Path) -> Option<bool> {
@@ -625,9 +616,9 @@ impl FindingJudge {
         })
     }
 
-    /// Whether every guard keeps its verdict on `s` ([`FindingJudge::guards`]).
-    fn guards_hold(&self, s: &Script, at: &[usize], file: &Path) -> bool {
-        self.guards.iter().all(|g| self.shown_by(&g.spec, s, at, file).is_none_or(|shown| shown == g.fails))
+    /// Whether every release of [`FindingJudge::keep_passing`] still passes on `s`.
+    fn still_passing(&self, s: &Script, at: &[usize], file: &Path) -> bool {
+        self.keep_passing.iter().all(|spec| self.shown_by(spec, s, at, file) != Some(true))
     }
 }
 
@@ -680,11 +671,11 @@ impl Judge for FindingJudge {
             run_file(&self.solvers[k], &file, checks, &self.limits)
         };
         let Some(at) = self.decide_at(text, fresh) else { return false };
-        // The guards keep their verdicts (checked on confirmation only: once per
-        // accepted candidate).
-        if !self.guards.is_empty() {
+        // The releases the trigger passes on still pass (checked on confirmation only:
+        // once per accepted candidate).
+        if !self.keep_passing.is_empty() {
             let Ok(s) = smtlib::parse(text) else { return false };
-            if !self.guards_hold(&s, &at, &file) {
+            if !self.still_passing(&s, &at, &file) {
                 return false;
             }
         }

@@ -9,7 +9,7 @@
 //! too, so the range says where the bug came in (ClusterFuzz's regressed range), where it
 //! went (its fixed range) and whether the newest release still fails.
 
-use super::judge::{FindingJudge, Guard, Symptom};
+use super::judge::{FindingJudge, Symptom};
 use super::{tempdir_in, ReduceError};
 use crate::oracle::{crash_fixed, self_contradiction};
 use crate::smtlib;
@@ -56,25 +56,26 @@ pub fn regression_range(
 }
 
 /// The range of the finding in `dir` on its trigger as found (whatever reduction it has),
-/// and the releases whose verdicts a reduction must keep ([`Guard`]): the passing
-/// releases on either side of the newest run of failing ones — the last good release
-/// before it (where the bug came in) and the first after it (where it was fixed) — and
-/// the newest failing release other than the blamed one. A reduction that makes a
-/// passing one fail has slipped to another bug; one that makes the failing one pass has
-/// narrowed to a form fixed earlier, and its range would say so of the bug.
+/// and the releases a reduction must keep passing
+/// ([`super::judge::FindingJudge::keep_passing`]): the passing releases on
+/// either side of the newest run of failing ones — the last good release before it
+/// (where the bug came in) and the first after it (where it was fixed). A candidate that
+/// makes one of them fail has slipped to another bug, one the trigger does not show
+/// there. (A candidate that passes where the trigger failed is not refused: a trigger can
+/// hold two bugs, and a reduction keeps one of them — see `tests/identity.rs`, whose
+/// trigger holds two string-escape changes of meaning.)
 pub fn guards(
     dir: &Path,
     solvers: &[SolverSpec],
     ladder: &[SolverSpec],
     max_time: Duration,
-) -> Result<(Range, Vec<Guard>), ReduceError> {
-    let (mut used, mut blamed) = (vec![], String::new());
+) -> Result<(Range, Vec<SolverSpec>), ReduceError> {
+    let mut used = vec![];
     let range = probed(
         dir,
         solvers,
         max_time,
         &mut |b| {
-            blamed = b.name.clone();
             used = releases(b, ladder);
             used.clone()
         },
@@ -88,12 +89,7 @@ pub fn guards(
     };
     let before = (0..last).rev().find(|&i| verdict(i) == ProbeVerdict::Passes);
     let after = (last + 1..range.probes.len()).find(|&i| verdict(i) == ProbeVerdict::Passes);
-    let guard = |i: usize, fails: bool| used.get(i).map(|spec| Guard { spec: spec.clone(), fails });
-    let mut out: Vec<Guard> = before.into_iter().chain(after).filter_map(|i| guard(i, false)).collect();
-    // The blamed release fails by the judge's own check already.
-    let newest_other = (0..=last).rev().find(|&i| verdict(i) == ProbeVerdict::Fails && used[i].name != blamed);
-    out.extend(newest_other.and_then(|i| guard(i, true)));
-    Ok((range, out))
+    Ok((range, before.into_iter().chain(after).filter_map(|i| used.get(i).cloned()).collect()))
 }
 
 /// The finding in `dir` judged on one `build` only (`smtstorm recheck`), by its own

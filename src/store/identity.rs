@@ -220,11 +220,30 @@ pub fn family_of(name: &str, solvers: &[crate::solver::SolverSpec]) -> String {
 /// A finding's identity after reduction (see the module's overview), or `None` before it
 /// has a reduction (its dedup key stands for it then). `reduced` is its reduction's text.
 pub fn key(m: &Meta, solvers: &[crate::solver::SolverSpec], reduced: &str) -> Option<String> {
+    key_with(m, solvers, reduced, &|| shape(reduced))
+}
+
+/// The identity of a finding that has no reduction (it failed, or its turn never came),
+/// where that identity does not rest on a reduced shape: a crash by its crash state or
+/// message, a finding under a disowned component by the component. `None` otherwise:
+/// an unreduced trigger's shape is its own, and would merge nothing. (A stack overflow
+/// whose reduction never came was stored twice under one crash state, issue 39.)
+pub fn key_before_reduction(m: &Meta, solvers: &[crate::solver::SolverSpec], trigger: &str) -> Option<String> {
+    key_with(m, solvers, trigger, &|| None)
+}
+
+/// [`key`], with `shape` giving the reduced shape where the identity needs one.
+fn key_with(
+    m: &Meta,
+    solvers: &[crate::solver::SolverSpec],
+    reduced: &str,
+    shape: &dyn Fn() -> Option<String>,
+) -> Option<String> {
     let family = &family_of(&m.blamed, solvers);
     let top = if m.seed_finding { "seed" } else { "fuzz" };
     if let Some(d) = &m.cause.dialect {
         // A dialect difference is one cause per change of meaning and reduced shape.
-        return Some(format!("{top}|dialect|{d}|{}", crate::util::hash::short_hash(&shape(reduced)?)));
+        return Some(format!("{top}|dialect|{d}|{}", crate::util::hash::short_hash(&shape()?)));
     }
     let oracle = match m.kind {
         BugKind::Crash => String::new(),
@@ -263,16 +282,16 @@ pub fn key(m: &Meta, solvers: &[crate::solver::SolverSpec], reduced: &str) -> Op
             Some(s) => format!("state|{}", s.join("|")),
             None if !m.frames.is_empty() => format!("state|{}", m.frames.join("|")),
             None if !bare_signal => format!("message|{}", m.signature),
-            None => format!("shape|{}", crate::util::hash::short_hash(&shape(reduced)?)),
+            None => format!("shape|{}", crate::util::hash::short_hash(&shape()?)),
         },
         // A regression is one cause per release that introduced it, symptom (an `unknown`
         // is incompleteness; a timeout or a 10× slowdown, performance) and reduced shape.
         BugKind::Regression => {
             let introduced = m.cause.range.as_ref().and_then(|r| r.introduced_in.as_deref()).unwrap_or("-");
             let how = if m.signature.starts_with("unknown") { "unknown" } else { "slow" };
-            format!("introduced|{introduced}|{how}|shape|{}", crate::util::hash::short_hash(&shape(reduced)?))
+            format!("introduced|{introduced}|{how}|shape|{}", crate::util::hash::short_hash(&shape()?))
         }
-        _ => format!("shape|{}", crate::util::hash::short_hash(&shape(reduced)?)),
+        _ => format!("shape|{}", crate::util::hash::short_hash(&shape()?)),
     };
     Some(format!("{top}|{}|{oracle}{family}|{ident}", m.kind))
 }
@@ -357,12 +376,23 @@ impl Store {
     /// interrupt: the survivor's `meta.json` is written before anything moves, and a
     /// merge it already counted is not counted again.
     pub fn regroup(&mut self, solvers: &[crate::solver::SolverSpec]) -> Regrouped {
-        let mut groups: BTreeMap<String, Vec<(PathBuf, Meta, usize)>> = BTreeMap::new();
+        // Per identity: directory, description, whether it is unreduced, and its size.
+        let mut groups: BTreeMap<String, Vec<(PathBuf, Meta, bool, usize)>> = BTreeMap::new();
         for (path, mut meta) in Store::list_in(&self.out) {
             let Some(f) = FindingDir::of_meta(&path) else { continue };
-            let Ok(text) = f.read_reduced() else { continue };
+            let (text, k, unreduced) = match f.read_reduced() {
+                Ok(text) => {
+                    let k = key(&meta, solvers, &text);
+                    (text, k, false)
+                }
+                Err(_) => {
+                    let Ok(text) = f.read_trigger() else { continue };
+                    let k = key_before_reduction(&meta, solvers, &text);
+                    (text, k, true)
+                }
+            };
             let family = family_of(&meta.blamed, solvers);
-            let Some(k) = key(&meta, solvers, &text) else { continue };
+            let Some(k) = k else { continue };
             if meta.cause.key.as_ref() != Some(&k) || meta.cause.family.as_ref() != Some(&family) {
                 meta.cause.key = Some(k.clone());
                 meta.cause.family = Some(family);
@@ -371,17 +401,20 @@ impl Store {
                 }
             }
             let bytes = meta.reduction.as_ref().map_or(text.len(), |r| r.reduced_bytes);
-            groups.entry(k).or_default().push((f.path().to_path_buf(), meta, bytes));
+            groups.entry(k).or_default().push((f.path().to_path_buf(), meta, unreduced, bytes));
         }
         let mut merged = vec![];
         for (_, mut g) in groups {
             if g.len() < 2 {
                 continue;
             }
-            g.sort_by(|a, b| a.2.cmp(&b.2).then(a.1.found_at.total_cmp(&b.1.found_at)).then(a.1.id.cmp(&b.1.id)));
+            // A reduced finding is shown before any unreduced one, then the smallest.
+            g.sort_by(|a, b| {
+                (a.2, a.3).cmp(&(b.2, b.3)).then(a.1.found_at.total_cmp(&b.1.found_at)).then(a.1.id.cmp(&b.1.id))
+            });
             let mut it = g.into_iter();
-            let Some((kdir, mut kmeta, _)) = it.next() else { continue };
-            for (dir, meta, bytes) in it {
+            let Some((kdir, mut kmeta, _, _)) = it.next() else { continue };
+            for (dir, meta, unreduced, bytes) in it {
                 let dkey = dedup_key(&meta);
                 if !kmeta.merged_keys.contains(&dkey) {
                     kmeta.duplicates += 1 + meta.duplicates;
@@ -400,14 +433,14 @@ impl Store {
                         blamed_version: meta.blamed_version.clone(),
                         logic: meta.logic.clone(),
                         trigger_bytes: meta.trigger_bytes,
-                        reduced_bytes: Some(bytes),
+                        reduced_bytes: (!unreduced).then_some(bytes),
                         found: 1 + meta.duplicates,
                     });
                     kmeta.cause.instances.extend(meta.cause.instances.iter().cloned());
                     if kmeta.cause.range.is_none() {
                         kmeta.cause.range = meta.cause.range.clone();
                     }
-                    kmeta.cause.instances.sort_by_key(|i| (i.reduced_bytes, i.id.clone()));
+                    kmeta.cause.instances.sort_by_key(|i| (i.reduced_bytes.is_none(), i.reduced_bytes, i.id.clone()));
                     if FindingDir::new(&kdir).write_meta(&kmeta).is_err() {
                         continue;
                     }

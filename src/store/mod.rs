@@ -546,6 +546,41 @@ mod tests {
         assert_eq!((kept.duplicates, kept.merged_keys.len()), (4, 2));
     }
 
+    /// Issue 39: a finding whose reduction never came is still regrouped where its
+    /// identity needs no reduced shape: two invalid models under `smtfd` (a component
+    /// z3's maintainers triage as one, #6002) from two seeds and logics merge, the reduced
+    /// one kept; two unreduced wrong answers stay apart (their shapes are only their
+    /// triggers').
+    #[test]
+    fn unreduced_findings_merge_by_a_shapeless_identity_and_nothing_else() {
+        let out = tempfile::tempdir().unwrap();
+        let out = out.path();
+        let mut st = Store::open(out).unwrap();
+        let new = |r: Recorded| match r {
+            Recorded::New(d) => d,
+            Recorded::Duplicate(d) => panic!("stored as a duplicate of {}", d.display()),
+        };
+        let smtfd = |logic: &str, seed: &str| Meta { seed_hash: seed.into(), fixed_in: None, ..meta(logic, "-", 1.0) };
+        let under = "(declare-fun f (Int) Int)\n(assert (= 0 (f 0)))\n(check-sat-using smtfd)\n";
+        let a = new(st.record(smtfd("QF_UFLIA", "s1"), &format!("{under}; first seed, a long trigger")).unwrap());
+        let b = new(st.record(smtfd("QF_AUFLIA", "s2"), under).unwrap());
+        std::fs::write(a.join("reduced.smt2"), under).unwrap();
+        let wrong = |seed: &str| Meta {
+            kind: BugKind::Soundness,
+            blame_by: BlameBy::Majority,
+            signature: "sat vs unsat".into(),
+            seed_hash: seed.into(),
+            ..meta("ALL", "-", 2.0)
+        };
+        new(st.record(wrong("s3"), "(check-sat) ; w1").unwrap());
+        new(st.record(wrong("s4"), "(check-sat) ; w2").unwrap());
+        assert_eq!(st.regroup(&[]), vec![(a.clone(), b.clone())]);
+        assert_eq!(Store::list_in(out).len(), 3);
+        let kept: Meta = serde_json::from_slice(&std::fs::read(a.join("meta.json")).unwrap()).unwrap();
+        assert_eq!(kept.cause.instances.len(), 1);
+        assert!(kept.cause.key.as_deref().is_some_and(|k| k.contains("|caveat|smtfd|")), "{:?}", kept.cause.key);
+    }
+
     /// Issue 21, item 7: a smaller duplicate takes the trigger's place together with its
     /// reduction's (removed, to be derived anew), and a finding whose meta.json does not
     /// read is quarantined on open, never skipped and later overwritten.
