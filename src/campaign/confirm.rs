@@ -85,14 +85,7 @@ pub(super) fn confirm_and_store(
     }
     let all = fresh.all();
     let blamed_file = verdict.blamed.and_then(|b| fresh.file(b).map(|f| (b, f)));
-    // A crash on a signal gets its crash state from gdb (issue 24): the frames, not the
-    // signal, tell two segfaults apart.
-    let frames = match (verdict.kind, blamed_file) {
-        (BugKind::Crash, Some((b, f))) if verdict.signature.starts_with("SIG") => {
-            crate::solver::backtrace::crash_state(&sh.solvers[b], f, limits).unwrap_or_default()
-        }
-        _ => vec![],
-    };
+    let frames = fresh.crash_frames(&verdict, &sh.solvers, limits);
     if !seed_finding {
         let sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
         let repeats = sched.blames(i).iter().any(|(k, b, sig)| {

@@ -210,8 +210,8 @@ impl Harness {
         }
     }
 
-    /// The finding's `meta.json`, as a campaign writes it (no bisection, no gdb frames:
-    /// `smtstorm triage` adds both to the artifacts).
+    /// The finding's `meta.json`, as a campaign writes it (gdb's crash state for a crash
+    /// on a signal; no bisection: `smtstorm report --regroup` ranges reduced findings).
     fn meta(&self, s: &Script, c: &Confirmed, seed_finding: bool, trigger: &str) -> Meta {
         let answers = (0..self.specs.len())
             .filter_map(|k| c.fresh.results.get(k).and_then(Option::as_ref).map(|r| (k, r)))
@@ -224,6 +224,11 @@ impl Harness {
             seed_hash: String::new(),
             origin: self.origin.clone(),
             seed_finding,
+            // A crash on a bare signal is told apart by its crash state, as a campaign
+            // tells it: keyed by the signal alone, every z3 segfault under one logic was
+            // one finding of the target's store and the others were counted as known
+            // (issue 41's judged runs).
+            frames: c.fresh.crash_frames(&c.verdict, &self.specs, &self.confirm_limits()),
             ..Meta::found(&c.verdict, &self.specs, answers, s.logic(), trigger.len())
         }
     }
@@ -307,6 +312,40 @@ mod tests {
         let f = runner::storm_input(&mut h, &m3);
         assert!(matches!(f, Found::Finding { .. }), "{f:?}");
         assert_eq!(Store::list_in(&out).len(), 1, "stored before it aborts");
+    }
+
+    /// Two real z3 4.8.7 segfaults under `bvarray2uf` with one message (`SIGSEGV: NOT
+    /// IMPLEMENTED YET!`) and one logic but two crash states (`process_var`;
+    /// `ast_table::push_erase`) are two findings of the target's store, as of a
+    /// campaign's; the first found again is known. Keyed by the message they were one.
+    #[test]
+    fn two_segfaults_of_one_solver_are_two_findings_by_their_crash_state() {
+        if crate::solver::backtrace::gdb().is_none() {
+            eprintln!("SKIPPED: no gdb (scripts/setup-solvers.sh installs it)");
+            return;
+        }
+        let dir = tempfile::Builder::new().prefix("smtstorm-frames-").tempdir().unwrap();
+        let out = dir.path().join("store");
+        let mut h = harness_of(&["z3-4.8.7", "z3-5.4.0"]);
+        h.store = Some(out.clone());
+        h.on_finding = OnFinding::GoOn;
+        let mut run = |text: &str| {
+            let m = text.as_bytes().to_vec();
+            h.note_mutant(&m, Some(crate::mutate::Engine::Config));
+            runner::storm_input(&mut h, &m)
+        };
+        let first =
+            "(declare-fun e (Int Int) Bool)\n(assert (forall ((g Int)) (e 0 g)))\n(check-sat-using bvarray2uf)\n";
+        let second = "(declare-const x Int)\n(assert (forall ((i Int)) true))\n(check-sat-using bvarray2uf)\n";
+        for t in [first, second] {
+            assert!(matches!(run(t), Found::Kept { new: true, .. }), "{t}");
+        }
+        assert!(matches!(run(first), Found::Kept { new: false, .. }));
+        let stored = Store::list_in(&out);
+        assert_eq!(stored.len(), 2, "{stored:?}");
+        assert!(stored.iter().all(|(_, m)| m.signature.starts_with("SIGSEGV") && !m.frames.is_empty()), "{stored:?}");
+        assert_eq!(stored[0].1.signature, stored[1].1.signature);
+        assert_ne!(stored[0].1.frames, stored[1].1.frames);
     }
 
     /// `SMTSTORM_ON_FINDING`'s words, and its default: the build's value, else `go-on`
