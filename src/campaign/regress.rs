@@ -30,27 +30,15 @@ pub(super) fn candidates(
     verdicts: &[oracle::Verdict],
     seed_blames: &[(BugKind, Option<usize>, String)],
 ) -> Vec<oracle::Verdict> {
-    if !sh.cfg.regressions || verdicts.iter().any(|v| v.kind == BugKind::Soundness) {
+    if !sh.cfg.regressions {
         return vec![];
     }
     let wrong_on_seed = |v: &oracle::Verdict| {
         let older = regress::older_in(&v.signature).and_then(|n| sh.solvers.iter().position(|s| s.name == n));
         seed_blames.iter().any(|(k, b, _)| *k == BugKind::Soundness && b.is_some() && *b == older)
     };
-    // A tactic that does not apply to its goal fails, and `check-sat-using` then answers
-    // `unknown` at once: z3 does this by design, and newer releases decline more goals
-    // (sat-preprocess marks theory atoms as over-approximated, qe_rec refuses
-    // uninterpreted functions, symmetry-reduce quantifiers). A hand judge of a ladder run
-    // found 24 of 25 such "regressions" were tactics declining, none a wrong older
-    // answer. So an `unknown` short of the limit at a `check-sat-using` is no regression;
-    // a timeout or a slowdown there still is, and so is any `unknown` to a plain check.
-    let declined = |x: &oracle::Verdict| {
-        let newer = x.blamed.and_then(|n| rs.get(n).copied().flatten());
-        regress::Failure::of_signature(&x.signature) == Some(regress::Failure::Unknown)
-            && newer.zip(framing).is_some_and(|(r, f)| regress::tactic_declined(r, f))
-    };
-    let mut v = regress::candidates(rs, &sh.solvers, baseline(sh), truth, limit);
-    v.retain(|x| !wrong_on_seed(x) && !declined(x));
+    let mut v = regress::candidates_beside(rs, &sh.solvers, baseline(sh), truth, limit, framing, verdicts);
+    v.retain(|x| !wrong_on_seed(x));
     v
 }
 

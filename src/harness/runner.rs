@@ -550,10 +550,26 @@ impl Harness {
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
         let families: Vec<_> = self.specs.iter().map(|s| s.family).collect();
         let framing = crate::smtlib::framing::framing(s);
-        let verdicts = match known.truth {
+        let mut verdicts = match known.truth {
             Some(t) if known.fusion => crate::oracle::judge_constructed(&refs, &families, t, Some(&framing)),
             t => judge(&refs, &families, t, Some(&framing)),
         };
+        // With two releases of a family among the solvers, Janus's oracle as a campaign
+        // runs it: an older release decides where the newer one gives up, runs out of
+        // time or is 10x slower (confirmed with repeats under a longer limit). In issue
+        // 41's second run of the three modes, six of the campaign's eleven stored keys
+        // were such regressions, five of them to a plain check-sat; the targets had no
+        // such oracle.
+        let limit = self.limits.time;
+        verdicts.extend(crate::oracle::regress::candidates_beside(
+            &refs,
+            &self.specs,
+            None,
+            known.truth,
+            limit,
+            Some(&framing),
+            &verdicts,
+        ));
         self.first_confirmed(s, known, &verdicts)
     }
 
@@ -691,6 +707,28 @@ fn storm_body(h: &mut Harness, data: &[u8]) -> Found {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A regression as a campaign finds it, through a target's body: z3 4.8.12 answers
+    /// `(forall ((x Int)) (= (div (div 1 x) x) 0))` `unsat` in about 0.1 s, z3 5.4.0
+    /// gives up with `unknown` after about 4 s (past the 3 s per query here). A query
+    /// both decide is nothing.
+    #[test]
+    fn a_release_that_no_longer_decides_is_a_regression_finding() {
+        let reg = Registry::load(&crate::solver::registry::default_toml()).unwrap();
+        let names = ["z3-4.8.12".to_string(), "z3-5.4.0".to_string()];
+        let specs = crate::solver::resolve::resolve(&reg, &names).expect("the z3 ladder is installed");
+        let mut h = Harness::new(specs, 1, Duration::from_secs(3), false).unwrap();
+        let q = |body: &str| smtlib::parse(&format!("{body}\n(check-sat)\n")).unwrap();
+        let found = h.differential(&q("(assert (forall ((x Int)) (= (div (div 1 x) x) 0)))"));
+        match &found {
+            Found::Finding { kind, solver, signature, .. } => {
+                assert_eq!((*kind, solver.as_str()), (crate::oracle::BugKind::Regression, "z3-5.4.0"));
+                assert!(signature.ends_with("where z3-4.8.12 decides"), "{signature}");
+            }
+            f => panic!("{f:?}"),
+        }
+        assert_eq!(h.differential(&q("(declare-const x Int)\n(assert (> x 2))")), Found::Nothing);
+    }
 
     /// A value a harness variable cannot take is an error naming the variable, the value
     /// and what it takes; unset is `None`; a good value is read.

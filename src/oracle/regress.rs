@@ -190,6 +190,38 @@ pub fn candidates(
     v
 }
 
+/// [`candidates`] beside the other oracles' `verdicts` on the same answers: none when a
+/// soundness verdict is among them (a query whose answers conflict is the soundness
+/// oracle's alone), and none for an `unknown` short of the limit at a `check-sat-using`.
+///
+/// A tactic that does not apply to its goal fails, and `check-sat-using` then answers
+/// `unknown` at once: z3 does this by design, and newer releases decline more goals
+/// (sat-preprocess marks theory atoms as over-approximated, qe_rec refuses
+/// uninterpreted functions, symmetry-reduce quantifiers). A hand judge of a ladder run
+/// found 24 of 25 such "regressions" were tactics declining, none a wrong older answer.
+/// A timeout or a slowdown there still counts, and so does any `unknown` to a plain check.
+pub fn candidates_beside(
+    results: &[Option<&QueryResult>],
+    specs: &[SolverSpec],
+    baseline: Option<usize>,
+    truth: Option<&[Outcome]>,
+    limit: Duration,
+    framing: Option<&crate::smtlib::framing::Framing>,
+    verdicts: &[Verdict],
+) -> Vec<Verdict> {
+    if verdicts.iter().any(|v| v.kind == BugKind::Soundness) {
+        return vec![];
+    }
+    let declined = |x: &Verdict| {
+        let newer = x.blamed.and_then(|n| results.get(n).copied().flatten());
+        Failure::of_signature(&x.signature) == Some(Failure::Unknown)
+            && newer.zip(framing).is_some_and(|(r, f)| tactic_declined(r, f))
+    };
+    let mut v = candidates(results, specs, baseline, truth, limit);
+    v.retain(|x| !declined(x));
+    v
+}
+
 /// A regression verdict: `newer` fails as `f` where `older` decides. The older release is
 /// named in the signature: confirmation and the reducer read it back ([`older_in`]).
 fn verdict(specs: &[SolverSpec], older: usize, newer: usize, f: Failure, baseline: bool) -> Verdict {
