@@ -399,3 +399,44 @@ fn run_file_text(spec: &SolverSpec, dir: &Path, text: &str, limits: &Limits) -> 
     std::fs::write(&f, text).unwrap();
     run_file(spec, &f, 1, limits)
 }
+
+/// A regression that only smtstorm's own validation option makes is refused: z3 5.4.0
+/// behind the fault proxy gives up (`unknown`) on any query that sets `:model_validate`
+/// (the option changes z3's search: a hand judge found a 5.4.0 "timeout" that was 0.03 s
+/// without it, judge27a), and answers as the real 5.4.0 otherwise. The same proxy giving
+/// up on a name of the query itself is confirmed: the refusal is the option's.
+#[test]
+fn a_regression_only_the_validation_option_makes_is_refused() {
+    use smtstorm::oracle::confirm::Confirm;
+    let dir = tempdir("regress-validate");
+    let proxy = dir.join("fault_proxy.py");
+    std::fs::copy(repo().join("tests/fixtures/fault_proxy.py"), &proxy).unwrap();
+    let older = SolverSpec::new("z3-4.8.12", Family::Z3, vec![z3("4.8.12"), "-smt2".into()]);
+    let newer = |fault: &str| {
+        let cmd = vec!["python3".into(), proxy.display().to_string(), fault.into(), z3("5.4.0"), "-smt2".into()];
+        let mut s = SolverSpec::new("z3-5.4.0", Family::Z3, cmd);
+        s.version = Some("5.4.0".into());
+        s
+    };
+    let limits = Limits { time: Duration::from_secs(10), ..Limits::default() };
+    let families = [Family::Z3, Family::Z3];
+    let text = "(set-logic QF_LIA)\n(declare-const regress_me Int)\n(assert (> regress_me 2))\n(check-sat)\n";
+    let trigger = smtstorm::smtlib::parse(text).unwrap();
+    let mut outcomes = vec![];
+    for fault in ["unknown-if:model_validate", "unknown-if:regress_me"] {
+        let mut older = older.clone();
+        older.version = Some("4.8.12".into());
+        let specs = vec![older, newer(fault)];
+        // Both faults make the candidate: the sessions' queries carry the option.
+        let file = dir.join("q.smt2");
+        std::fs::write(&file, smtstorm::oracle::confirm::fresh_text(&specs[1], &trigger)).unwrap();
+        let rs: Vec<_> = specs.iter().map(|s| run_file(s, &file, 1, &limits)).collect();
+        let refs: Vec<_> = rs.iter().map(Some).collect();
+        let v = regress::candidates(&refs, &specs, None, None, limits.time);
+        assert_eq!(v.len(), 1, "{fault}: {rs:?}");
+        let c = Confirm { specs: &specs, families: &families, limits: &limits, dir: &dir, tag: "v-" };
+        outcomes.push(c.confirm(&trigger, &[0, 1], &Default::default(), &v[0]).is_ok());
+    }
+    assert_eq!(outcomes, [false, true], "refused under the option only, confirmed for the query's own name");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -424,6 +424,21 @@ impl Confirm<'_> {
         // answers stored beside it and the reducer keeps that failure: the runs may
         // differ (one decides 10x slower, the median gives up at the limit).
         let how = failure(&kept, &want, m_old, new_limits.time).ok_or(Refused::NotReproduced)?;
+        // The same without smtstorm's own validation options: they are not the user's,
+        // and z3's `:model_validate` changes its search. A hand judge found a z3 5.4.0
+        // "timeout where 4.8.12 decides" that 5.4.0 answered in 0.03 s without it
+        // (a push/pop quantified search; issue 41, judge27a).
+        let plain = |k: usize, limits: &Limits| {
+            let f = self.dir.join(format!("{}plain-{k}.smt2", self.tag));
+            std::fs::write(&f, smtlib::print(&self.specs[k].own_script(trigger))).map_err(|_| Refused::Unwritable)?;
+            Ok::<_, Refused>(run_file(&self.specs[k], &f, checks, limits))
+        };
+        let old_plain = plain(older, &limits)?;
+        if decided(&old_plain) != Some(&want[..]) {
+            return Err(Refused::NotReproduced);
+        }
+        failure(&plain(newer, &new_limits)?, &want, m_old.max(old_plain.wall), new_limits.time)
+            .ok_or(Refused::NotReproduced)?;
         fresh.results[older] = pick(old_runs);
         fresh.results[newer] = Some(kept);
         fresh.files[newer] = Some(new_file);
