@@ -789,3 +789,49 @@ fn guards_are_the_passing_releases_beside_the_failing_ones() {
     assert_eq!(range.on, "trigger.smt2");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// z3 5.4.0's QF_FF `get-unsat-assumptions` bug (judge23's Z1: the assumptions come back
+/// `()`): releases before 5.x refuse the trigger (no finite fields), so the newest of
+/// them, 4.15.4, keeps not showing the bug; the `check-sat-assuming (false)` form every
+/// release since 4.8.7 gets wrong (the old z3#8045) is then refused as a reduction, which
+/// it was not before (judge26a, judge27b: the range read "failing from 4.8.7").
+#[test]
+fn a_release_that_refuses_the_trigger_keeps_not_showing_the_bug() {
+    let root = tempdir("reduce-guards-refused");
+    let reg = smtstorm::solver::Registry::load(&smtstorm::solver::registry::default_toml()).unwrap();
+    let named = |n: &str| reg.solvers.iter().find(|s| s.name == n).unwrap_or_else(|| panic!("{n} installed")).clone();
+    let (z3, cvc5) = (named("z3-5.4.0"), named("cvc5"));
+    let trigger = "(set-option :produce-unsat-assumptions true)\n(set-logic QF_FF)\n\
+                   (define-sort F2 () (_ FiniteField 2))\n(declare-const p Bool)\n\
+                   (assert (= p (= (as ff1 F2) (ff.add (as ff0 F2) (as ff0 F2)))))\n\
+                   (check-sat-assuming (p))\n(get-unsat-assumptions)\n";
+    let dir = root.join("bugs/soundness/z1");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("trigger.smt2"), trigger).unwrap();
+    let answer = |s: &SolverSpec| {
+        serde_json::json!({"solver": s.name, "version": s.version, "outcomes": ["unsat"],
+                           "stdout_excerpt": "", "stderr_excerpt": "", "seconds": 0.05})
+    };
+    let meta = serde_json::json!({
+        "id": "z1", "kind": "soundness", "blamed": z3.name, "blamed_version": z3.version,
+        "blame_by": "unsat-core", "logic": "QF_FF", "signature": "unsat assumptions are sat",
+        "fixed_in": null, "bisection": [], "answers": [answer(&z3), answer(&cvc5)],
+        "seed": "none", "seed_hash": "0", "engine": "opfuzz", "edits": [], "rng_seed": 0, "found_at": 0.0,
+        "found_unix": 0, "run": 1, "trigger_bytes": trigger.len(), "duplicates": 0, "seed_finding": false
+    });
+    std::fs::write(dir.join("meta.json"), serde_json::to_vec_pretty(&meta).unwrap()).unwrap();
+    let solvers = [z3, cvc5];
+    let (range, guards) =
+        smtstorm::reduce::range::guards(&dir, &solvers, &reg.solvers, Duration::from_secs(20)).unwrap();
+    let got: Vec<String> = guards.iter().map(|g| g.version.clone().unwrap_or_default()).collect();
+    assert_eq!(got, ["4.15.4"], "{}", range.words());
+    let scratch = root.join("scratch");
+    let (mut judge, _) = FindingJudge::for_finding(&dir, &solvers, Duration::from_secs(20), &scratch).unwrap();
+    let old_form = "(set-option :produce-unsat-assumptions true)\n(set-logic QF_FF)\n\
+                    (check-sat-assuming (false))\n(get-unsat-assumptions)\n";
+    assert!(judge.confirm(trigger) && judge.confirm(old_form), "without guards both show it on 5.4.0");
+    judge.keep_passing = guards;
+    assert!(judge.confirm(trigger));
+    assert!(!judge.confirm(old_form), "4.15.4 reads the old form and gets it wrong too");
+    let _ = std::fs::remove_dir_all(&root);
+}

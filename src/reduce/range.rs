@@ -57,9 +57,10 @@ pub fn regression_range(
 
 /// The range of the finding in `dir` on its trigger as found (whatever reduction it has),
 /// and the releases a reduction must keep passing
-/// ([`super::judge::FindingJudge::keep_passing`]): the passing releases on
-/// either side of the newest run of failing ones — the last good release before it
-/// (where the bug came in) and the first after it (where it was fixed). A candidate that
+/// ([`super::judge::FindingJudge::keep_passing`]): the releases on either side of the
+/// newest run of failing ones that do not show the bug — the last before it (where the
+/// bug came in; one that refuses the trigger counts) and the first passing one after it
+/// (where it was fixed). A candidate that
 /// makes one of them fail has slipped to another bug, one the trigger does not show
 /// there. (A candidate that passes where the trigger failed is not refused: a trigger can
 /// hold two bugs, and a reduction keeps one of them — see `tests/identity.rs`, whose
@@ -87,9 +88,41 @@ pub fn guards(
     let Some(last) = (0..range.probes.len()).rev().find(|&i| verdict(i) == ProbeVerdict::Fails) else {
         return Ok((range, vec![]));
     };
-    let before = (0..last).rev().find(|&i| verdict(i) == ProbeVerdict::Passes);
+    // A release that refuses the trigger (an error: it does not read the logic, a sort,
+    // an option) does not show the bug either; a candidate it reads and fails on has
+    // slipped to a bug of that release: z3 5.4.0's QF_FF `get-unsat-assumptions` bug
+    // (older releases have no finite fields) reduced to the `check-sat-assuming (false)`
+    // form every release since 4.8.7 gets wrong (judge26a, judge27b). A release that ran
+    // out of time says nothing either way.
+    let quiet = |i: usize| {
+        verdict(i) == ProbeVerdict::Passes
+            || (verdict(i) == ProbeVerdict::Inconclusive && range.probes[i].answers.starts_with("error("))
+    };
+    let before = (0..last).rev().find(|&i| quiet(i));
     let after = (last + 1..range.probes.len()).find(|&i| verdict(i) == ProbeVerdict::Passes);
     Ok((range, before.into_iter().chain(after).filter_map(|i| used.get(i).cloned()).collect()))
+}
+
+/// One release's verdict on a regression's trigger: it fails where it gives up, runs out
+/// of time or is 10x slower than the older release took (`older`) within `limit`, passes
+/// where it decides as the older one did. A tactic declining its goal (`unknown` at once
+/// to a `check-sat-using`) says nothing of the regression, as the oracle does not count
+/// it: a judge saw 4.12.6's `lia2pb` decline a real goal read as the release that
+/// introduced an `smtfd` hang (judge27a, 10e84d53777b).
+fn regression_probe(
+    r: &QueryResult,
+    want: &[Outcome],
+    older: Duration,
+    limit: Duration,
+    framing: &smtlib::framing::Framing,
+) -> ProbeVerdict {
+    use crate::oracle::regress::{decided, failure, tactic_declined, Failure};
+    match failure(r, want, older, limit) {
+        Some(Failure::Unknown) if tactic_declined(r, framing) => ProbeVerdict::Inconclusive,
+        Some(_) => ProbeVerdict::Fails,
+        None if decided(r) == Some(want) => ProbeVerdict::Passes,
+        None => ProbeVerdict::Inconclusive,
+    }
 }
 
 /// The finding in `dir` judged on one `build` only (`smtstorm recheck`), by its own
@@ -182,13 +215,7 @@ fn probed(
             Symptom::Crash { .. } => Inconclusive,
             _ if crashed => Inconclusive,
             // A timeout is this symptom, not a refusal; another answer says nothing of it.
-            Symptom::Regression { want, .. } => {
-                match crate::oracle::regress::failure(r, want, older, judge.limits.time) {
-                    Some(_) => Fails,
-                    None if crate::oracle::regress::decided(r) == Some(&want[..]) => Passes,
-                    None => Inconclusive,
-                }
-            }
+            Symptom::Regression { want, .. } => regression_probe(r, want, older, judge.limits.time, &framing),
             Symptom::InvalidModel { .. } if r.outcomes.iter().any(|o| matches!(o, Outcome::InvalidModel { .. })) => {
                 Fails
             }
@@ -293,5 +320,33 @@ fn metamorphic_probe(a: &QueryResult, b: &QueryResult, seed: &Outcome, variant: 
         (true, _) => ProbeVerdict::Fails,
         (false, true) => ProbeVerdict::Passes,
         (false, false) => ProbeVerdict::Inconclusive,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A release that declines a `check-sat-using` goal at once is no evidence of the
+    /// regression; the same `unknown` to a plain check is; a timeout under a tactic is; a
+    /// release that decides as the older one did passes.
+    #[test]
+    fn a_tactic_declining_is_no_probe_of_a_regression() {
+        let result = |o: Outcome, ms: u64| {
+            let mut r = crate::solver::failed(vec![o], std::time::Instant::now());
+            r.wall = Duration::from_millis(ms);
+            r
+        };
+        let unknown = || Outcome::Unknown { reason: String::new() };
+        let script =
+            |check: &str| smtlib::parse(&format!("(declare-const x Real)\n(assert (> x 1.0))\n{check}\n")).unwrap();
+        let using = smtlib::framing::framing(&script("(check-sat-using lia2pb)"));
+        let plain = smtlib::framing::framing(&script("(check-sat)"));
+        let (want, older, limit) = ([Outcome::Sat], Duration::from_millis(20), Duration::from_secs(5));
+        let probe = |r: &QueryResult, f| regression_probe(r, &want, older, limit, f);
+        assert_eq!(probe(&result(unknown(), 10), &using), ProbeVerdict::Inconclusive);
+        assert_eq!(probe(&result(unknown(), 10), &plain), ProbeVerdict::Fails);
+        assert_eq!(probe(&result(Outcome::Timeout, 5000), &using), ProbeVerdict::Fails);
+        assert_eq!(probe(&result(Outcome::Sat, 25), &using), ProbeVerdict::Passes);
     }
 }
