@@ -338,7 +338,9 @@ mod tests {
             "(declare-fun e (Int Int) Bool)\n(assert (forall ((g Int)) (e 0 g)))\n(check-sat-using bvarray2uf)\n";
         let second = "(declare-const x Int)\n(assert (forall ((i Int)) true))\n(check-sat-using bvarray2uf)\n";
         for t in [first, second] {
-            assert!(matches!(run(t), Found::Kept { new: true, .. }), "{t}");
+            let r = run(t);
+            let stored = Store::list_in(&out);
+            assert!(matches!(r, Found::Kept { new: true, .. }), "{t}: {r:?}; stored: {stored:?}");
         }
         assert!(matches!(run(first), Found::Kept { new: false, .. }));
         let stored = Store::list_in(&out);
