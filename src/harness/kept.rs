@@ -109,12 +109,13 @@ impl OnFinding {
 
     /// Without `SMTSTORM_ON_FINDING` at run time: the value it had when the target was
     /// built (`.clusterfuzzlite/build.sh` builds with `abort`: ClusterFuzz reports what
-    /// crashes), else `go-on` where the store is one a user reads (`SMTSTORM_STORE`, or
-    /// the checkout's `fuzz/store/`), else `abort` (a binary that moved, as under
-    /// OSS-Fuzz, whose store nobody reads).
+    /// crashes; a value that does not read is taken as `abort`, so that a typo there never
+    /// hides every finding from ClusterFuzz), else `go-on` where the store is one a user
+    /// reads (`SMTSTORM_STORE`, or the checkout's `fuzz/store/`), else `abort` (a binary
+    /// that moved, as under OSS-Fuzz, whose store nobody reads).
     pub fn default_for(built: Option<&str>, store_is_read: bool) -> OnFinding {
-        match built.and_then(OnFinding::parse) {
-            Some(o) => o,
+        match built {
+            Some(b) => OnFinding::parse(b).unwrap_or(OnFinding::Abort),
             None if store_is_read => OnFinding::GoOn,
             None => OnFinding::Abort,
         }
@@ -235,8 +236,8 @@ impl Harness {
 }
 
 /// Records `meta` in the store at `out` under its lock (waited for while another process
-/// holds it). A mutant whose bug is stored as a seed finding is that seed's: counted as a
-/// duplicate of it, its trigger not stored.
+/// holds it). A bug the store holds under the other top (a mutant's as a seed finding, a
+/// seed's as a mutant finding) is counted as a duplicate of it, its trigger not stored.
 fn record(out: &Path, meta: Meta, trigger: &str) -> std::io::Result<Recorded> {
     let t0 = std::time::Instant::now();
     let _lock = loop {
@@ -249,11 +250,13 @@ fn record(out: &Path, meta: Meta, trigger: &str) -> std::io::Result<Recorded> {
         }
     };
     let mut store = Store::open(out)?;
-    if !meta.seed_finding {
-        let as_seed = dedup_key(&Meta { seed_finding: true, ..meta.clone() });
-        if let Some((path, _)) = Store::list_in(out).into_iter().find(|(_, m)| dedup_key(m) == as_seed) {
-            return Ok(Recorded::Duplicate(path.parent().unwrap_or(out).to_path_buf()));
-        }
+    // The other top's twin: a mutant's bug stored as a seed finding is that seed's; and
+    // a new mutant finding enters libFuzzer's corpus (under `go-on` it is kept), so after
+    // a restart or a `-fork` merge it comes back as an unmutated input — the same bug,
+    // not a seed finding of its own.
+    let twin = dedup_key(&Meta { seed_finding: !meta.seed_finding, ..meta.clone() });
+    if let Some((path, _)) = Store::list_in(out).into_iter().find(|(_, m)| dedup_key(m) == twin) {
+        return Ok(Recorded::Duplicate(path.parent().unwrap_or(out).to_path_buf()));
     }
     store.record(meta, trigger)
 }
@@ -261,7 +264,7 @@ fn record(out: &Path, meta: Meta, trigger: &str) -> std::io::Result<Recorded> {
 #[cfg(test)]
 mod tests {
     use super::super::mix::tests::faulty;
-    use super::super::tests::harness_of;
+    use super::super::tests::{harness_of, harness_with_limit};
     use super::super::{mutate_with, runner};
     use super::*;
 
@@ -273,7 +276,7 @@ mod tests {
         let dir = tempfile::Builder::new().prefix("smtstorm-goon-").tempdir().unwrap();
         let out = dir.path().join("store");
         let harness = |on| {
-            let mut h = harness_of(&[&faulty("crash-if:crash_me"), "z3-5.4.0"]);
+            let mut h = harness_with_limit(&[&faulty("crash-if:crash_me"), "z3-5.4.0"], Duration::from_secs(5));
             h.store = Some(out.clone());
             h.on_finding = on;
             h
@@ -296,13 +299,20 @@ mod tests {
         let stored = Store::list_in(&out);
         assert_eq!(stored.len(), 1, "{stored:?}");
         assert!(!stored[0].1.seed_finding && stored[0].1.origin == Origin::Engine(crate::mutate::Engine::OpFuzz));
+        // The kept mutant comes back unmutated (libFuzzer's corpus after a restart): the
+        // same bug, not a seed finding of its own.
+        h.last_mutant = None;
+        let back = runner::storm_input(&mut h, &m);
+        assert!(matches!(back, Found::Kept { new: false, .. }), "{back:?}");
+        assert_eq!(Store::list_in(&out).len(), 1);
         // `smtstorm report` reads a target's store as it reads a campaign's.
         let report = crate::campaign::report::load(&out).expect("a target's store is a store");
         assert_eq!(report.findings.len(), 1);
-        // Under `abort` a new finding (another solver's) aborts once stored.
+        // Under `abort`, a finding the store holds does not abort; a new one aborts once
+        // stored. A right answer is no finding.
         let mut h = harness(OnFinding::Abort);
-        let wrong = b"(set-logic QF_LIA)\n(declare-const x Int)\n(assert (> x 2))\n(check-sat)\n".to_vec();
-        assert_eq!(runner::storm_input(&mut h, &wrong), Found::Nothing, "a right answer is not a finding");
+        let right = b"(set-logic QF_LIA)\n(declare-const x Int)\n(assert (> x 2))\n(check-sat)\n".to_vec();
+        assert_eq!(runner::storm_input(&mut h, &right), Found::Nothing, "a right answer is not a finding");
         let m3 = mutant(3);
         h.note_mutant(&m3, Some(crate::mutate::Engine::OpFuzz));
         assert!(matches!(runner::storm_input(&mut h, &m3), Found::Kept { new: false, .. }), "known to the store");
@@ -326,7 +336,7 @@ mod tests {
         }
         let dir = tempfile::Builder::new().prefix("smtstorm-frames-").tempdir().unwrap();
         let out = dir.path().join("store");
-        let mut h = harness_of(&["z3-4.8.7", "z3-5.4.0"]);
+        let mut h = harness_with_limit(&["z3-4.8.7", "z3-5.4.0"], Duration::from_secs(5));
         h.store = Some(out.clone());
         h.on_finding = OnFinding::GoOn;
         let mut run = |text: &str| {
@@ -350,8 +360,8 @@ mod tests {
         assert_ne!(stored[0].1.frames, stored[1].1.frames);
     }
 
-    /// `SMTSTORM_ON_FINDING`'s words, and its default: the build's value, else `go-on`
-    /// where a user reads the store, else `abort`.
+    /// `SMTSTORM_ON_FINDING`'s words, and its default: the build's value (`abort` if it
+    /// does not read), else `go-on` where a user reads the store, else `abort`.
     #[test]
     fn what_a_new_finding_does_by_default() {
         assert_eq!(OnFinding::parse("go-on"), Some(OnFinding::GoOn));
@@ -361,7 +371,7 @@ mod tests {
         assert_eq!(OnFinding::default_for(None, false), OnFinding::Abort);
         assert_eq!(OnFinding::default_for(Some("abort"), true), OnFinding::Abort);
         assert_eq!(OnFinding::default_for(Some("go-on"), false), OnFinding::GoOn);
-        assert_eq!(OnFinding::default_for(Some("typo"), true), OnFinding::GoOn);
+        assert_eq!(OnFinding::default_for(Some("typo"), true), OnFinding::Abort, "a build's typo aborts");
     }
 
     /// Issue 41: a seed that already crashes a solver (the fault proxy's `crash-if` around

@@ -172,11 +172,17 @@ mod tests {
     }
 
     pub(super) fn harness_of(names: &[&str]) -> runner::Harness {
+        harness_with_limit(names, std::time::Duration::from_secs(1))
+    }
+
+    /// [`harness_of`] with `time` per query: tests whose solver is the fault proxy (a
+    /// Python process) need room on a loaded machine, or a crash becomes a timeout.
+    pub(super) fn harness_with_limit(names: &[&str], time: std::time::Duration) -> runner::Harness {
         let reg = crate::solver::Registry::load(&crate::solver::registry::default_toml()).unwrap();
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
         let specs = crate::solver::resolve::resolve(&reg, &names)
             .expect("run scripts/setup-solvers.sh --minimal: the harness tests need real solvers");
-        runner::Harness::new(specs, 1, std::time::Duration::from_secs(1), true).unwrap()
+        runner::Harness::new(specs, 1, time, true).unwrap()
     }
 
     pub(super) fn corpus() -> Vec<Vec<u8>> {

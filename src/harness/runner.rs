@@ -26,6 +26,12 @@
 //! * `SMTSTORM_SLOW_DIR=DIR` writes every execution whose queries took ≥ 100 ms to `DIR`
 //!   (the slowest solver's text, its outcome and wall time), to see where the time goes.
 //! * `SMTSTORM_SHIM=0` switches the behaviour shim off (for comparisons).
+//! * `SMTSTORM_REGRESSIONS=0` switches the ladder-regression oracle off. It is on where
+//!   two releases of a family are among the solvers (`z3-4.8.12,z3-5.4.0`): a query the
+//!   older decides and the newer gives up on, runs out of time on or answers 10× slower
+//!   is a regression candidate, confirmed as a campaign confirms it (repeats, each
+//!   release under a longer limit, and without smtstorm's own validation options), at a
+//!   few seconds of fresh runs per candidate.
 //! * `SMTSTORM_FRAMING=pushpop` frames queries as `(push 1)` ... `(pop 1)` instead of
 //!   `(reset)` (z3: ~3× the executions per second, but z3 then runs its incremental
 //!   engines — a different configuration; findings are still confirmed in fresh,
@@ -40,9 +46,10 @@
 //! the same verdict came back: the store and `fuzz/artifacts/` hold real findings, not
 //! session artefacts. Errors, unknowns and timeouts never count.
 //!
-//! A value these variables cannot take stops the target at its start with the variable's
-//! name and the values it takes (a typo in `SMTSTORM_TIMEOUT_MS` must not run a day at
-//! the default).
+//! A value the variables above cannot take (`SMTSTORM_TIMEOUT_MS`, `SMTSTORM_SHIM`,
+//! `SMTSTORM_FUSION`, `SMTSTORM_REGRESSIONS`, `SMTSTORM_FRAMING`, `SMTSTORM_ON_FINDING`,
+//! `SMTSTORM_STATS`) stops the target at its start with the variable's name and the values
+//! it takes (a typo in `SMTSTORM_TIMEOUT_MS` must not run a day at the default).
 
 pub use super::kept::Found;
 use super::stats::Stats;
@@ -100,6 +107,9 @@ pub struct Harness {
     pub replay: bool,
     /// Whether a new mutant finding, once stored, aborts ([`super::kept::OnFinding`]).
     pub on_finding: super::kept::OnFinding,
+    /// The ladder-regression oracle, where two releases of a family are asked
+    /// (`SMTSTORM_REGRESSIONS=0` switches it off).
+    pub regressions: bool,
     /// Semantic Fusion in storm_target's crossover (`SMTSTORM_FUSION=1`). Off by default
     /// until an end-to-end run shows it makes no false report: the first two runs each
     /// made one (a fusion parent's status kept through byte edits; STORM pools of an
@@ -153,7 +163,17 @@ fn env_var<T>(
     expected: &'static str,
     parse: impl Fn(&str) -> Option<T>,
 ) -> Result<Option<T>, HarnessError> {
-    match std::env::var_os(name) {
+    read_var(name, std::env::var_os(name), expected, parse)
+}
+
+/// [`env_var`] on the value `value` of `name`.
+fn read_var<T>(
+    name: &'static str,
+    value: Option<std::ffi::OsString>,
+    expected: &'static str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Option<T>, HarnessError> {
+    match value {
         None => Ok(None),
         Some(v) => match v.to_str().and_then(|s| parse(s.trim())) {
             Some(t) => Ok(Some(t)),
@@ -201,6 +221,7 @@ fn setup() -> Result<Harness, HarnessError> {
         env_var("SMTSTORM_TIMEOUT_MS", "milliseconds, a whole number > 0", positive_ms)?.unwrap_or(DEFAULT_TIMEOUT_MS);
     let shim = env_var("SMTSTORM_SHIM", "1 or 0", switch)?.unwrap_or(true);
     let fusion = env_var("SMTSTORM_FUSION", "1 or 0", switch)?.unwrap_or(false);
+    let regressions = env_var("SMTSTORM_REGRESSIONS", "1 or 0", switch)?.unwrap_or(true);
     let push_pop = env_var("SMTSTORM_FRAMING", "reset or pushpop", |v| match v {
         "reset" => Some(false),
         "pushpop" => Some(true),
@@ -219,6 +240,7 @@ fn setup() -> Result<Harness, HarnessError> {
     h.store = Some(super::kept::store_dir());
     h.replay = super::start::replaying();
     h.on_finding = on_finding;
+    h.regressions = regressions;
     if push_pop {
         h.use_push_pop();
     }
@@ -314,6 +336,7 @@ impl Harness {
             store: None,
             replay: false,
             on_finding: super::kept::OnFinding::Abort,
+            regressions: true,
             fusion: false,
             last_mutant: None,
             origin: crate::store::Origin::Seed,
@@ -560,16 +583,18 @@ impl Harness {
         // 41's second run of the three modes, six of the campaign's eleven stored keys
         // were such regressions, five of them to a plain check-sat; the targets had no
         // such oracle.
-        let limit = self.limits.time;
-        verdicts.extend(crate::oracle::regress::candidates_beside(
-            &refs,
-            &self.specs,
-            None,
-            known.truth,
-            limit,
-            Some(&framing),
-            &verdicts,
-        ));
+        if self.regressions {
+            let limit = self.limits.time;
+            verdicts.extend(crate::oracle::regress::candidates_beside(
+                &refs,
+                &self.specs,
+                None,
+                known.truth,
+                limit,
+                Some(&framing),
+                &verdicts,
+            ));
+        }
         self.first_confirmed(s, known, &verdicts)
     }
 
@@ -734,14 +759,10 @@ mod tests {
     /// and what it takes; unset is `None`; a good value is read.
     #[test]
     fn a_bad_environment_value_is_said_not_replaced_by_the_default() {
-        let name = "SMTSTORM_TEST_ENV_VAR_OF_RUNNER";
-        std::env::remove_var(name);
-        assert!(matches!(env_var(name, "1 or 0", switch), Ok(None)));
-        std::env::set_var(name, "yes");
-        let e = env_var(name, "1 or 0", switch).unwrap_err().to_string();
-        assert_eq!(e, "SMTSTORM_TEST_ENV_VAR_OF_RUNNER=\"yes\": expected 1 or 0");
-        std::env::set_var(name, " 0 ");
-        assert!(matches!(env_var(name, "1 or 0", switch), Ok(Some(false))));
-        std::env::remove_var(name);
+        let read = |v: Option<&str>| read_var("SMTSTORM_SHIM", v.map(Into::into), "1 or 0", switch);
+        assert!(matches!(read(None), Ok(None)));
+        assert_eq!(read(Some("yes")).unwrap_err().to_string(), "SMTSTORM_SHIM=\"yes\": expected 1 or 0");
+        assert!(matches!(read(Some(" 0 ")), Ok(Some(false))));
+        assert!(matches!(read(Some("1")), Ok(Some(true))));
     }
 }

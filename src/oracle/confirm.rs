@@ -94,11 +94,12 @@ impl Fresh {
 
     /// The crash state of a confirmed crash on a signal (`verdict`, over `specs`): gdb's
     /// frames of the blamed solver on the file it was sent (issue 24) — the frames, not
-    /// the signal, tell two segfaults apart. Empty for any other verdict, or without gdb.
+    /// the signal, tell two segfaults apart. Asked twice before it is given up on (a
+    /// crash's key depends on it). Empty for any other verdict, or without gdb.
     pub fn crash_frames(&self, verdict: &Verdict, specs: &[SolverSpec], limits: &Limits) -> Vec<String> {
         match (verdict.kind, verdict.blamed.and_then(|b| self.file(b).map(|f| (b, f)))) {
             (BugKind::Crash, Some((b, f))) if verdict.signature.starts_with("SIG") => {
-                crate::solver::backtrace::crash_state(&specs[b], f, limits).unwrap_or_default()
+                (0..2).find_map(|_| crate::solver::backtrace::crash_state(&specs[b], f, limits)).unwrap_or_default()
             }
             _ => vec![],
         }

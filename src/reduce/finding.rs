@@ -75,7 +75,8 @@ pub fn reduce_finding(
         }
     }
     let narrowed = narrow_limit(&mut judge, &meta, &smtlib::print(&script), opts.time.map(|t| t0 + t));
-    guard(&mut judge, &mut meta, dir.path(), solvers, ladder, max_time, &smtlib::print(&script), opts.time);
+    let left = opts.time.map(|t| t.saturating_sub(t0.elapsed()));
+    guard(&mut judge, &mut meta, dir.path(), solvers, ladder, &smtlib::print(&script), left);
     let out = dir.reduced_path();
     let opts = Options { time: opts.time.map(|t| t.saturating_sub(t0.elapsed())), ..opts.clone() };
     // The script is handed over, not copied: the reduction drops it once it has beaten it.
@@ -97,20 +98,19 @@ pub fn reduce_finding(
 }
 
 /// Sets the releases `judge` keeps passing ([`super::range::guards`]) from the trigger's
-/// range over `ladder`, and keeps that range in `meta` where it has none. Skipped for a
-/// symptom no single release shows alone, and where less than 20 s of the reduction's
-/// budget (`time`) would be left; the guards are dropped if the trigger itself (`text`)
-/// fails them, so that they can never stop a reduction from starting.
-#[allow(clippy::too_many_arguments)]
+/// range over `ladder` (each release under the judge's own limit), and keeps that range
+/// in `meta` where it has none. Skipped for a symptom no single release shows alone, and
+/// where less than 20 s of what is left of the reduction's budget (`left`) would remain
+/// after every release ran to the limit; the guards are dropped if the trigger itself
+/// (`text`) fails them, so that they can never stop a reduction from starting.
 fn guard(
     judge: &mut judge::FindingJudge,
     meta: &mut crate::store::Meta,
     dir: &Path,
     solvers: &[SolverSpec],
     ladder: &[SolverSpec],
-    max_time: Duration,
     text: &str,
-    time: Option<Duration>,
+    left: Option<Duration>,
 ) {
     use super::Judge;
     use judge::Symptom;
@@ -125,10 +125,10 @@ fn guard(
     );
     let releases = super::range::releases(&judge.solvers[0], ladder).len();
     let cost = judge.limits.time * releases as u32;
-    if !alone || releases < 2 || time.is_some_and(|t| t < cost + Duration::from_secs(20)) {
+    if !alone || releases < 2 || left.is_some_and(|t| t < cost + Duration::from_secs(20)) {
         return;
     }
-    let Ok((range, guards)) = super::range::guards(dir, solvers, ladder, max_time) else { return };
+    let Ok((range, guards)) = super::range::guards(dir, solvers, ladder, judge.limits.time) else { return };
     if meta.cause.range.is_none() {
         meta.cause.range = Some(range);
     }

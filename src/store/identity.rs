@@ -275,7 +275,7 @@ fn key_with(
         .map_or("open".to_string(), |f| format!("fixed|{f}"));
         return Some(format!("{top}|{}|{oracle}{family}|caveat|{}|{fix}", m.kind, names.join(",")));
     }
-    let bare_signal = m.signature.starts_with("SIG") && !m.signature.contains(|c: char| c.is_whitespace() || c == ':');
+    let bare_signal = super::is_bare_signal(&m.signature);
     let state = m.cause.range.as_ref().map(|r| r.state.clone()).filter(|s| !s.is_empty());
     let ident = match m.kind {
         BugKind::Crash => match state {

@@ -149,7 +149,7 @@ impl Store {
             let mut old: Meta = f.read_meta().unwrap_or_else(|_| meta.clone());
             old.duplicates += 1;
             let known = merged_known(&old.known, &meta.known);
-            if trigger.len() < old.trigger_bytes {
+            if trigger.len() < old.trigger_bytes && key_names_one_cause(&meta) {
                 // Keep the smallest trigger, with the description that goes with it. Its
                 // old reduction goes first (meta.json, then reduced.smt2), so that no
                 // moment after a `kill -9` pairs the new trigger with a stale reduction;
@@ -296,7 +296,7 @@ fn finding_dirs(out: &Path) -> Vec<(&'static str, PathBuf)> {
 /// fuzz target's: every input is its own seed) is keyed by its symptom alone.
 pub fn dedup_key(m: &Meta) -> String {
     let top = if m.seed_finding { "seed" } else { "fuzz" };
-    let bare_signal = m.signature.starts_with("SIG") && !m.signature.contains(|c: char| c.is_whitespace() || c == ':');
+    let bare_signal = is_bare_signal(&m.signature);
     match m.kind {
         // The crash state (ClusterFuzz's three frames) tells crashes apart where the
         // message cannot: every segfault has the same one.
@@ -313,13 +313,36 @@ pub fn dedup_key(m: &Meta) -> String {
                 m.signature,
                 m.fixed_in.as_deref().unwrap_or("-")
             );
-            if !m.seed_hash.is_empty() {
+            if let Some(seed) = key_seed(m) {
                 key.push_str("|seed|");
-                key.push_str(&m.seed_hash);
+                key.push_str(seed);
             }
             key
         }
     }
+}
+
+/// The seed a finding's key names ([`dedup_key`]): a grown seed's original one (a line of
+/// grown seeds is one seed's), none without a seed hash.
+fn key_seed(m: &Meta) -> Option<&str> {
+    let seed = m.lineage.as_ref().map_or(m.seed_hash.as_str(), |l| l.origin_hash.as_str());
+    (!seed.is_empty()).then_some(seed)
+}
+
+/// Whether the findings under `m`'s key are taken for one cause: a crash told apart by its
+/// state or message, or a finding keyed by its seed (its duplicates are that seed's
+/// mutants with the same symptom). A duplicate of such a finding may take its place
+/// with a smaller trigger; one keyed by its symptom alone (a fuzz target's wrong answer,
+/// a bare signal without frames) keeps the trigger it was found with, since the smaller
+/// one may be another cause and would replace it for good.
+fn key_names_one_cause(m: &Meta) -> bool {
+    (m.kind == BugKind::Crash && (!m.frames.is_empty() || !is_bare_signal(&m.signature))) || key_seed(m).is_some()
+}
+
+/// Whether a crash signature is a signal and nothing else (`SIGSEGV`): it says nothing of
+/// where the solver crashed.
+pub fn is_bare_signal(signature: &str) -> bool {
+    signature.starts_with("SIG") && !signature.contains(|c: char| c.is_whitespace() || c == ':')
 }
 
 #[cfg(test)]
@@ -341,7 +364,9 @@ mod tests {
             bisection: vec![],
             answers: vec![],
             seed: String::new(),
-            seed_hash: String::new(),
+            // A campaign's finding: its seed names it (the tests of one finding per seed
+            // and of a fuzz target's findings set their own).
+            seed_hash: "seed".into(),
             origin: Origin::Triage,
             edits: vec![],
             seed_slice: None,
@@ -417,6 +442,17 @@ mod tests {
         assert!(matches!(store.record(wrong("a1"), "(check-sat) ; a, again").unwrap(), Recorded::Duplicate(_)));
         assert!(matches!(store.record(wrong("b2"), "(check-sat) ; b, longer").unwrap(), Recorded::New(_)));
         assert_eq!(Store::list_in(dir.path()).len(), 2);
+        // A smaller duplicate takes the trigger's place only under a key that names one
+        // cause: a seed's, not a symptom alone (a fuzz target's finding).
+        let trigger = |seed: &str| {
+            let (p, _) = Store::list_in(dir.path()).into_iter().find(|(_, m)| m.seed_hash == seed).unwrap();
+            std::fs::read_to_string(p.parent().unwrap().join("trigger.smt2")).unwrap()
+        };
+        store.record(wrong("a1"), "(check-sat)").unwrap();
+        assert_eq!(trigger("a1"), "(check-sat)");
+        store.record(wrong(""), "(check-sat) ; the first of its symptom").unwrap();
+        assert!(matches!(store.record(wrong(""), "(check-sat)").unwrap(), Recorded::Duplicate(_)));
+        assert_eq!(trigger(""), "(check-sat) ; the first of its symptom");
     }
 
     /// Issue 39: under a component its maintainers disown, findings are one cause per
