@@ -424,20 +424,9 @@ impl Confirm<'_> {
         // answers stored beside it and the reducer keeps that failure: the runs may
         // differ (one decides 10x slower, the median gives up at the limit).
         let how = failure(&kept, &want, m_old, new_limits.time).ok_or(Refused::NotReproduced)?;
-        // The same without smtstorm's own validation options: they are not the user's,
-        // and z3's `:model_validate` changes its search. A hand judge found a z3 5.4.0
-        // "timeout where 4.8.12 decides" that 5.4.0 answered in 0.03 s without it
-        // (a push/pop quantified search; issue 41, judge27a).
-        let plain = |k: usize, limits: &Limits| {
-            let f = self.dir.join(format!("{}plain-{k}.smt2", self.tag));
-            std::fs::write(&f, smtlib::print(&self.specs[k].own_script(trigger))).map_err(|_| Refused::Unwritable)?;
-            Ok::<_, Refused>(run_file(&self.specs[k], &f, checks, limits))
-        };
-        let old_plain = plain(older, &limits)?;
-        if decided(&old_plain) != Some(&want[..]) {
-            return Err(Refused::NotReproduced);
-        }
-        failure(&plain(newer, &new_limits)?, &want, m_old.max(old_plain.wall), new_limits.time)
+        let file = self.dir.join(format!("{}plain.smt2", self.tag));
+        let pair = (&self.specs[newer], &self.specs[older]);
+        holds_without_validation(pair, trigger, &want, m_old, (&new_limits, &limits), &file)
             .ok_or(Refused::NotReproduced)?;
         fresh.results[older] = pick(old_runs);
         fresh.results[newer] = Some(kept);
@@ -448,6 +437,34 @@ impl Confirm<'_> {
         let verdict = verdict(self.specs, older, newer, how, v.blame_by == BlameBy::Baseline);
         Ok(Confirmed { verdict, fresh })
     }
+}
+
+/// How the regression of `newer` against `older` (`pair`) on `s` shows without smtstorm's
+/// own validation options, or `None` if it does not: `older` decides `want` as a user
+/// would send it the script, and `newer` fails against that (or against `older_took`,
+/// whichever is longer), each under its limit of `limits` (newer's, older's); `file` is
+/// where the queries are written. Those options are not the user's, and z3's
+/// `:model_validate` changes its search: a hand judge found a z3 5.4.0 "timeout where
+/// 4.8.12 decides" that 5.4.0 answered in 0.03 s without it (a push/pop quantified
+/// search; issue 41, judge27a). Confirmation and the reducer's judge both ask it.
+pub fn holds_without_validation(
+    pair: (&SolverSpec, &SolverSpec),
+    s: &Script,
+    want: &[Outcome],
+    older_took: Duration,
+    limits: (&Limits, &Limits),
+    file: &std::path::Path,
+) -> Option<Failure> {
+    let checks = smtlib::checks(s);
+    let run = |spec: &SolverSpec, limits: &Limits| {
+        std::fs::write(file, smtlib::print(&spec.own_script(s))).ok()?;
+        Some(run_file(spec, file, checks, limits))
+    };
+    let old = run(pair.1, limits.1)?;
+    if decided(&old) != Some(want) {
+        return None;
+    }
+    failure(&run(pair.0, limits.0)?, want, older_took.max(old.wall), limits.0.time)
 }
 
 /// Answers and wall time in words: `sat sat (0.12 s)`.

@@ -671,6 +671,26 @@ impl Judge for FindingJudge {
             run_file(&self.solvers[k], &file, checks, &self.limits)
         };
         let Some(at) = self.decide_at(text, fresh) else { return false };
+        // A regression holds without smtstorm's own validation options too, as its
+        // confirmation asked ([`crate::oracle::regress::holds_without_validation`]): a
+        // reduction must not drift to a form only those options slow down.
+        if let Symptom::Regression { want, within, .. } = &self.symptom {
+            let Ok(s) = smtlib::parse(text) else { return false };
+            let older_limits = Limits { time: (*within * 2).max(Duration::from_secs(1)), ..self.limits };
+            let pair = (&self.solvers[0], &self.solvers[1]);
+            if crate::oracle::regress::holds_without_validation(
+                pair,
+                &s,
+                want,
+                Duration::ZERO,
+                (&self.limits, &older_limits),
+                &file,
+            )
+            .is_none()
+            {
+                return false;
+            }
+        }
         // The releases the trigger passes on still pass (checked on confirmation only:
         // once per accepted candidate).
         if !self.keep_passing.is_empty() {
