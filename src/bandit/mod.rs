@@ -486,9 +486,7 @@ impl<'a> Bandit<'a> {
                 .collect();
             let meta = Meta {
                 seed: format!("generated (bandit seed {})", self.cfg.seed),
-                // Every instance is generated, none a seed's mutant: no seed hash, so
-                // that findings are keyed by their symptom ([`crate::store::dedup_key`]).
-                seed_hash: String::new(),
+                seed_hash: crate::store::seed_hash(text),
                 origin: Origin::Bandit(self.cfg.strategy),
                 rng_seed: self.cfg.seed,
                 found_at: self.t0.elapsed().as_secs_f64(),

@@ -323,8 +323,12 @@ pub fn dedup_key(m: &Meta) -> String {
 }
 
 /// The seed a finding's key names ([`dedup_key`]): a grown seed's original one (a line of
-/// grown seeds is one seed's), none without a seed hash.
+/// grown seeds is one seed's); none for BanditFuzz's (every instance is generated, its
+/// "seed" is the instance itself) or without a seed hash (a fuzz target's).
 fn key_seed(m: &Meta) -> Option<&str> {
+    if matches!(m.origin, Origin::Bandit(_)) {
+        return None;
+    }
     let seed = m.lineage.as_ref().map_or(m.seed_hash.as_str(), |l| l.origin_hash.as_str());
     (!seed.is_empty()).then_some(seed)
 }
