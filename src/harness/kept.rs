@@ -125,7 +125,12 @@ impl OnFinding {
 /// Whether [`store_dir`] is a store a user reads: named by `SMTSTORM_STORE`, or the
 /// checkout's `fuzz/store/`.
 pub fn store_is_read() -> bool {
-    std::env::var_os("SMTSTORM_STORE").is_some() || Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz").is_dir()
+    std::env::var_os("SMTSTORM_STORE").is_some() || checkout_fuzz().is_some()
+}
+
+/// The `fuzz/` directory of the checkout the library was built from, while it is there.
+fn checkout_fuzz() -> Option<PathBuf> {
+    Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz")).filter(|d| d.is_dir())
 }
 
 /// The harness's store: `SMTSTORM_STORE`, else `fuzz/store/<target>` of the checkout the
@@ -136,11 +141,9 @@ pub fn store_dir() -> PathBuf {
         return d.into();
     }
     let target = super::start::target_name();
-    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
-    if fuzz.is_dir() {
-        fuzz.join("store").join(target)
-    } else {
-        PathBuf::from("smtstorm-store").join(target)
+    match checkout_fuzz() {
+        Some(fuzz) => fuzz.join("store").join(target),
+        None => PathBuf::from("smtstorm-store").join(target),
     }
 }
 

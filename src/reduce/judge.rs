@@ -581,9 +581,7 @@ impl FindingJudge {
     /// its query is written. `None`: it cannot say (a symptom no single release shows).
     fn shown_by(&self, spec: &SolverSpec, s: &Script, at: &[usize], file: &Path) -> Option<bool> {
         let run = |spec: &SolverSpec, s: &Script, checks: usize| {
-            let own = spec.own_script(s);
-            let body = format!("{}{}", spec.family.dialect().model_validation, smtlib::print(&own));
-            if std::fs::write(file, body).is_err() {
+            if std::fs::write(file, crate::oracle::confirm::fresh_text(spec, s)).is_err() {
                 return unwritable(checks);
             }
             run_file(spec, file, checks, &self.limits)

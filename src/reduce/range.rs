@@ -177,9 +177,7 @@ fn probed(
     let checks = smtlib::checks(&script);
     let file = scratch.path().join("range.smt2");
     let run_on = |spec: &SolverSpec, script: &smtlib::Script| -> QueryResult {
-        let own = spec.own_script(script);
-        let body = format!("{}{}", spec.family.dialect().model_validation, smtlib::print(&own));
-        if std::fs::write(&file, body).is_err() {
+        if std::fs::write(&file, crate::oracle::confirm::fresh_text(spec, script)).is_err() {
             let message = "cannot write the probe file".to_string();
             return crate::solver::failed(vec![Outcome::Error { message }; checks.max(1)], std::time::Instant::now());
         }
