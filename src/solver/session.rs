@@ -431,10 +431,12 @@ pub(super) fn crash_or_reply(
     // that names the check. The check's failure, not a crash of the search; a failed
     // model check is an invalid model.
     if !clean {
-        let text = format!("{stderr}\n{out}");
-        if let Some(message) = super::checks::model_check_failure_in(&text) {
+        // cvc5 writes the failed model check on stderr; stdout is where a seed's `echo`
+        // text goes, and it must never decide a verdict.
+        if let Some(message) = super::checks::model_check_failure_in(stderr) {
             return (partial(responses, checks, Outcome::InvalidModel { message }), None);
         }
+        let text = format!("{stderr}\n{out}");
         if let Some(message) = super::checks::failure_in(&text) {
             return (partial(responses, checks, Outcome::CheckFailed { message }), None);
         }
@@ -457,4 +459,26 @@ pub(super) fn crash_or_reply(
     let message = evidence.unwrap_or_else(|| normalise_crash(stderr, out, signal, code));
     let crash = Outcome::Crash { signal, exit_code: code, message };
     (partial(responses, checks, crash.clone()), Some(crash))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::ExitStatusExt;
+
+    /// cvc5's failed model check counts from its stderr only: the same words on stdout
+    /// (where a seed's `echo` text goes) never make an invalid model, whatever the exit.
+    #[test]
+    fn a_model_check_failure_is_read_from_stderr_only() {
+        let words = "Internal error detected SolverEngine::checkModel(): ERRORS SATISFYING ASSERTIONS WITH MODEL { THEORY_UF }:";
+        let abort = Some(ExitStatus::from_raw(libc::SIGABRT));
+        let (on_stderr, _) = crash_or_reply(&[], 1, abort, words, "");
+        assert!(matches!(&on_stderr[..], [Outcome::InvalidModel { .. }]), "{on_stderr:?}");
+        let exit1 = Some(ExitStatus::from_raw(1 << 8));
+        let echoed = format!("\"{words}\"\n");
+        for status in [abort, exit1] {
+            let (o, _) = crash_or_reply(&[echoed.as_str()], 1, status, "", &echoed);
+            assert!(!o.iter().any(|o| matches!(o, Outcome::InvalidModel { .. })), "{status:?}: {o:?}");
+        }
+    }
 }
