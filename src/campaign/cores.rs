@@ -8,34 +8,7 @@ use super::candidates::Judged;
 use super::worker::{time_up, Turn};
 use super::*;
 use crate::mutate::{Construction, Mutator};
-use crate::oracle::cores::{self, Mode, Recheck};
-
-/// Whether each solver (by its command line) gives cores and unsat assumptions, asked
-/// once per process: a solver whose core command errors does not get this oracle.
-static PROBES: Mutex<Vec<(Vec<String>, Mode, bool)>> = Mutex::new(vec![]);
-
-/// A two-assertion contradiction every family reads (`QF_UF`: bitwuzla wants a logic).
-const PROBE: &str = "(set-logic QF_UF)(declare-const b Bool)(assert b)(assert (not b))(check-sat)";
-
-/// Whether `spec` answers [`PROBE`]'s named script in `mode` with a core.
-fn supports(spec: &SolverSpec, mode: Mode, tmp: &Path, w: usize, limits: &Limits) -> bool {
-    let key = spec.command.clone();
-    if let Some(&(_, _, ok)) =
-        PROBES.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(c, m, _)| *c == key && *m == mode)
-    {
-        return ok;
-    }
-    let ok = smtlib::parse(PROBE).ok().and_then(|s| cores::named(&s, mode)).is_some_and(|named| {
-        let f = tmp.join(format!("w{w}-core-probe.smt2"));
-        std::fs::write(&f, oracle::confirm::fresh_text(spec, &named)).is_ok() && {
-            let r = crate::solver::run_file(spec, &f, 1, limits);
-            let _ = std::fs::remove_file(&f);
-            r.outcomes.as_slice() == [Outcome::Unsat] && r.data.iter().any(|d| cores::parse_core(d).is_some())
-        }
-    });
-    PROBES.lock().unwrap_or_else(|e| e.into_inner()).push((key, mode, ok));
-    ok
-}
+use crate::oracle::cores::{self, Recheck};
 
 /// Re-checks the core of a sampled `unsat` mutant; the distinct bugs stored.
 pub(super) fn check(
@@ -52,49 +25,27 @@ pub(super) fn check(
     if sh.cfg.core_rate <= 0.0 || matches!(m.construction(), Construction::Witness(_)) || time_up(sh) {
         return 0;
     }
-    let first = |k: usize| rs.get(k).copied().flatten().filter(|r| r.crash.is_none()).and_then(|r| r.outcomes.first());
-    let unsat: Vec<usize> = t.solvers.iter().copied().filter(|&k| first(k) == Some(&Outcome::Unsat)).collect();
     // A `sat` next to the `unsat` is the differential judge's.
-    if unsat.is_empty() || t.solvers.iter().any(|&k| first(k) == Some(&Outcome::Sat)) {
-        return 0;
-    }
-    if !cores::sampled(mutant.rng_seed, sh.cfg.core_rate) {
+    let unsat = cores::unsat_answerers(&t.solvers, rs);
+    if unsat.is_empty() || !cores::sampled(mutant.rng_seed, sh.cfg.core_rate) {
         return 0;
     }
     sh.counters.cores.sampled.fetch_add(1, Relaxed);
     let seed = &sh.seeds[i];
     let Ok(trigger) = m.rebuild(seed.script(), mutant) else { return 0 };
-    let mode = cores::mode_for(mutant.rng_seed);
-    let Some(named) = cores::named(&trigger, mode) else { return 0 };
-    let readable = |k: usize| sh.solvers[k].cannot_read(&sh.solvers[k].own_script(&named)).is_none();
     // The check gets twice the turn's limit (at least a second: fresh processes start up).
     let lim = Limits { time: (t.limit * 2).max(Duration::from_secs(1)).min(limits.time), ..*limits };
-    let able: Vec<usize> =
-        unsat.into_iter().filter(|&k| readable(k) && supports(&sh.solvers[k], mode, tmp, w, &lim)).collect();
-    if able.is_empty() {
-        return 0;
-    }
-    sh.counters.cores.applicable.fetch_add(1, Relaxed);
-    let pick = crate::util::hash::mix(&[mutant.rng_seed, 0xB1A]) as usize;
-    let blamed = able[pick % able.len()];
-    // The other families in an order drawn from the seed, so that no one family always
-    // judges the cores.
-    let mut readers: Vec<usize> = t.solvers.iter().copied().filter(|&k| readable(k)).collect();
-    let n = readers.len().max(1);
-    readers.rotate_left(pick / 7 % n);
-    let others = cores::other_families(&sh.families, &readers, blamed);
-    let mut run = |k: usize, s: &Script, checks: usize| {
-        sh.counters.cores.processes.fetch_add(1, Relaxed);
-        let f = tmp.join(format!("w{w}-core-{k}.smt2"));
-        if std::fs::write(&f, oracle::confirm::fresh_text(&sh.solvers[k], s)).is_err() {
-            return crate::solver::failed(vec![Outcome::Timeout; checks.max(1)], Instant::now());
-        }
-        let r = crate::solver::run_file(&sh.solvers[k], &f, checks, &lim);
-        let _ = std::fs::remove_file(&f);
-        r
+    let tag = format!("w{w}-");
+    let ask = cores::Ask {
+        specs: &sh.solvers,
+        families: &sh.families,
+        asked: &t.solvers,
+        limits: &lim,
+        dir: tmp,
+        tag: &tag,
+        tally: &sh.counters.cores,
     };
-    let r = cores::recheck(&named, blamed, &others, true, &mut run);
-    sh.counters.cores.count(&r);
+    let Some((named, r)) = cores::check_query(&ask, &trigger, &unsat, mutant.rng_seed) else { return 0 };
     let cand = |trigger| Candidate {
         seed: i,
         trigger,

@@ -32,6 +32,13 @@
 //!   is a regression candidate, confirmed as a campaign confirms it (repeats, each
 //!   release under a longer limit, and without smtstorm's own validation options), at a
 //!   few seconds of fresh runs per candidate.
+//! * `SMTSTORM_CORE_RATE=R` (0 to 1, default 0.25) and `SMTSTORM_SELF_CHECKS=N` (default
+//!   32, 0 off): the campaign's answer oracles on the campaign's sample — a share `R` of
+//!   the executions answered `unsat` have the solver's unsat core (or unsat assumptions)
+//!   re-checked alone ([`crate::oracle::cores`]), and one execution in `N` has its
+//!   definite answers re-checked under the solver's own self-checks
+//!   ([`crate::oracle::checks`]: cvc5 `check-proofs`, `check-unsat-cores`, ...), each in
+//!   fresh processes.
 //! * `SMTSTORM_FRAMING=pushpop` frames queries as `(push 1)` ... `(pop 1)` instead of
 //!   `(reset)` (z3: ~3× the executions per second, but z3 then runs its incremental
 //!   engines — a different configuration; findings are still confirmed in fresh,
@@ -47,7 +54,8 @@
 //! session artefacts. Errors, unknowns and timeouts never count.
 //!
 //! A value the variables above cannot take (`SMTSTORM_TIMEOUT_MS`, `SMTSTORM_SHIM`,
-//! `SMTSTORM_FUSION`, `SMTSTORM_REGRESSIONS`, `SMTSTORM_FRAMING`, `SMTSTORM_ON_FINDING`,
+//! `SMTSTORM_FUSION`, `SMTSTORM_REGRESSIONS`, `SMTSTORM_CORE_RATE`, `SMTSTORM_SELF_CHECKS`,
+//! `SMTSTORM_FRAMING`, `SMTSTORM_ON_FINDING`,
 //! `SMTSTORM_STATS`) stops the target at its start with the variable's name and the values
 //! it takes (a typo in `SMTSTORM_TIMEOUT_MS` must not run a day at the default).
 
@@ -110,6 +118,13 @@ pub struct Harness {
     /// The ladder-regression oracle, where two releases of a family are asked
     /// (`SMTSTORM_REGRESSIONS=0` switches it off).
     pub regressions: bool,
+    /// The unsat-core oracle's share of executions with an `unsat` answer
+    /// (`SMTSTORM_CORE_RATE`, the campaign's default) and what it did.
+    pub core_rate: f64,
+    pub cores: crate::oracle::cores::Tally,
+    /// One execution in this many has its definite answers re-checked by the solvers' own
+    /// self-checks (`SMTSTORM_SELF_CHECKS`, the campaign's default; 0: off).
+    pub self_checks: u32,
     /// Semantic Fusion in storm_target's crossover (`SMTSTORM_FUSION=1`). Off by default
     /// until an end-to-end run shows it makes no false report: the first two runs each
     /// made one (a fusion parent's status kept through byte edits; STORM pools of an
@@ -222,6 +237,11 @@ fn setup() -> Result<Harness, HarnessError> {
     let shim = env_var("SMTSTORM_SHIM", "1 or 0", switch)?.unwrap_or(true);
     let fusion = env_var("SMTSTORM_FUSION", "1 or 0", switch)?.unwrap_or(false);
     let regressions = env_var("SMTSTORM_REGRESSIONS", "1 or 0", switch)?.unwrap_or(true);
+    let core_rate = env_var("SMTSTORM_CORE_RATE", "a share from 0 to 1", |v| {
+        v.parse::<f64>().ok().filter(|r| (0.0..=1.0).contains(r))
+    })?;
+    let self_checks =
+        env_var("SMTSTORM_SELF_CHECKS", "one execution in N, a whole number (0: off)", |v| v.parse().ok())?;
     let push_pop = env_var("SMTSTORM_FRAMING", "reset or pushpop", |v| match v {
         "reset" => Some(false),
         "pushpop" => Some(true),
@@ -241,6 +261,8 @@ fn setup() -> Result<Harness, HarnessError> {
     h.replay = super::start::replaying();
     h.on_finding = on_finding;
     h.regressions = regressions;
+    h.core_rate = core_rate.unwrap_or(h.core_rate);
+    h.self_checks = self_checks.unwrap_or(h.self_checks);
     if push_pop {
         h.use_push_pop();
     }
@@ -254,7 +276,7 @@ fn setup() -> Result<Harness, HarnessError> {
 extern "C" fn print_stats_at_exit() {
     if let Some(Ok(m)) = HARNESS.get() {
         if let Ok(h) = m.try_lock() {
-            eprintln!("{}", h.stats.line(h.execs));
+            eprintln!("{}", h.stats_line());
         }
     }
 }
@@ -291,6 +313,20 @@ fn in_process_spec(_: &crate::solver::Registry) -> Result<SolverSpec, HarnessErr
 }
 
 impl Harness {
+    /// Where the time went ([`Stats::line`]) and what the unsat-core oracle did.
+    pub fn stats_line(&self) -> String {
+        let c = self.cores.snapshot();
+        format!(
+            "{}; unsat cores sampled {} checked {} wrong {} disagree {} ({} processes)",
+            self.stats.line(self.execs),
+            c.sampled,
+            c.checked,
+            c.wrong,
+            c.disagree,
+            c.processes
+        )
+    }
+
     /// One line for the start of a fuzzing run: which solvers are asked, the STORM
     /// reference, the per-query limit, and how to put another release under test.
     pub fn describe(&self) -> String {
@@ -337,6 +373,9 @@ impl Harness {
             replay: false,
             on_finding: super::kept::OnFinding::Abort,
             regressions: true,
+            core_rate: crate::store::campaign::DEFAULT_CORE_RATE,
+            cores: Default::default(),
+            self_checks: crate::store::campaign::DEFAULT_SELF_CHECKS,
             fusion: false,
             last_mutant: None,
             origin: crate::store::Origin::Seed,
@@ -389,7 +428,7 @@ impl Harness {
     fn run_all(&mut self, s: &Script) -> Vec<Option<QueryResult>> {
         self.execs += 1;
         if self.stats_every > 0 && self.execs.is_multiple_of(self.stats_every) {
-            eprintln!("{}", self.stats.line(self.execs));
+            eprintln!("{}", self.stats_line());
         }
         let t0 = std::time::Instant::now();
         let n = checks(s);
@@ -595,7 +634,91 @@ impl Harness {
                 &verdicts,
             ));
         }
-        self.first_confirmed(s, known, &verdicts)
+        let found = self.first_confirmed(s, known, &verdicts);
+        // A constructed instance's answer is the judge's already (STORM: `sat` by
+        // construction; fusion: its parents' status).
+        if !matches!(found, Found::Nothing) || known.truth.is_some() {
+            return found;
+        }
+        self.answers_rechecked(s, &results, &framing)
+    }
+
+    /// The oracles that re-ask a query's answers in fresh processes, on the sample of
+    /// executions a campaign takes of its mutants (drawn from the input's text, so a
+    /// reproduction takes the same): the unsat-core oracle ([`crate::oracle::cores`],
+    /// Murxla's) on an `unsat`, and the solvers' own self-checks
+    /// ([`crate::oracle::checks`]) on a definite answer. In issue 41's third run of the
+    /// three modes, two of the five causes only the campaign found came from these two.
+    fn answers_rechecked(
+        &mut self,
+        s: &Script,
+        results: &[Option<QueryResult>],
+        framing: &crate::smtlib::framing::Framing,
+    ) -> Found {
+        use crate::oracle::{checks as self_checks, cores};
+        let key = crate::util::hash::fnv1a(smtlib::print(s).as_bytes());
+        let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
+        let families: Vec<crate::solver::Family> = self.specs.iter().map(|s| s.family).collect();
+        let asked: Vec<usize> = (0..results.len()).filter(|&k| results[k].is_some()).collect();
+        // Fresh processes start up: at least a second, four times the query's limit.
+        let limits = Limits { time: (self.limits.time * 4).max(Duration::from_secs(1)), ..self.limits };
+        let unsat = cores::unsat_answerers(&asked, &refs);
+        if self.core_rate > 0.0 && !unsat.is_empty() && cores::sampled(key, self.core_rate) {
+            self.cores.sampled.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let ask = cores::Ask {
+                specs: &self.specs,
+                families: &families,
+                asked: &asked,
+                limits: &limits,
+                dir: self.scratch.path(),
+                tag: "h-",
+                tally: &self.cores,
+            };
+            let verdicts = match cores::check_query(&ask, s, &unsat, key) {
+                Some((named, cores::Recheck::Wrong { verdict, .. })) => Some((named, vec![verdict])),
+                // The solver and another family disagree on the core alone: an ordinary
+                // candidate on the core-only script, as in a campaign.
+                Some((_, cores::Recheck::Disagree { core_only, results })) => {
+                    let rs: Vec<Option<&QueryResult>> = results.iter().map(Option::as_ref).collect();
+                    let vs = judge(&rs, &families, None, None)
+                        .into_iter()
+                        .filter(|v| v.kind == crate::oracle::BugKind::Soundness && v.blamed.is_some())
+                        .collect();
+                    Some((core_only, vs))
+                }
+                _ => None,
+            };
+            if let Some((trigger, vs)) = verdicts {
+                let found = self.first_confirmed(&trigger, &Expected::default(), &vs);
+                if !matches!(found, Found::Nothing) {
+                    return found;
+                }
+            }
+        }
+        // A check under a meaning-changing parameter asks about another formula.
+        if self.self_checks == 0 || !self_checks::sampled(key, self.self_checks) || framing.changed.iter().any(|c| *c) {
+            return Found::Nothing;
+        }
+        for k in asked {
+            let Some(outcomes) = results[k]
+                .as_ref()
+                .filter(|r| r.crash.is_none() && r.outcomes.iter().any(Outcome::is_definite))
+                .map(|r| r.outcomes.clone())
+            else {
+                continue;
+            };
+            let Some(rc) =
+                self_checks::recheck(&self.specs, &families, k, s, &outcomes, self.scratch.path(), "h-", &limits)
+            else {
+                continue;
+            };
+            self.stats.self_checks += 1;
+            let found = self.first_confirmed(&rc.trigger, &Expected::default(), &rc.verdicts);
+            if !matches!(found, Found::Nothing) {
+                return found;
+            }
+        }
+        Found::Nothing
     }
 
     /// The reference solver's answer to one Boolean Expression Coercion query, cached by
@@ -753,6 +876,57 @@ mod tests {
             f => panic!("{f:?}"),
         }
         assert_eq!(h.differential(&q("(declare-const x Int)\n(assert (> x 2))")), Found::Nothing);
+    }
+
+    /// The campaign's answer oracles in a target (issue 41: two of the five causes only
+    /// the campaign found in the third run came from them): a wrong unsat core (the fault
+    /// proxy's `core-one-if` around z3 5.4.0 keeps one name of each core, and no single
+    /// assertion here is unsat) and a failed self-check (`checkfail-if`: z3's failed-core
+    /// reply under `smt.core.validate`) are confirmed findings of the proxy; the real z3
+    /// beside it is never blamed; with the oracles off the same inputs are nothing.
+    #[test]
+    fn a_wrong_core_and_a_failed_self_check_are_target_findings() {
+        let reg = Registry::load(&crate::solver::registry::default_toml()).unwrap();
+        let z3 = crate::solver::resolve::resolve(&reg, &["z3-5.4.0".to_string()]).expect("z3-5.4.0 installed");
+        let proxy = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fault_proxy.py");
+        let harness = |faults: &str| {
+            let command = ["python3", &proxy.display().to_string(), faults, &z3[0].command[0], "-smt2"];
+            let faulty = SolverSpec::new("faulty", crate::solver::Family::Z3, command.map(String::from).to_vec());
+            // Two families' worth of z3: the proxy is z3 to smtstorm, the real one the
+            // reference.
+            Harness::new(vec![faulty, z3[0].clone()], 1, Duration::from_secs(5), false).unwrap()
+        };
+        let q = |n: u32| {
+            smtlib::parse(&format!(
+                "(set-logic QF_LIA)(declare-const x Int)(declare-const checkme Int)(assert (> x 0))\
+                 (assert (< checkme 0))(assert (< x checkme))(assert (> checkme (- {})))(check-sat)",
+                5 + n
+            ))
+            .unwrap()
+        };
+        use crate::oracle::cores::Mode;
+        let core_sigs = [Mode::Core.signature(), Mode::Assumptions.signature()];
+        for (faults, cores_on, checks_on, signatures) in [
+            ("core-one-if:smtstorm_", true, false, &core_sigs[..]),
+            ("checkfail-if:checkme", false, true, &["smt.core.validate: Core could not be validated"][..]),
+        ] {
+            let mut h = harness(faults);
+            (h.core_rate, h.self_checks) = (if cores_on { 1.0 } else { 0.0 }, checks_on as u32);
+            // The core oracle asks one of the two `unsat` answerers, drawn from the input:
+            // the proxy on some of these queries, the real z3 (whose cores hold) on others.
+            let found: Vec<Found> = (0..6).map(|n| h.differential(&q(n))).collect();
+            let blamed: Vec<&Found> = found.iter().filter(|f| **f != Found::Nothing).collect();
+            assert!(!blamed.is_empty(), "{faults}: nothing found");
+            for f in blamed {
+                let Found::Finding { solver, signature: sig, kind, .. } = f else { panic!("{faults}: {f:?}") };
+                assert_eq!(solver, "faulty", "{faults}: {f:?}");
+                assert!(signatures.contains(&sig.as_str()), "{faults}: {kind} {sig}");
+            }
+            (h.core_rate, h.self_checks) = (0.0, 0);
+            for n in 0..6 {
+                assert_eq!(h.differential(&q(n)), Found::Nothing, "{faults}: oracles off");
+            }
+        }
     }
 
     /// A value a harness variable cannot take is an error naming the variable, the value
