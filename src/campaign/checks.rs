@@ -26,31 +26,32 @@ pub(super) fn recheck(
     if !oracle::checks::sampled(mutant.rng_seed, sh.cfg.self_checks) || time_up(sh) {
         return 0;
     }
-    // A check under a meaning-changing parameter asks about another formula.
+    // A check under a meaning-changing parameter asks about another formula (the framing
+    // is the mutant's, not its rebuilt script's: decided here).
     let framing = mutant.framing.as_ref().or(seed_framing);
     if framing.is_some_and(|f| f.changed.iter().any(|c| *c)) {
         return 0;
     }
-    let answered = |k: usize| {
-        rs.get(k).copied().flatten().filter(|r| r.crash.is_none() && r.outcomes.iter().any(Outcome::is_definite))
-    };
-    let who: Vec<usize> = t.solvers.iter().copied().filter(|&k| answered(k).is_some()).collect();
-    if who.is_empty() {
-        return 0;
-    }
     let Ok(script) = m.rebuild(sh.seeds[i].script(), mutant) else { return 0 };
+    let tag = format!("w{w}-");
+    let ask = oracle::reask::Ask {
+        specs: &sh.solvers,
+        families: &sh.families,
+        asked: &t.solvers,
+        limits,
+        dir: tmp,
+        tag: &tag,
+        tally: &sh.counters.cores,
+        tally_checks: &sh.counters.self_checks,
+    };
+    // The core oracle has its own sample and rules in a campaign ([`super::cores`]).
+    let rates = oracle::reask::Rates { core: 0.0, self_checks: sh.cfg.self_checks };
+    let t0 = Instant::now();
+    let found = oracle::reask::sampled(&ask, &script, rs, mutant.rng_seed, rates, &Default::default());
+    sh.counters.self_check_ms.fetch_add(t0.elapsed().as_millis() as u64, Relaxed);
     let mut new_bugs = 0;
-    for k in who {
-        let Some(r) = answered(k) else { continue };
-        let t0 = Instant::now();
-        let tag = format!("w{w}-");
-        let found = oracle::checks::recheck(&sh.solvers, &sh.families, k, &script, &r.outcomes, tmp, &tag, limits);
-        if found.is_some() {
-            sh.counters.self_checks.fetch_add(1, Relaxed);
-            sh.counters.self_check_ms.fetch_add(t0.elapsed().as_millis() as u64, Relaxed);
-        }
-        let Some(rc) = found else { continue };
-        for v in &rc.verdicts {
+    for (trigger, verdicts) in &found {
+        for v in verdicts {
             if time_up(sh) {
                 return new_bugs;
             }
@@ -58,7 +59,7 @@ pub(super) fn recheck(
             y.candidates += 1;
             let cand = Candidate {
                 seed: i,
-                trigger: &rc.trigger,
+                trigger,
                 engine: Origin::Engine(engine),
                 edits: &mutant.edits,
                 rng_seed: mutant.rng_seed,

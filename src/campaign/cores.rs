@@ -9,6 +9,7 @@ use super::worker::{time_up, Turn};
 use super::*;
 use crate::mutate::{Construction, Mutator};
 use crate::oracle::cores::{self, Recheck};
+use crate::oracle::reask;
 
 /// Re-checks the core of a sampled `unsat` mutant; the distinct bugs stored.
 pub(super) fn check(
@@ -26,7 +27,7 @@ pub(super) fn check(
         return 0;
     }
     // A `sat` next to the `unsat` is the differential judge's.
-    let unsat = cores::unsat_answerers(&t.solvers, rs);
+    let unsat = reask::unsat_answerers(&t.solvers, rs);
     if unsat.is_empty() || !cores::sampled(mutant.rng_seed, sh.cfg.core_rate) {
         return 0;
     }
@@ -36,7 +37,7 @@ pub(super) fn check(
     // The check gets twice the turn's limit (at least a second: fresh processes start up).
     let lim = Limits { time: (t.limit * 2).max(Duration::from_secs(1)).min(limits.time), ..*limits };
     let tag = format!("w{w}-");
-    let ask = cores::Ask {
+    let ask = reask::Ask {
         specs: &sh.solvers,
         families: &sh.families,
         asked: &t.solvers,
@@ -44,8 +45,9 @@ pub(super) fn check(
         dir: tmp,
         tag: &tag,
         tally: &sh.counters.cores,
+        tally_checks: &sh.counters.self_checks,
     };
-    let Some((named, r)) = cores::check_query(&ask, &trigger, &unsat, mutant.rng_seed) else { return 0 };
+    let Some((named, r)) = reask::core(&ask, &trigger, &unsat, mutant.rng_seed) else { return 0 };
     let cand = |trigger| Candidate {
         seed: i,
         trigger,

@@ -1,64 +1,9 @@
 //! The solver side of the fuzz targets: process-global persistent sessions, the oracles,
 //! and confirmation in fresh processes before anything aborts.
-//!
-//! Configuration (environment, read once per process):
-//! * `SMTSTORM_SOLVERS`: comma-separated solver names (or `NAME=command args`) from
-//!   `.solvers/solvers.toml` (found from the current directory upwards, or
-//!   `$SMTSTORM_SOLVERS_DIR`). Default: the newest installed z3 and yices.
-//! * `SMTSTORM_REFERENCE`: the solver STORM takes models from (default: newest z3).
-//! * `SMTSTORM_TIMEOUT_MS`: per-query limit (default 250; keep it below libFuzzer's
-//!   `-timeout`, so a slow solver is a timeout here, not a libFuzzer timeout artifact).
-//!   A fuzzer lives on executions per second: from the small seeds of `corpus/`, 2000 ms
-//!   gave 55 exec/s and 100 ms 105-160, the slowest 1 % of executions (z3 overrunning its
-//!   own `-t` on floating point) then still taking a quarter of the time. But a tactic
-//!   pipeline ([`super::mix`]) is slower than the default one: z3 5.4.0 on 302
-//!   configuration mutants of `corpus/` (issue 41, load 7 on 2 cores) took 8.9 ms at the
-//!   median, 65 ms at p90, 124 ms at p95; 100 ms cut off 7 % of them, of which half
-//!   finished within 500 ms and the rest (3 %) took over a second, beyond any fuzzing
-//!   limit. 250 ms keeps p95 with room for load. Bugs that need long solving are the
-//!   campaign's (`smtstorm fuzz --timeout`).
-//! * `SMTSTORM_STORE=DIR`: the harness's bug store ([`super::kept`]; default
-//!   `fuzz/store/<target>` of the checkout): seed findings go there and do not abort, and a
-//!   finding the store already holds never aborts again (`-fork` jobs share it).
-//! * `SMTSTORM_ON_FINDING=go-on|abort`: whether a new mutant finding, once stored, stops
-//!   the run ([`super::kept::OnFinding`]; default `go-on` from a checkout, `abort` in the
-//!   ClusterFuzzLite/OSS-Fuzz build).
-//! * `SMTSTORM_SLOW_DIR=DIR` writes every execution whose queries took ≥ 100 ms to `DIR`
-//!   (the slowest solver's text, its outcome and wall time), to see where the time goes.
-//! * `SMTSTORM_SHIM=0` switches the behaviour shim off (for comparisons).
-//! * `SMTSTORM_REGRESSIONS=0` switches the ladder-regression oracle off. It is on where
-//!   two releases of a family are among the solvers (`z3-4.8.12,z3-5.4.0`): a query the
-//!   older decides and the newer gives up on, runs out of time on or answers 10× slower
-//!   is a regression candidate, confirmed as a campaign confirms it (repeats, each
-//!   release under a longer limit, and without smtstorm's own validation options), at a
-//!   few seconds of fresh runs per candidate.
-//! * `SMTSTORM_CORE_RATE=R` (0 to 1, default 0.25) and `SMTSTORM_SELF_CHECKS=N` (default
-//!   32, 0 off): the campaign's answer oracles on the campaign's sample — a share `R` of
-//!   the executions answered `unsat` have the solver's unsat core (or unsat assumptions)
-//!   re-checked alone ([`crate::oracle::cores`]), and one execution in `N` has its
-//!   definite answers re-checked under the solver's own self-checks
-//!   ([`crate::oracle::checks`]: cvc5 `check-proofs`, `check-unsat-cores`, ...), each in
-//!   fresh processes.
-//! * `SMTSTORM_FRAMING=pushpop` frames queries as `(push 1)` ... `(pop 1)` instead of
-//!   `(reset)` (z3: ~3× the executions per second, but z3 then runs its incremental
-//!   engines — a different configuration; findings are still confirmed in fresh,
-//!   non-incremental processes, and sessions restart every 500 queries).
-//! * `z3-inprocess` among the solvers (fuzz crate built with `--features z3-inprocess`):
-//!   the instrumented z3 linked into the fuzzer ([`crate::solver::inprocess`]), so z3's own
-//!   edges are libFuzzer coverage. It is confirmed in a fresh z3 context, and cannot be the
-//!   STORM reference.
-//!
-//! A finding is stored (and, under `abort`, aborts: a panic, so libFuzzer writes the input
-//! to `fuzz/artifacts/`) only after every solver re-ran the input in a fresh process and
-//! the same verdict came back: the store and `fuzz/artifacts/` hold real findings, not
-//! session artefacts. Errors, unknowns and timeouts never count.
-//!
-//! A value the variables above cannot take (`SMTSTORM_TIMEOUT_MS`, `SMTSTORM_SHIM`,
-//! `SMTSTORM_FUSION`, `SMTSTORM_REGRESSIONS`, `SMTSTORM_CORE_RATE`, `SMTSTORM_SELF_CHECKS`,
-//! `SMTSTORM_FRAMING`, `SMTSTORM_ON_FINDING`,
-//! `SMTSTORM_STATS`) stops the target at its start with the variable's name and the values
-//! it takes (a typo in `SMTSTORM_TIMEOUT_MS` must not run a day at the default).
+//! What the variables are is [`super::env`]'s.
 
+use super::env::{env_var, in_process_spec, switch};
+pub use super::env::{HarnessError, DEFAULT_TIMEOUT_MS, IN_PROCESS_Z3};
 pub use super::kept::Found;
 use super::stats::Stats;
 use crate::mutate::storm::{self, Pools};
@@ -91,12 +36,6 @@ impl Backend {
     }
 }
 
-/// The per-query limit without `SMTSTORM_TIMEOUT_MS` (see the module docs).
-pub const DEFAULT_TIMEOUT_MS: u64 = 250;
-
-/// The name that selects the in-process z3 in `SMTSTORM_SOLVERS`.
-pub const IN_PROCESS_Z3: &str = "z3-inprocess";
-
 /// The process-global solver state of a fuzz target.
 pub struct Harness {
     pub specs: Vec<SolverSpec>,
@@ -122,6 +61,8 @@ pub struct Harness {
     /// (`SMTSTORM_CORE_RATE`, the campaign's default) and what it did.
     pub core_rate: f64,
     pub cores: crate::oracle::cores::Tally,
+    /// Answers re-checked by a solver's own self-checks.
+    pub self_checked: std::sync::atomic::AtomicU64,
     /// One execution in this many has its definite answers re-checked by the solvers' own
     /// self-checks (`SMTSTORM_SELF_CHECKS`, the campaign's default; 0: off).
     pub self_checks: u32,
@@ -151,60 +92,6 @@ pub struct Harness {
 }
 
 static HARNESS: OnceLock<Result<Mutex<Harness>, HarnessError>> = OnceLock::new();
-
-/// Why the fuzz harness cannot start.
-#[derive(Debug, thiserror::Error)]
-pub enum HarnessError {
-    #[error("no solvers: run scripts/setup-solvers.sh or set SMTSTORM_SOLVERS")]
-    NoSolvers,
-    #[error("SMTSTORM_SOLVERS: {0}")]
-    Solvers(#[from] crate::util::error::Error),
-    #[error("SMTSTORM_REFERENCE is not one of SMTSTORM_SOLVERS")]
-    UnknownReference,
-    #[error("the STORM reference cannot be {IN_PROCESS_Z3}: set SMTSTORM_REFERENCE")]
-    InProcessReference,
-    #[error("{IN_PROCESS_Z3} needs the z3-inprocess feature (scripts/build-instrumented-z3.sh)")]
-    NoInProcessZ3,
-    #[error("{}: {source}", path.display())]
-    Scratch { path: std::path::PathBuf, source: std::io::Error },
-    #[error("{name}={value:?}: expected {expected}")]
-    Env { name: &'static str, value: String, expected: &'static str },
-}
-
-/// The environment variable `name` read by `parse` (`None` when unset); a value `parse`
-/// refuses, or one that is not Unicode, is [`HarnessError::Env`].
-fn env_var<T>(
-    name: &'static str,
-    expected: &'static str,
-    parse: impl Fn(&str) -> Option<T>,
-) -> Result<Option<T>, HarnessError> {
-    read_var(name, std::env::var_os(name), expected, parse)
-}
-
-/// [`env_var`] on the value `value` of `name`.
-fn read_var<T>(
-    name: &'static str,
-    value: Option<std::ffi::OsString>,
-    expected: &'static str,
-    parse: impl Fn(&str) -> Option<T>,
-) -> Result<Option<T>, HarnessError> {
-    match value {
-        None => Ok(None),
-        Some(v) => match v.to_str().and_then(|s| parse(s.trim())) {
-            Some(t) => Ok(Some(t)),
-            None => Err(HarnessError::Env { name, value: v.to_string_lossy().into_owned(), expected }),
-        },
-    }
-}
-
-/// A switch: `1` on, `0` off.
-fn switch(v: &str) -> Option<bool> {
-    match v {
-        "1" => Some(true),
-        "0" => Some(false),
-        _ => None,
-    }
-}
 
 /// Why the harness cannot start (printed once, then every target panics with it: a
 /// misconfigured fuzzer must not run silently without solvers).
@@ -281,49 +168,19 @@ extern "C" fn print_stats_at_exit() {
     }
 }
 
-/// The spec standing for the in-process z3 (its command is never run: confirmation uses a
-/// fresh z3 context instead of a fresh process). It runs inside this process, outside the
-/// kernel's confinement, so the seed's options it gets are the allow-list's of an
-/// installed z3 binary: the release of the library's version, else the newest.
-#[cfg(feature = "z3-inprocess")]
-fn in_process_spec(reg: &crate::solver::Registry) -> Result<SolverSpec, HarnessError> {
-    let version = crate::solver::inprocess::version();
-    let z3s = reg.solvers.iter().filter(|s| s.family == crate::solver::Family::Z3);
-    // The library says `4.15.4.0 <hash>` (z3's full version string); a release says `4.15.4`.
-    let same = z3s.clone().find(|s| {
-        s.version.as_deref().is_some_and(|v| {
-            version == v || version.starts_with(&format!("{v}.")) || version.starts_with(&format!("{v} "))
-        })
-    });
-    let newest = || {
-        z3s.max_by(|a, b| {
-            crate::solver::registry::version_cmp(a.version.as_deref().unwrap_or(""), b.version.as_deref().unwrap_or(""))
-        })
-    };
-    let table = same.or_else(newest).and_then(|s| crate::solver::allow::table(s).cloned());
-    let mut spec = SolverSpec::new(IN_PROCESS_Z3, crate::solver::Family::Z3, vec![IN_PROCESS_Z3.into()]);
-    spec.version = Some(version);
-    spec.allowed = crate::solver::AllowList::known(table);
-    Ok(spec)
-}
-
-#[cfg(not(feature = "z3-inprocess"))]
-fn in_process_spec(_: &crate::solver::Registry) -> Result<SolverSpec, HarnessError> {
-    Err(HarnessError::NoInProcessZ3)
-}
-
 impl Harness {
     /// Where the time went ([`Stats::line`]) and what the unsat-core oracle did.
     pub fn stats_line(&self) -> String {
         let c = self.cores.snapshot();
         format!(
-            "{}; unsat cores sampled {} checked {} wrong {} disagree {} ({} processes)",
+            "{}; unsat cores sampled {} checked {} wrong {} disagree {} ({} processes); self-checked answers {}",
             self.stats.line(self.execs),
             c.sampled,
             c.checked,
             c.wrong,
             c.disagree,
-            c.processes
+            c.processes,
+            self.self_checked.load(std::sync::atomic::Ordering::Relaxed)
         )
     }
 
@@ -375,6 +232,7 @@ impl Harness {
             regressions: true,
             core_rate: crate::store::campaign::DEFAULT_CORE_RATE,
             cores: Default::default(),
+            self_checked: Default::default(),
             self_checks: crate::store::campaign::DEFAULT_SELF_CHECKS,
             fusion: false,
             last_mutant: None,
@@ -643,77 +501,38 @@ impl Harness {
         self.answers_rechecked(s, &results, &framing)
     }
 
-    /// The oracles that re-ask a query's answers in fresh processes, on the sample of
-    /// executions a campaign takes of its mutants (drawn from the input's text, so a
-    /// reproduction takes the same): the unsat-core oracle ([`crate::oracle::cores`],
-    /// Murxla's) on an `unsat`, and the solvers' own self-checks
-    /// ([`crate::oracle::checks`]) on a definite answer. In issue 41's third run of the
-    /// three modes, two of the five causes only the campaign found came from these two.
+    /// The oracles that re-ask a query's answers in fresh processes
+    /// ([`crate::oracle::reask`]), on the sample of executions a campaign takes of its
+    /// mutants (drawn from the input's text, so a reproduction takes the same): the
+    /// unsat-core oracle on an `unsat`, the solvers' own self-checks on a definite answer.
+    /// In issue 41's third run of the three modes, two of the five causes only the
+    /// campaign found came from these two.
     fn answers_rechecked(
         &mut self,
         s: &Script,
         results: &[Option<QueryResult>],
         framing: &crate::smtlib::framing::Framing,
     ) -> Found {
-        use crate::oracle::{checks as self_checks, cores};
         let key = crate::util::hash::fnv1a(smtlib::print(s).as_bytes());
-        let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
         let families: Vec<crate::solver::Family> = self.specs.iter().map(|s| s.family).collect();
         let asked: Vec<usize> = (0..results.len()).filter(|&k| results[k].is_some()).collect();
         // Fresh processes start up: at least a second, four times the query's limit.
         let limits = Limits { time: (self.limits.time * 4).max(Duration::from_secs(1)), ..self.limits };
-        let unsat = cores::unsat_answerers(&asked, &refs);
-        if self.core_rate > 0.0 && !unsat.is_empty() && cores::sampled(key, self.core_rate) {
-            self.cores.sampled.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let ask = cores::Ask {
-                specs: &self.specs,
-                families: &families,
-                asked: &asked,
-                limits: &limits,
-                dir: self.scratch.path(),
-                tag: "h-",
-                tally: &self.cores,
-            };
-            let verdicts = match cores::check_query(&ask, s, &unsat, key) {
-                Some((named, cores::Recheck::Wrong { verdict, .. })) => Some((named, vec![verdict])),
-                // The solver and another family disagree on the core alone: an ordinary
-                // candidate on the core-only script, as in a campaign.
-                Some((_, cores::Recheck::Disagree { core_only, results })) => {
-                    let rs: Vec<Option<&QueryResult>> = results.iter().map(Option::as_ref).collect();
-                    let vs = judge(&rs, &families, None, None)
-                        .into_iter()
-                        .filter(|v| v.kind == crate::oracle::BugKind::Soundness && v.blamed.is_some())
-                        .collect();
-                    Some((core_only, vs))
-                }
-                _ => None,
-            };
-            if let Some((trigger, vs)) = verdicts {
-                let found = self.first_confirmed(&trigger, &Expected::default(), &vs);
-                if !matches!(found, Found::Nothing) {
-                    return found;
-                }
-            }
-        }
-        // A check under a meaning-changing parameter asks about another formula.
-        if self.self_checks == 0 || !self_checks::sampled(key, self.self_checks) || framing.changed.iter().any(|c| *c) {
-            return Found::Nothing;
-        }
-        for k in asked {
-            let Some(outcomes) = results[k]
-                .as_ref()
-                .filter(|r| r.crash.is_none() && r.outcomes.iter().any(Outcome::is_definite))
-                .map(|r| r.outcomes.clone())
-            else {
-                continue;
-            };
-            let Some(rc) =
-                self_checks::recheck(&self.specs, &families, k, s, &outcomes, self.scratch.path(), "h-", &limits)
-            else {
-                continue;
-            };
-            self.stats.self_checks += 1;
-            let found = self.first_confirmed(&rc.trigger, &Expected::default(), &rc.verdicts);
+        let ask = crate::oracle::reask::Ask {
+            specs: &self.specs,
+            families: &families,
+            asked: &asked,
+            limits: &limits,
+            dir: self.scratch.path(),
+            tag: "h-",
+            tally: &self.cores,
+            tally_checks: &self.self_checked,
+        };
+        let rates = crate::oracle::reask::Rates { core: self.core_rate, self_checks: self.self_checks };
+        let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
+        let candidates = crate::oracle::reask::sampled(&ask, s, &refs, key, rates, framing);
+        for (trigger, verdicts) in candidates {
+            let found = self.first_confirmed(&trigger, &Expected::default(), &verdicts);
             if !matches!(found, Found::Nothing) {
                 return found;
             }
@@ -849,94 +668,5 @@ fn storm_body(h: &mut Harness, data: &[u8]) -> Found {
     match text.and_then(storm::read_witness) {
         Some(w) => h.storm(&s, &w),
         None => h.differential(&s),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A regression as a campaign finds it, through a target's body: z3 4.8.12 answers
-    /// `(forall ((x Int)) (= (div (div 1 x) x) 0))` `unsat` in about 0.1 s, z3 5.4.0
-    /// gives up with `unknown` after about 4 s (past the 3 s per query here). A query
-    /// both decide is nothing.
-    #[test]
-    fn a_release_that_no_longer_decides_is_a_regression_finding() {
-        let reg = Registry::load(&crate::solver::registry::default_toml()).unwrap();
-        let names = ["z3-4.8.12".to_string(), "z3-5.4.0".to_string()];
-        let specs = crate::solver::resolve::resolve(&reg, &names).expect("the z3 ladder is installed");
-        let mut h = Harness::new(specs, 1, Duration::from_secs(3), false).unwrap();
-        let q = |body: &str| smtlib::parse(&format!("{body}\n(check-sat)\n")).unwrap();
-        let found = h.differential(&q("(assert (forall ((x Int)) (= (div (div 1 x) x) 0)))"));
-        match &found {
-            Found::Finding { kind, solver, signature, .. } => {
-                assert_eq!((*kind, solver.as_str()), (crate::oracle::BugKind::Regression, "z3-5.4.0"));
-                assert!(signature.ends_with("where z3-4.8.12 decides"), "{signature}");
-            }
-            f => panic!("{f:?}"),
-        }
-        assert_eq!(h.differential(&q("(declare-const x Int)\n(assert (> x 2))")), Found::Nothing);
-    }
-
-    /// The campaign's answer oracles in a target (issue 41: two of the five causes only
-    /// the campaign found in the third run came from them): a wrong unsat core (the fault
-    /// proxy's `core-one-if` around z3 5.4.0 keeps one name of each core, and no single
-    /// assertion here is unsat) and a failed self-check (`checkfail-if`: z3's failed-core
-    /// reply under `smt.core.validate`) are confirmed findings of the proxy; the real z3
-    /// beside it is never blamed; with the oracles off the same inputs are nothing.
-    #[test]
-    fn a_wrong_core_and_a_failed_self_check_are_target_findings() {
-        let reg = Registry::load(&crate::solver::registry::default_toml()).unwrap();
-        let z3 = crate::solver::resolve::resolve(&reg, &["z3-5.4.0".to_string()]).expect("z3-5.4.0 installed");
-        let proxy = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fault_proxy.py");
-        let harness = |faults: &str| {
-            let command = ["python3", &proxy.display().to_string(), faults, &z3[0].command[0], "-smt2"];
-            let faulty = SolverSpec::new("faulty", crate::solver::Family::Z3, command.map(String::from).to_vec());
-            // Two families' worth of z3: the proxy is z3 to smtstorm, the real one the
-            // reference.
-            Harness::new(vec![faulty, z3[0].clone()], 1, Duration::from_secs(5), false).unwrap()
-        };
-        let q = |n: u32| {
-            smtlib::parse(&format!(
-                "(set-logic QF_LIA)(declare-const x Int)(declare-const checkme Int)(assert (> x 0))\
-                 (assert (< checkme 0))(assert (< x checkme))(assert (> checkme (- {})))(check-sat)",
-                5 + n
-            ))
-            .unwrap()
-        };
-        use crate::oracle::cores::Mode;
-        let core_sigs = [Mode::Core.signature(), Mode::Assumptions.signature()];
-        for (faults, cores_on, checks_on, signatures) in [
-            ("core-one-if:smtstorm_", true, false, &core_sigs[..]),
-            ("checkfail-if:checkme", false, true, &["smt.core.validate: Core could not be validated"][..]),
-        ] {
-            let mut h = harness(faults);
-            (h.core_rate, h.self_checks) = (if cores_on { 1.0 } else { 0.0 }, checks_on as u32);
-            // The core oracle asks one of the two `unsat` answerers, drawn from the input:
-            // the proxy on some of these queries, the real z3 (whose cores hold) on others.
-            let found: Vec<Found> = (0..6).map(|n| h.differential(&q(n))).collect();
-            let blamed: Vec<&Found> = found.iter().filter(|f| **f != Found::Nothing).collect();
-            assert!(!blamed.is_empty(), "{faults}: nothing found");
-            for f in blamed {
-                let Found::Finding { solver, signature: sig, kind, .. } = f else { panic!("{faults}: {f:?}") };
-                assert_eq!(solver, "faulty", "{faults}: {f:?}");
-                assert!(signatures.contains(&sig.as_str()), "{faults}: {kind} {sig}");
-            }
-            (h.core_rate, h.self_checks) = (0.0, 0);
-            for n in 0..6 {
-                assert_eq!(h.differential(&q(n)), Found::Nothing, "{faults}: oracles off");
-            }
-        }
-    }
-
-    /// A value a harness variable cannot take is an error naming the variable, the value
-    /// and what it takes; unset is `None`; a good value is read.
-    #[test]
-    fn a_bad_environment_value_is_said_not_replaced_by_the_default() {
-        let read = |v: Option<&str>| read_var("SMTSTORM_SHIM", v.map(Into::into), "1 or 0", switch);
-        assert!(matches!(read(None), Ok(None)));
-        assert_eq!(read(Some("yes")).unwrap_err().to_string(), "SMTSTORM_SHIM=\"yes\": expected 1 or 0");
-        assert!(matches!(read(Some(" 0 ")), Ok(Some(false))));
-        assert!(matches!(read(Some("1")), Ok(Some(true))));
     }
 }

@@ -34,9 +34,6 @@ pub struct Stats {
     /// Fresh-process confirmations and their time.
     pub confirmations: u64,
     pub confirm_wall: Duration,
-    /// Answers re-checked by a solver's own self-checks (the core oracle's figures are
-    /// the harness's [`crate::oracle::cores::Tally`]).
-    pub self_checks: u64,
     /// Mutants (and crossover children) per engine, in [`Engine::ALL`]'s order: which
     /// engine the mutator used ([`Stats::count_engine`]).
     pub engines: [u64; Engine::ALL.len()],
@@ -64,7 +61,7 @@ impl Stats {
     /// One line for stderr.
     pub fn line(&self, execs: u64) -> String {
         format!(
-            "#smtstorm execs {execs} queried {} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s, from witnesses {}, opfuzz fallbacks {}, coercion mutants {}, confirmations {} {:.1}s, self-checks {}; in targets {:.1}s, in the mutator {:.1}s; mutants{}; new findings {}, seed findings {}, known findings {}",
+            "#smtstorm execs {execs} queried {} query {:.1}s (<5ms {} <20ms {} <100ms {} longer {}) timeouts {} pools {} (+{} cached, {} failed) {:.1}s, from witnesses {}, opfuzz fallbacks {}, coercion mutants {}, confirmations {} {:.1}s; in targets {:.1}s, in the mutator {:.1}s; mutants{}; new findings {}, seed findings {}, known findings {}",
             self.by_time.iter().sum::<u64>(),
             self.query_wall.as_secs_f64(),
             self.by_time[0],
@@ -81,7 +78,6 @@ impl Stats {
             self.bec_mutants,
             self.confirmations,
             self.confirm_wall.as_secs_f64(),
-            self.self_checks,
             self.target_wall.as_secs_f64(),
             self.mutate_wall.as_secs_f64(),
             Engine::ALL.iter().zip(&self.engines).map(|(e, n)| format!(" {e} {n}")).collect::<String>(),

@@ -32,8 +32,7 @@
 use super::{BlameBy, BugKind, Verdict};
 use crate::smtlib::ast::{AttrValue, CommandKind, Nullary, Sexp, Term, TermId};
 use crate::smtlib::{self, Script};
-use crate::solver::{Family, Limits, Outcome, QueryResult, SolverSpec};
-use std::path::Path;
+use crate::solver::{Family, Outcome, QueryResult};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Prefix of the names and assumption literals this oracle adds.
@@ -493,95 +492,6 @@ pub fn other_families(families: &[Family], readers: &[usize], blamed: usize) -> 
             new
         })
         .collect()
-}
-
-/// Whether each solver (by its command line) gives cores and unsat assumptions, asked
-/// once per process: a solver whose core command errors does not get this oracle.
-static PROBES: std::sync::Mutex<Vec<(Vec<String>, Mode, bool)>> = std::sync::Mutex::new(vec![]);
-
-/// A two-assertion contradiction every family reads (`QF_UF`: bitwuzla wants a logic).
-const PROBE: &str = "(set-logic QF_UF)(declare-const b Bool)(assert b)(assert (not b))(check-sat)";
-
-/// Whether `spec` answers [`PROBE`]'s named script in `mode` with a core.
-fn supports(spec: &SolverSpec, mode: Mode, dir: &Path, tag: &str, limits: &Limits) -> bool {
-    let key = spec.command.clone();
-    let known =
-        PROBES.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(c, m, _)| *c == key && *m == mode).map(|p| p.2);
-    if let Some(ok) = known {
-        return ok;
-    }
-    let ok = smtlib::parse(PROBE).ok().and_then(|s| named(&s, mode)).is_some_and(|named| {
-        let f = dir.join(format!("{tag}core-probe.smt2"));
-        std::fs::write(&f, super::confirm::fresh_text(spec, &named)).is_ok() && {
-            let r = crate::solver::run_file(spec, &f, 1, limits);
-            let _ = std::fs::remove_file(&f);
-            r.outcomes.as_slice() == [Outcome::Unsat] && r.data.iter().any(|d| parse_core(d).is_some())
-        }
-    });
-    PROBES.lock().unwrap_or_else(|e| e.into_inner()).push((key, mode, ok));
-    ok
-}
-
-/// The solvers among `asked` whose first answer to a query was `unsat` (no crash), or
-/// none where one of them answered `sat` (a disagreement is the differential judge's).
-pub fn unsat_answerers(asked: &[usize], rs: &[Option<&QueryResult>]) -> Vec<usize> {
-    let first = |k: usize| rs.get(k).copied().flatten().filter(|r| r.crash.is_none()).and_then(|r| r.outcomes.first());
-    if asked.iter().any(|&k| first(k) == Some(&Outcome::Sat)) {
-        return vec![];
-    }
-    asked.iter().copied().filter(|&k| first(k) == Some(&Outcome::Unsat)).collect()
-}
-
-/// Where and how [`check_query`] runs its fresh processes.
-pub struct Ask<'a> {
-    pub specs: &'a [SolverSpec],
-    pub families: &'a [Family],
-    /// Every solver that was asked the query (the readers of the core-only script).
-    pub asked: &'a [usize],
-    pub limits: &'a Limits,
-    pub dir: &'a Path,
-    /// A prefix for the scratch files (a worker's, a target's).
-    pub tag: &'a str,
-    pub tally: &'a Tally,
-}
-
-/// The oracle on one query every caller runs the same way (campaign workers and the fuzz
-/// targets): of the solvers in `unsat` (from [`unsat_answerers`]) that read the named
-/// script and give cores, one drawn from `rng_seed` is asked for its core in `mode_for`
-/// the seed, and the core re-checked on it and on the first other family that decides
-/// ([`recheck`]). The named script (a finding's trigger) and what the re-check said;
-/// `None` where the oracle does not apply.
-pub fn check_query(a: &Ask, query: &Script, unsat: &[usize], rng_seed: u64) -> Option<(Script, Recheck)> {
-    let mode = mode_for(rng_seed);
-    let named = named(query, mode)?;
-    let readable = |k: usize| a.specs[k].cannot_read(&a.specs[k].own_script(&named)).is_none();
-    let able: Vec<usize> =
-        unsat.iter().copied().filter(|&k| readable(k) && supports(&a.specs[k], mode, a.dir, a.tag, a.limits)).collect();
-    if able.is_empty() {
-        return None;
-    }
-    a.tally.applicable.fetch_add(1, Relaxed);
-    let pick = crate::util::hash::mix(&[rng_seed, 0xB1A]) as usize;
-    let blamed = able[pick % able.len()];
-    // The other families in an order drawn from the seed, so that no one family always
-    // judges the cores.
-    let mut readers: Vec<usize> = a.asked.iter().copied().filter(|&k| readable(k)).collect();
-    let n = readers.len().max(1);
-    readers.rotate_left(pick / 7 % n);
-    let others = other_families(a.families, &readers, blamed);
-    let mut run = |k: usize, s: &Script, checks: usize| {
-        a.tally.processes.fetch_add(1, Relaxed);
-        let f = a.dir.join(format!("{}core-{k}.smt2", a.tag));
-        if std::fs::write(&f, super::confirm::fresh_text(&a.specs[k], s)).is_err() {
-            return crate::solver::failed(vec![Outcome::Timeout; checks.max(1)], std::time::Instant::now());
-        }
-        let r = crate::solver::run_file(&a.specs[k], &f, checks, a.limits);
-        let _ = std::fs::remove_file(&f);
-        r
-    };
-    let r = recheck(&named, blamed, &others, true, &mut run);
-    a.tally.count(&r);
-    Some((named, r))
 }
 
 /// The confirmation of this oracle's verdicts ([`super::confirm::Confirm::confirm_with`]

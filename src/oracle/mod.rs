@@ -33,6 +33,7 @@ pub mod cores;
 pub mod eval;
 pub mod kind;
 pub mod metamorphic;
+pub mod reask;
 pub mod regress;
 pub mod semantics;
 pub mod witness;

@@ -1,0 +1,176 @@
+//! The oracles that re-ask a query a solver has answered, in fresh processes, as campaign
+//! workers and the fuzz targets both run them (one driver, so a target's finding is a
+//! campaign's): the unsat-core oracle ([`cores`], Murxla's) after an `unsat`, and the
+//! solvers' own self-checks ([`super::checks`]) after a definite answer. Each is asked on a
+//! sample drawn from the query (a mutant's RNG seed, a target input's text), so a rerun or
+//! a reproduction asks the same.
+
+use super::cores::{self, mode_for, named, other_families, parse_core, recheck, Mode, Recheck, Tally};
+use super::Verdict;
+use crate::smtlib::framing::Framing;
+use crate::smtlib::{self, Script};
+use crate::solver::{Family, Limits, Outcome, QueryResult, SolverSpec};
+use std::path::Path;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// Whether each solver (by its command line) gives cores and unsat assumptions, asked
+/// once per process: a solver whose core command errors does not get this oracle.
+static PROBES: std::sync::Mutex<Vec<(Vec<String>, Mode, bool)>> = std::sync::Mutex::new(vec![]);
+
+/// A two-assertion contradiction every family reads (`QF_UF`: bitwuzla wants a logic).
+const PROBE: &str = "(set-logic QF_UF)(declare-const b Bool)(assert b)(assert (not b))(check-sat)";
+
+/// Whether `spec` answers [`PROBE`]'s named script in `mode` with a core.
+fn gives_cores(spec: &SolverSpec, mode: Mode, dir: &Path, tag: &str, limits: &Limits) -> bool {
+    let key = spec.command.clone();
+    let known =
+        PROBES.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(c, m, _)| *c == key && *m == mode).map(|p| p.2);
+    if let Some(ok) = known {
+        return ok;
+    }
+    let ok = smtlib::parse(PROBE).ok().and_then(|s| named(&s, mode)).is_some_and(|named| {
+        let f = dir.join(format!("{tag}core-probe.smt2"));
+        std::fs::write(&f, super::confirm::fresh_text(spec, &named)).is_ok() && {
+            let r = crate::solver::run_file(spec, &f, 1, limits);
+            let _ = std::fs::remove_file(&f);
+            r.outcomes.as_slice() == [Outcome::Unsat] && r.data.iter().any(|d| parse_core(d).is_some())
+        }
+    });
+    PROBES.lock().unwrap_or_else(|e| e.into_inner()).push((key, mode, ok));
+    ok
+}
+
+/// The solvers among `asked` whose first answer to a query was `unsat` (no crash), or
+/// none where one of them answered `sat` (a disagreement is the differential judge's).
+pub fn unsat_answerers(asked: &[usize], rs: &[Option<&QueryResult>]) -> Vec<usize> {
+    let first = |k: usize| rs.get(k).copied().flatten().filter(|r| r.crash.is_none()).and_then(|r| r.outcomes.first());
+    if asked.iter().any(|&k| first(k) == Some(&Outcome::Sat)) {
+        return vec![];
+    }
+    asked.iter().copied().filter(|&k| first(k) == Some(&Outcome::Unsat)).collect()
+}
+
+/// Where and how the re-asking oracles run their fresh processes.
+pub struct Ask<'a> {
+    pub specs: &'a [SolverSpec],
+    pub families: &'a [Family],
+    /// Every solver that was asked the query (the readers of the core-only script).
+    pub asked: &'a [usize],
+    pub limits: &'a Limits,
+    pub dir: &'a Path,
+    /// A prefix for the scratch files (a worker's, a target's).
+    pub tag: &'a str,
+    pub tally: &'a Tally,
+    /// Answers re-checked by a self-check.
+    pub tally_checks: &'a std::sync::atomic::AtomicU64,
+}
+
+/// The unsat-core oracle on one query, as every caller runs it (campaign workers and the
+/// fuzz targets): of the solvers in `unsat` (from [`unsat_answerers`]) that read the named
+/// script and give cores, one drawn from `rng_seed` is asked for its core in `mode_for`
+/// the seed, and the core re-checked on it and on the first other family that decides
+/// ([`cores::recheck`]). The named script (a finding's trigger) and what the re-check said;
+/// `None` where the oracle does not apply.
+pub fn core(a: &Ask, query: &Script, unsat: &[usize], rng_seed: u64) -> Option<(Script, Recheck)> {
+    let mode = mode_for(rng_seed);
+    let named = named(query, mode)?;
+    let readable = |k: usize| a.specs[k].cannot_read(&a.specs[k].own_script(&named)).is_none();
+    let able: Vec<usize> = unsat
+        .iter()
+        .copied()
+        .filter(|&k| readable(k) && gives_cores(&a.specs[k], mode, a.dir, a.tag, a.limits))
+        .collect();
+    if able.is_empty() {
+        return None;
+    }
+    a.tally.applicable.fetch_add(1, Relaxed);
+    let pick = crate::util::hash::mix(&[rng_seed, 0xB1A]) as usize;
+    let blamed = able[pick % able.len()];
+    // The other families in an order drawn from the seed, so that no one family always
+    // judges the cores.
+    let mut readers: Vec<usize> = a.asked.iter().copied().filter(|&k| readable(k)).collect();
+    let n = readers.len().max(1);
+    readers.rotate_left(pick / 7 % n);
+    let others = other_families(a.families, &readers, blamed);
+    let mut run = |k: usize, s: &Script, checks: usize| {
+        a.tally.processes.fetch_add(1, Relaxed);
+        let f = a.dir.join(format!("{}core-{k}.smt2", a.tag));
+        if std::fs::write(&f, super::confirm::fresh_text(&a.specs[k], s)).is_err() {
+            return crate::solver::failed(vec![Outcome::Timeout; checks.max(1)], std::time::Instant::now());
+        }
+        let r = crate::solver::run_file(&a.specs[k], &f, checks, a.limits);
+        let _ = std::fs::remove_file(&f);
+        r
+    };
+    let r = recheck(&named, blamed, &others, true, &mut run);
+    a.tally.count(&r);
+    Some((named, r))
+}
+
+/// The sample rates of the re-asking oracles (a campaign's `--core-rate` and
+/// `--self-checks`; the fuzz targets take the same defaults).
+#[derive(Clone, Copy, Debug)]
+pub struct Rates {
+    /// The share of `unsat` answers whose core is re-checked.
+    pub core: f64,
+    /// One query in this many is re-checked by the solvers' self-checks (0: never).
+    pub self_checks: u32,
+}
+
+/// The candidates of a sampled query (`key` draws the sample): each a trigger to confirm
+/// (the named script, the core-only script, or the script with the check options) and the
+/// verdicts on it, in the order to try them. A query whose checks set a meaning-changing
+/// parameter gets no self-check: it asks about another formula.
+pub fn sampled(
+    ask: &Ask,
+    query: &Script,
+    results: &[Option<&QueryResult>],
+    key: u64,
+    rates: Rates,
+    framing: &Framing,
+) -> Vec<(Script, Vec<Verdict>)> {
+    let mut found = vec![];
+    let unsat = unsat_answerers(ask.asked, results);
+    if rates.core > 0.0 && !unsat.is_empty() && cores::sampled(key, rates.core) {
+        ask.tally.sampled.fetch_add(1, Relaxed);
+        match core(ask, query, &unsat, key) {
+            Some((named, Recheck::Wrong { verdict, .. })) => found.push((named, vec![verdict])),
+            // The solver and another family disagree on the core alone: an ordinary
+            // candidate on the core-only script, as in a campaign.
+            Some((_, Recheck::Disagree { core_only, results })) => {
+                let rs: Vec<Option<&QueryResult>> = results.iter().map(Option::as_ref).collect();
+                let vs: Vec<Verdict> = super::judge(&rs, ask.families, None, None)
+                    .into_iter()
+                    .filter(|v| v.kind == super::BugKind::Soundness && v.blamed.is_some())
+                    .collect();
+                if !vs.is_empty() {
+                    found.push((core_only, vs));
+                }
+            }
+            _ => {}
+        }
+    }
+    if rates.self_checks == 0 || !super::checks::sampled(key, rates.self_checks) || framing.changed.iter().any(|c| *c) {
+        return found;
+    }
+    for &k in ask.asked {
+        let Some(r) = results
+            .get(k)
+            .copied()
+            .flatten()
+            .filter(|r| r.crash.is_none() && r.outcomes.iter().any(Outcome::is_definite))
+        else {
+            continue;
+        };
+        let Some(rc) =
+            super::checks::recheck(ask.specs, ask.families, k, query, &r.outcomes, ask.dir, ask.tag, ask.limits)
+        else {
+            continue;
+        };
+        ask.tally_checks.fetch_add(1, Relaxed);
+        if !rc.verdicts.is_empty() {
+            found.push((rc.trigger, rc.verdicts));
+        }
+    }
+    found
+}
