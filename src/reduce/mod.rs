@@ -108,7 +108,7 @@ pub enum ReduceError {
     /// The external checker on the input itself: cannot start, times out, is interrupted
     /// or rejects it (each said apart).
     #[error(transparent)]
-    Checker(#[from] judge::InputCheck),
+    Checker(#[from] external::InputCheck),
 }
 
 #[cfg(test)]

@@ -448,7 +448,7 @@ fn fresh_constant_for_a_term() {
 #[test]
 fn the_external_limit_follows_recent_interesting_checks() {
     let ms = Duration::from_millis;
-    let mk = |floor: Option<Duration>| judge::External {
+    let mk = |floor: Option<Duration>| external::External {
         argv: vec!["true".into()],
         match_out: None,
         match_err: None,
