@@ -104,6 +104,11 @@ pub struct Severity {
     /// The known change of meaning between releases that explains the finding
     /// ([`crate::oracle::semantics`]): a dialect difference, not a bug.
     pub dialect: Option<String>,
+    /// The blamed solver answered an `(error ...)` to the trigger before its bug showed:
+    /// the bug follows an input it refused (a judge saw z3's half-declared datatype after
+    /// its own error ranked P1 without a word). Read from the stored answer, never from a
+    /// trigger that can `echo` the words.
+    pub after_own_error: bool,
 }
 
 /// P1 (read first) to P4.
@@ -157,6 +162,7 @@ impl Severity {
             newest_failing: newest_failing(m),
             dialect: m.cause.dialect.clone(),
             trigger_bytes: trigger.len(),
+            after_own_error: after_own_error(m, trigger),
         }
     }
 
@@ -197,11 +203,27 @@ impl Severity {
         } else if !self.in_newest {
             s.push_str(" · fixed in a newer release");
         }
+        if self.after_own_error {
+            s.push_str(" · after the solver's own error on the input");
+        }
         for c in &self.caveats {
             s.push_str(&format!(" · `{}` is {} by its maintainers", c.name(), c.standing.as_str()));
         }
         s
     }
+}
+
+/// Whether the blamed solver's stored answer holds an `(error ...)` line. A trigger with an
+/// `echo` could print those words itself (z3 and yices print echo text bare): then no.
+fn after_own_error(m: &Meta, trigger: &str) -> bool {
+    let echoes = crate::smtlib::parse(trigger).map_or(trigger.contains("echo"), |s| {
+        s.commands.iter().any(|c| matches!(c.kind, crate::smtlib::ast::CommandKind::Echo(..)))
+    });
+    !echoes
+        && m.answers
+            .iter()
+            .filter(|a| a.solver == m.blamed)
+            .any(|a| a.stdout_excerpt.lines().any(|l| l.trim_start().starts_with("(error ")))
 }
 
 /// The newest release seen failing: from the reduced trigger's regression range when it
@@ -249,6 +271,7 @@ fn as_sent(text: &str, blamed: &str, family: Family, solvers: &[crate::solver::S
 mod tests {
     use super::*;
     use crate::oracle::BlameBy;
+    use crate::store::SolverAnswer;
 
     fn meta(kind: BugKind, fixed_in: Option<&str>) -> Meta {
         let mut m: Meta = serde_json::from_value(serde_json::json!({
@@ -285,6 +308,31 @@ mod tests {
             false,
         );
         assert_eq!(s.configuration, Configuration::Default);
+    }
+
+    /// A finding after the blamed solver's own `(error ...)` says so; another solver's
+    /// error, or error words a trigger's `echo` could have printed, do not.
+    #[test]
+    fn a_finding_after_the_solvers_own_error_says_so() {
+        let answer = |solver: &str, stdout: &str| SolverAnswer {
+            solver: solver.into(),
+            version: None,
+            outcomes: vec![],
+            stdout_excerpt: stdout.into(),
+            stderr_excerpt: String::new(),
+            seconds: 0.0,
+        };
+        let mut m = meta(BugKind::InvalidModel, None);
+        let z3 = Some(Family::Z3);
+        let refused = "(error \"line 3 column 10: invalid datatype declaration\")\nsat\n";
+        m.answers = vec![answer("z3-4.8.12", refused)];
+        let s = Severity::of(&m, PLAIN, z3, false);
+        assert!(s.after_own_error && s.summary().contains("after the solver's own error"), "{}", s.summary());
+        m.answers = vec![answer("z3-4.8.12", "sat\n"), answer("cvc5", refused)];
+        assert!(!Severity::of(&m, PLAIN, z3, false).after_own_error, "another solver's error");
+        m.answers = vec![answer("z3-4.8.12", refused)];
+        let echo = format!("(echo \"(error x)\"){PLAIN}");
+        assert!(!Severity::of(&m, &echo, z3, false).after_own_error, "echo could print it");
     }
 
     #[test]
