@@ -150,6 +150,41 @@ pub fn slower(newer: Duration, older: Duration) -> bool {
     newer.as_secs_f64() >= SLOWDOWN * older.as_secs_f64() && newer.saturating_sub(older) >= MARGIN
 }
 
+/// Whether a run that gave no answer within `limit` was starved of the CPU rather than
+/// busy: it ran on a CPU for less than half its limit. On a loaded machine (a judge saw
+/// load 9 on 2 cores) a release that decides in a second ran out of a 2.5 s wall limit
+/// with a fraction of it on the CPU, and two false "timeout" regressions were stored
+/// (session 28, judge28a). A solver's search is CPU-bound: a timeout means it used its
+/// time. No CPU figure (an in-process run): not starved.
+pub fn starved(r: &QueryResult, limit: Duration) -> bool {
+    r.cpu.is_some_and(|c| c.as_secs_f64() < 0.5 * limit.as_secs_f64())
+}
+
+/// The newer release's fresh run in a confirmation: run once under `limits`; a timeout
+/// starved of the CPU ([`starved`]) is run again with the wall limit stretched by how
+/// little of the CPU it got (at most 4×). `None` when even that run starved: the load
+/// leaves the question open, and an open question is not a finding. The run and the
+/// limit it ran under.
+pub fn newer_run(
+    run: &mut dyn FnMut(&Limits) -> QueryResult,
+    want: &[Outcome],
+    older: Duration,
+    limits: &Limits,
+) -> Option<(QueryResult, Duration)> {
+    let r = run(limits);
+    let timed_out = |r: &QueryResult, l: Duration| failure(r, want, older, l) == Some(Failure::Timeout);
+    if !(timed_out(&r, limits.time) && starved(&r, limits.time)) {
+        return Some((r, limits.time));
+    }
+    let share = r.cpu.unwrap_or_default().as_secs_f64() / r.wall.as_secs_f64().max(1e-3);
+    let longer = Limits { time: limits.time.mul_f64((1.0 / share.max(0.25)).min(4.0)), ..*limits };
+    let again = run(&longer);
+    if timed_out(&again, longer.time) && starved(&again, longer.time) {
+        return None;
+    }
+    Some((again, longer.time))
+}
+
 /// Whether the older answers `want` are contradicted by anyone else: another solver's
 /// definite answer at the same check-sat, or a known status.
 fn contradicted(results: &[Option<&QueryResult>], skip: &[usize], want: &[Outcome], truth: Option<&[Outcome]>) -> bool {
@@ -409,26 +444,30 @@ impl Confirm<'_> {
         std::fs::write(&new_file, fresh_text(&self.specs[newer], trigger)).map_err(|_| Refused::Unwritable)?;
         let mut new_runs = vec![];
         for _ in 0..REPEATS {
-            let r = run_file(&self.specs[newer], &new_file, checks, &new_limits);
+            let mut run = |l: &Limits| run_file(&self.specs[newer], &new_file, checks, l);
+            let (r, limit) = newer_run(&mut run, &want, m_old, &new_limits).ok_or(Refused::NotReproduced)?;
             // Each run must fail against the older release's median: one that decides in
             // time ends the confirmation (most false candidates end on the first run).
-            failure(&r, &want, m_old, new_limits.time).ok_or(Refused::NotReproduced)?;
-            new_runs.push(r);
+            failure(&r, &want, m_old, limit).ok_or(Refused::NotReproduced)?;
+            new_runs.push((r, limit));
         }
-        let pick = |runs: Vec<QueryResult>| {
-            let m = median(runs.iter().map(|r| r.wall).collect());
-            runs.into_iter().find(|r| r.wall == m)
+        let pick = |runs: Vec<(QueryResult, Duration)>| {
+            let m = median(runs.iter().map(|r| r.0.wall).collect());
+            runs.into_iter().find(|r| r.0.wall == m)
         };
-        let kept = pick(new_runs).ok_or(Refused::NotReproduced)?;
+        let (kept, kept_limit) = pick(new_runs).ok_or(Refused::NotReproduced)?;
         // The signature names how the kept (median) run fails, so that it reads as the
         // answers stored beside it and the reducer keeps that failure: the runs may
         // differ (one decides 10x slower, the median gives up at the limit).
-        let how = failure(&kept, &want, m_old, new_limits.time).ok_or(Refused::NotReproduced)?;
+        let how = failure(&kept, &want, m_old, kept_limit).ok_or(Refused::NotReproduced)?;
         let file = self.dir.join(format!("{}plain.smt2", self.tag));
         let pair = (&self.specs[newer], &self.specs[older]);
         holds_without_validation(pair, trigger, &want, m_old, (&new_limits, &limits), &file)
             .ok_or(Refused::NotReproduced)?;
-        fresh.results[older] = pick(old_runs);
+        fresh.results[older] = {
+            let m = median(old_runs.iter().map(|r| r.wall).collect());
+            old_runs.into_iter().find(|r| r.wall == m)
+        };
         fresh.results[newer] = Some(kept);
         fresh.files[newer] = Some(new_file);
         if !fresh.readers.contains(&newer) {
@@ -464,7 +503,19 @@ pub fn holds_without_validation(
     if decided(&old) != Some(want) {
         return None;
     }
-    failure(&run(pair.0, limits.0)?, want, older_took.max(old.wall), limits.0.time)
+    let older = older_took.max(old.wall);
+    let text = smtlib::print(&pair.0.own_script(s));
+    let mut newer = |l: &Limits| {
+        if std::fs::write(file, &text).is_err() {
+            return crate::solver::failed(
+                vec![Outcome::Error { message: "unwritable".into() }],
+                std::time::Instant::now(),
+            );
+        }
+        run_file(pair.0, file, checks, l)
+    };
+    let (r, limit) = newer_run(&mut newer, want, older, limits.0)?;
+    failure(&r, want, older, limit)
 }
 
 /// Answers and wall time in words: `sat sat (0.12 s)`.
@@ -639,6 +690,44 @@ pub(crate) mod tests {
         assert!(!tactic_declined(&r(&[unknown.clone(), Outcome::Sat], 10), &f));
         assert!(!tactic_declined(&r(&[unknown.clone(), unknown], 10), &f));
         assert!(!tactic_declined(&r(&[Outcome::Sat, Outcome::Sat], 10), &f));
+    }
+
+    #[test]
+    fn a_timeout_starved_of_the_cpu_is_run_again_longer_and_never_a_finding_on_its_own() {
+        let want = [Outcome::Sat];
+        let limits = Limits { time: Duration::from_millis(2500), ..Limits::default() };
+        let with_cpu =
+            |o: &[Outcome], wall: u64, cpu: u64| QueryResult { cpu: Some(Duration::from_millis(cpu)), ..r(o, wall) };
+        let older = Duration::from_millis(100);
+        // Busy for its whole limit: a timeout, run once.
+        let mut runs = 0;
+        let mut busy = |_: &Limits| {
+            runs += 1;
+            with_cpu(&[Outcome::Timeout], 2500, 2400)
+        };
+        let (got, limit) = newer_run(&mut busy, &want, older, &limits).unwrap();
+        assert_eq!((runs, limit, failure(&got, &want, older, limit)), (1, limits.time, Some(Failure::Timeout)));
+        // A fifth of the CPU (load 9 on 2 cores): run again under a longer limit, where it
+        // decides: no regression.
+        let mut limits_seen = vec![];
+        let mut loaded = |l: &Limits| {
+            limits_seen.push(l.time);
+            if limits_seen.len() == 1 {
+                with_cpu(&[Outcome::Timeout], 2500, 500)
+            } else {
+                with_cpu(&want, 600, 400)
+            }
+        };
+        let (got, limit) = newer_run(&mut loaded, &want, older, &limits).unwrap();
+        assert_eq!(limits_seen, [limits.time, limits.time * 4]);
+        assert_eq!(failure(&got, &want, older, limit), None);
+        // Starved again: the question stays open.
+        let mut starving = |_: &Limits| with_cpu(&[Outcome::Timeout], 2500, 300);
+        assert!(newer_run(&mut starving, &want, older, &limits).is_none());
+        // An `unknown` before the limit is no timeout: never rerun.
+        let mut gave_up = |_: &Limits| with_cpu(&[Outcome::Unknown { reason: "incomplete".into() }], 200, 100);
+        let (got, limit) = newer_run(&mut gave_up, &want, older, &limits).unwrap();
+        assert_eq!(failure(&got, &want, older, limit), Some(Failure::Unknown));
     }
 
     #[test]
