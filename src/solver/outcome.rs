@@ -351,11 +351,7 @@ pub fn normalise_crash(stderr: &str, stdout: &str, signal: Option<i32>, exit_cod
     if let Some(m) = crash_evidence(stderr, stdout) {
         return m;
     }
-    // A warning the solver printed before it died says nothing of the crash (z3's
-    // "; ignoring unsupported logic QF_AFP" split one smtfd segfault from its twins under
-    // other logics, in a session-28 run): z3 starts its notes with `;` and `WARNING:`.
-    let note = |l: &str| l.starts_with(';') || l.starts_with("WARNING");
-    let said = stderr.lines().map(str::trim).find(|l| !l.is_empty() && !note(l)).map(|l| {
+    let said = stderr.lines().map(str::trim).find(|l| !l.is_empty()).map(|l| {
         let words = strip_numbers(&strip_addresses(l));
         let mut end = words.len().min(100);
         while !words.is_char_boundary(end) {
@@ -509,9 +505,6 @@ mod tests {
             Some(libc::SIGSEGV),
             None,
         );
-        let warned = "; ignoring unsupported logic QF_AFP line: 2 position: 0\nWARNING: unknown tactic\n";
-        assert_eq!(normalise_crash(warned, "", Some(libc::SIGSEGV), None), "SIGSEGV");
-        assert_eq!(normalise_crash(&format!("{warned}boom"), "", Some(libc::SIGSEGV), None), "SIGSEGV: boom");
         let b = normalise_crash("double free or corruption (out)", "", Some(libc::SIGABRT), None);
         let c = normalise_crash("free(): invalid pointer", "", Some(libc::SIGABRT), None);
         assert_eq!(a, "SIGSEGV: Fatal Python error: Segmentation fault");
