@@ -4,8 +4,7 @@
 //! against the baseline; on queries two identical builds answer (nothing can regress) it
 //! stays silent. Faults are injected by `fixtures/fault_proxy.py` around a real z3 (the
 //! answers it does not replace are the real solver's): `unknown-if` answers `unknown` at
-//! once, `spin-if` never answers, busy on the CPU (a timeout must have used its time) —
-//! both deterministic, no timing luck.
+//! once, `hang-if` never answers — both deterministic, no timing luck.
 
 mod common;
 use common::*;
@@ -80,7 +79,7 @@ fn findings(out: &Path) -> Vec<(PathBuf, Meta)> {
 #[test]
 fn a_release_that_stops_deciding_is_a_regression_with_where_it_came_in() {
     let dir = tempdir("regress-ladder");
-    let solvers = solvers_dir(&dir, "unknown-if:regress_me,spin-if:hang_me");
+    let solvers = solvers_dir(&dir, "unknown-if:regress_me,hang-if:hang_me");
     let seeds = seeds(&dir);
     let out = dir.join("out");
     let (code, err) = fuzz(

@@ -515,7 +515,9 @@ impl Harness {
     ) -> Found {
         let key = crate::util::hash::fnv1a(smtlib::print(s).as_bytes());
         let families: Vec<crate::solver::Family> = self.specs.iter().map(|s| s.family).collect();
-        let asked: Vec<usize> = (0..results.len()).filter(|&k| results[k].is_some()).collect();
+        // The in-process z3 has no command to run in a fresh process.
+        let asked: Vec<usize> =
+            (0..results.len()).filter(|&k| results[k].is_some() && self.specs[k].name != IN_PROCESS_Z3).collect();
         // Fresh processes start up: at least a second, four times the query's limit.
         let limits = Limits { time: (self.limits.time * 4).max(Duration::from_secs(1)), ..self.limits };
         let ask = crate::oracle::reask::Ask {

@@ -1,6 +1,10 @@
 //! The user's interestingness command as the judge (`smtstorm reduce FILE OUT -- CMD`):
 //! exit status 0, or with `--match-output` ddSMT's convention (status and output as the
-//! original run's); see [`External`].
+//! original run's); see [`External`]. By default a candidate is interesting iff the
+//! command exits with status 0 on it (and, with `--match-out`/`--match-err`, its standard
+//! output/error contains the given text); with `--match-output`, its exit status, standard
+//! output and standard error must equal the original input's run ([`Golden`];
+//! `--match-out`/`--match-err` then relax one stream to "contains").
 
 use super::{tempdir_in, Check, Judge, Options, ReduceError, Report};
 use crate::smtlib;

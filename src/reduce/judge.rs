@@ -1,11 +1,6 @@
 //! Interestingness: when a candidate still shows what is being reduced.
 //!
-//! * [`super::external::External`] runs the user's `CMD ARGS... candidate.smt2` within the time limit. By
-//!   default a candidate is interesting iff it exits with status 0 (and, with
-//!   `--match-out`/`--match-err`, its standard output/error contains the given text).
-//!   With `--match-output` it follows ddSMT's default instead: the candidate's exit
-//!   status, standard output and standard error must equal the original input's run
-//!   ([`Golden`]; `--match-out`/`--match-err` then relax one stream to "contains").
+//! * [`super::external::External`] (the user's command) lives with the external mode.
 //! * [`FindingJudge`] is built from a finding's `meta.json`: the *same bug*, never just
 //!   "a bug". A crash keeps its normalised crash message; an invalid model its normalised
 //!   validation message; a soundness bug needs one check-sat where every solver that gave

@@ -213,17 +213,19 @@ impl Severity {
     }
 }
 
-/// Whether the blamed solver's stored answer holds an `(error ...)` line. A trigger with an
-/// `echo` could print those words itself (z3 and yices print echo text bare): then no.
+/// Whether the blamed solver's stored answer holds an `(error ...)` line before its first
+/// answer: an error after it is about the answer (z3 reports a failed `model_validate`
+/// or `smt.core.validate` as an error after `sat`/`unsat`), not about the input. A
+/// trigger with an `echo` could print those words itself (z3 and yices print echo text
+/// bare): then no.
 fn after_own_error(m: &Meta, trigger: &str) -> bool {
     let echoes = crate::smtlib::parse(trigger).map_or(trigger.contains("echo"), |s| {
         s.commands.iter().any(|c| matches!(c.kind, crate::smtlib::ast::CommandKind::Echo(..)))
     });
-    !echoes
-        && m.answers
-            .iter()
-            .filter(|a| a.solver == m.blamed)
-            .any(|a| a.stdout_excerpt.lines().any(|l| l.trim_start().starts_with("(error ")))
+    let answer = |l: &str| matches!(l, "sat" | "unsat" | "unknown");
+    let refused_first =
+        |out: &str| out.lines().map(str::trim).take_while(|l| !answer(l)).any(|l| l.starts_with("(error "));
+    !echoes && m.answers.iter().filter(|a| a.solver == m.blamed).any(|a| refused_first(&a.stdout_excerpt))
 }
 
 /// The newest release seen failing: from the reduced trigger's regression range when it
@@ -328,6 +330,9 @@ mod tests {
         m.answers = vec![answer("z3-4.8.12", refused)];
         let s = Severity::of(&m, PLAIN, z3, false);
         assert!(s.after_own_error && s.summary().contains("after the solver's own error"), "{}", s.summary());
+        // z3's failed model validation is an error after the answer: about the answer.
+        m.answers = vec![answer("z3-4.8.12", "sat\n(error \"line 9 column 10: an invalid model was generated\")\n")];
+        assert!(!Severity::of(&m, PLAIN, z3, false).after_own_error, "an error after the answer");
         m.answers = vec![answer("z3-4.8.12", "sat\n"), answer("cvc5", refused)];
         assert!(!Severity::of(&m, PLAIN, z3, false).after_own_error, "another solver's error");
         m.answers = vec![answer("z3-4.8.12", refused)];
