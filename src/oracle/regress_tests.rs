@@ -165,7 +165,7 @@ fn a_timeout_starved_of_the_cpu_is_run_again_longer_and_never_a_finding_on_its_o
     let older = Duration::from_millis(100);
     let t = [Outcome::Timeout];
     // (first run, rerun if any) -> how it stands.
-    let cases: [(QueryResult, Option<QueryResult>, Option<Failure>); 5] = [
+    let cases: [(QueryResult, Option<QueryResult>, Option<Failure>); 6] = [
         // Busy for its whole limit: a timeout, no rerun.
         (run(2500, 2400, &t), None, Some(Failure::Timeout)),
         // A waiting process (a hang, or work the figure misses): read as before.
@@ -174,8 +174,10 @@ fn a_timeout_starved_of_the_cpu_is_run_again_longer_and_never_a_finding_on_its_o
         (run(2500, 500, &t), Some(run(7500, 1500, &t)), Some(Failure::Timeout)),
         // The rerun decides: open, not "10x slower" (its wall time is the load's).
         (run(2500, 500, &t), Some(run(6000, 900, &want)), None),
-        // Starved again: open.
-        (run(2500, 500, &t), Some(run(7500, 600, &t)), None),
+        // Starved again (it gained CPU, less than half the first limit): open.
+        (run(2500, 500, &t), Some(run(7500, 700, &t)), None),
+        // A twelfth of the CPU, and no more under the longer limit: it waits, a timeout.
+        (run(2500, 200, &t), Some(run(7500, 230, &t)), Some(Failure::Timeout)),
     ];
     for (i, (first, rerun, stands)) in cases.into_iter().enumerate() {
         let mut seen = vec![];
