@@ -28,14 +28,19 @@ fn gives_cores(spec: &SolverSpec, mode: Mode, dir: &Path, tag: &str, limits: &Li
     if let Some(ok) = known {
         return ok;
     }
-    let ok = smtlib::parse(PROBE).ok().and_then(|s| named(&s, mode)).is_some_and(|named| {
-        let f = dir.join(format!("{tag}core-probe.smt2"));
-        std::fs::write(&f, super::confirm::fresh_text(spec, &named)).is_ok() && {
-            let r = crate::solver::run_file(spec, &f, 1, limits);
-            let _ = std::fs::remove_file(&f);
-            r.outcomes.as_slice() == [Outcome::Unsat] && r.data.iter().any(|d| parse_core(d).is_some())
-        }
-    });
+    let Some(named) = smtlib::parse(PROBE).ok().and_then(|s| named(&s, mode)) else { return false };
+    let f = dir.join(format!("{tag}core-probe.smt2"));
+    if std::fs::write(&f, super::confirm::fresh_text(spec, &named)).is_err() {
+        return false;
+    }
+    let r = crate::solver::run_file(spec, &f, 1, limits);
+    let _ = std::fs::remove_file(&f);
+    // A probe that ran out of time (cvc5's interpreter start on a loaded machine) says
+    // nothing of the solver: asked again next time, not refused for the whole run.
+    if r.outcomes.as_slice() == [Outcome::Timeout] {
+        return false;
+    }
+    let ok = r.outcomes.as_slice() == [Outcome::Unsat] && r.data.iter().any(|d| parse_core(d).is_some());
     PROBES.lock().unwrap_or_else(|e| e.into_inner()).push((key, mode, ok));
     ok
 }
