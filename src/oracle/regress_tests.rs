@@ -5,15 +5,7 @@ use super::*;
 
 /// A result with `o` answered in `ms` (also the campaign's baseline tests').
 pub(crate) fn r(o: &[Outcome], ms: u64) -> QueryResult {
-    QueryResult {
-        outcomes: o.to_vec(),
-        crash: None,
-        data: vec![],
-        stdout_excerpt: String::new(),
-        stderr_excerpt: String::new(),
-        wall: Duration::from_millis(ms),
-        cpu: None,
-    }
+    QueryResult { wall: Duration::from_millis(ms), ..crate::oracle::tests::r(o) }
 }
 
 fn spec(name: &str, family: Family, version: Option<&str>) -> SolverSpec {
