@@ -1213,3 +1213,88 @@ fn shards_merge_into_one_store() {
     assert!(err.contains("0 <= K < N"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A large suite's pre-screen looks at the cheap seeds first (BENCHMARKS.md, session 29):
+/// a seed is first asked under a tenth of the limit; one a solver is slow on, with no
+/// candidate in what the others answered, waits until every other seed's quick screen is
+/// done and is then screened at the full limit; one whose quick answers already make a
+/// candidate (here a crash) is screened at the full limit at once. The slow solver is the
+/// fault proxy's hang (deterministic, no timing luck); every answer is real z3's.
+#[test]
+fn a_slow_seed_is_screened_after_every_quick_screen() {
+    let dir = tempdir("deferred");
+    let s = seeds(&dir, &["lia_bounds.smt2", "bv_arith.smt2", "bv_signed.smt2", "lia_div_mod.smt2"]);
+    // Seeds with no operator for OpFuzz to swap: no mutant of them asks the proxies
+    // again (the crash's mutants would each be confirmed against the hang at the full
+    // limit).
+    let seed = |name: &str, x: &str| {
+        let text = format!("(set-logic QF_UF)\n(declare-fun {x} () Bool)\n(assert {x})\n(check-sat)\n");
+        std::fs::write(s.join(name), text).unwrap();
+    };
+    seed("slow.smt2", "hang_me");
+    seed("both.smt2", "both_me");
+    let slow = proxy(&dir, "hang-if:hang_me,hang-if:both_me");
+    let crashing = proxy(&dir, "crash-if:both_me").replacen("faulty=", "crashing=", 1);
+    let out = dir.join("out");
+    let (code, _, err) = smtstorm(&[
+        "fuzz",
+        s.to_str().unwrap(),
+        "--solver",
+        "z3-5.4.0",
+        "--solver",
+        &slow,
+        "--solver",
+        &crashing,
+        "--engine",
+        "opfuzz",
+        "--workers",
+        "1",
+        "--timeout",
+        "2",
+        "--time",
+        "30",
+        "--reduce",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 10, "the crash is a seed finding: {err}");
+    let events: Vec<Value> = std::fs::read_to_string(out.join("events.jsonl"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let of = |name: &str| -> Vec<(usize, &Value)> {
+        events
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e["seed"].as_str().is_some_and(|p| p.ends_with(name)))
+            .filter(|(_, e)| matches!(e["event"].as_str(), Some("seed-ready" | "seed-deferred" | "seed-skipped")))
+            .collect()
+    };
+    // The slow seed: deferred once (only the hanging solver cut), then ready for the two
+    // solvers that answer it, at a limit from their answers.
+    let slow_events = of("slow.smt2");
+    assert_eq!(slow_events.len(), 2, "{slow_events:?}");
+    assert_eq!(slow_events[0].1["event"], "seed-deferred");
+    assert_eq!(slow_events[0].1["cut"], serde_json::json!(["faulty"]));
+    assert_eq!(slow_events[1].1["event"], "seed-ready");
+    assert_eq!(slow_events[1].1["solvers"], serde_json::json!(["z3-5.4.0", "crashing"]));
+    assert!(slow_events[1].1["not_sent_to"].to_string().contains("faulty: timeout"), "{:?}", slow_events[1]);
+    // Its full screen came after every other seed's quick one.
+    for name in ["lia_bounds.smt2", "bv_arith.smt2", "bv_signed.smt2", "lia_div_mod.smt2", "both.smt2"] {
+        let first = of(name);
+        assert!(!first.is_empty(), "{name} was screened");
+        assert!(first[0].0 < slow_events[1].0, "{name} waited for the slow seed");
+    }
+    // The crash beside a cut solver: never deferred, screened at once, stored once.
+    assert!(of("both.smt2").iter().all(|(_, e)| e["event"] != "seed-deferred"), "{:?}", of("both.smt2"));
+    let found = metas(&out);
+    let crash: Vec<&Meta> = found.iter().map(|m| &m.1).filter(|m| m.seed.ends_with("both.smt2")).collect();
+    assert_eq!(crash.len(), 1, "{found:?}");
+    assert!(crash[0].seed_finding && crash[0].kind == "crash" && crash[0].blamed == "crashing", "{:?}", crash[0]);
+    assert_eq!(stats(&out)["seeds_deferred"], 1);
+    no_leftovers(dir.join("fault_proxy.py").to_str().unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -53,6 +53,9 @@ pub enum Event {
     CorpusMinimised { kept: usize, dropped: usize },
     /// A seed cut to the `kept` of its `commands` the pre-screen could afford.
     SeedSliced { seed: String, commands: usize, kept: usize },
+    /// The quick pre-screen cut the solvers `cut` on a seed and saw no candidate: it is
+    /// screened at the full limit after every other seed's quick screen.
+    SeedDeferred { seed: String, cut: Vec<String> },
     /// Every solver contradicts the seed's `:status`: a note, no finding.
     StatusMismatch { seed: String, note: String },
     /// An artifact judged once (`triage`).
@@ -190,6 +193,7 @@ mod tests {
             Event::SeedGrown { .. } => "seed-grown",
             Event::CorpusMinimised { .. } => "corpus-minimised",
             Event::SeedSliced { .. } => "seed-sliced",
+            Event::SeedDeferred { .. } => "seed-deferred",
             Event::StatusMismatch { .. } => "status-mismatch",
             Event::Triaged { .. } => "triaged",
             Event::SeedSkipped { .. } => "seed-skipped",
@@ -244,6 +248,7 @@ mod tests {
             },
             Event::CorpusMinimised { kept: 3, dropped: 1 },
             Event::SeedSliced { seed: seed(), commands: 40, kept: 12 },
+            Event::SeedDeferred { seed: seed(), cut: vec!["z3-5.4.0".into()] },
             Event::StatusMismatch { seed: seed(), note: "all say sat".into() },
             Event::Triaged { seed: seed() },
             Event::SeedSkipped { seed: seed(), why: vec!["no check-sat".into()] },
@@ -303,7 +308,7 @@ mod tests {
         let names: std::collections::BTreeSet<&str> = all.iter().map(name).collect();
         assert_eq!(names.len(), all.len(), "one of each, no variant twice");
         // Every variant but the read-only `Unknown`.
-        assert_eq!(all.len(), 32);
+        assert_eq!(all.len(), 33);
         for e in &all {
             let line = e.line().unwrap();
             let v: serde_json::Value = serde_json::from_str(&line).unwrap();

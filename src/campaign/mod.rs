@@ -374,6 +374,7 @@ pub fn run_locked(
         cfg.time.map(|t| crate::util::time::seconds((t * cfg.workers() as f64 / n.max(1) as f64 * 4.0).max(5.0)));
     let sched = Scheduler {
         prescreen: schedule::screening_order(&seeds.iter().map(|s| s.hash.as_str()).collect::<Vec<_>>(), cfg.seed),
+        deferred: Default::default(),
         screened: 0.0,
         screening: 0,
         ready: vec![],

@@ -94,12 +94,45 @@ pub(super) fn gave_up(r: &QueryResult, limit: Duration) -> bool {
         && r.wall.as_secs_f64() >= 0.9 * limit.as_secs_f64()
 }
 
+/// The seed's expected answers (a STORM artifact's witness in triage: satisfiable by
+/// construction; else its `:status`) and the oracles' verdicts on the answers `refs` to
+/// `script`, which were asked under `limit`.
+fn judged(
+    sh: &Shared,
+    seed: &Seed,
+    script: &Script,
+    refs: &[Option<&QueryResult>],
+    limit: Duration,
+) -> (Option<Vec<Outcome>>, Vec<oracle::Verdict>) {
+    let t = match seed.witness.as_deref().filter(|_| sh.cfg.triage) {
+        Some(_) => Some(vec![Outcome::Sat; smtlib::checks(script)]),
+        None => truth(seed.script()),
+    };
+    let framing = crate::smtlib::framing::framing(script);
+    let mut verdicts = oracle::judge(refs, &sh.families, t.as_deref(), Some(&framing));
+    super::regress::against_baseline(sh, refs, t.as_deref(), Some(&framing), &mut verdicts);
+    verdicts.extend(super::regress::candidates(sh, refs, t.as_deref(), limit, Some(&framing), &verdicts, &[]));
+    (t, verdicts)
+}
+
+/// The limit of a seed's first, quick pre-screen: a tenth of the campaign's (1 s of the
+/// default 10 s), never under the smallest limit a campaign admits. A seed every solver
+/// answers within it is screened exactly as at the full limit (its own limit is a few
+/// times its slowest answer, far below either).
+fn quick_limit(full: Duration) -> Duration {
+    (full / 10).max(crate::util::time::seconds(crate::store::campaign::MIN_TIMEOUT_S)).min(full)
+}
+
 /// Queries spent looking for a slice of one slow seed (ddmin's first two levels are six
 /// slices: each gets at least one try).
 const SLICE_CALLS: usize = 8;
 
 pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits: &Limits, tmp: &Path, w: usize) {
     let seed = &sh.seeds[i];
+    // First at a tenth of the limit; at the whole limit for a seed deferred by its quick
+    // screen, and in triage, which judges each artifact once.
+    let deferred = sh.sched.lock().unwrap_or_else(|e| e.into_inner()).state[i].deferred;
+    let mut limit = if deferred || sh.cfg.triage { limits.time } else { quick_limit(limits.time) };
     let (script, checks, results, readers, slowest, mut why) = loop {
         let mut script = seed.script().clone();
         strip_status(&mut script);
@@ -122,7 +155,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
                 why.push(format!("{}: {r}", sh.solvers[k].name));
                 continue;
             }
-            sess.set_time_limit(limits.time);
+            sess.set_time_limit(limit);
             asked.push(k);
             jobs.push((sess, &queries[k][..]));
         }
@@ -140,12 +173,28 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
                 _ => {
                     readers.push(k);
                     slowest = slowest.max(r.wall);
-                    if gave_up(&r, limits.time) {
+                    if gave_up(&r, limit) {
                         timed_out.push(k);
                     }
                 }
             }
             results[k] = Some(r);
+        }
+        if limit < limits.time && !timed_out.is_empty() {
+            // The quick screen cut a solver. A seed whose answers so far already make a
+            // candidate (a crash, two answers that differ, an older release deciding what
+            // a newer one did not) is looked at closer now; any other waits for the full
+            // limit until every seed has had its quick screen.
+            let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
+            if checks > 0 && !judged(sh, seed, &script, &refs, limit).1.is_empty() {
+                limit = limits.time;
+                continue;
+            }
+            sh.counters.seeds_deferred.fetch_add(1, Relaxed);
+            let cut = timed_out.iter().map(|&k| sh.solvers[k].name.clone()).collect();
+            sh.events.emit(Event::SeedDeferred { seed: crate::util::path::shown(&seed.path), cut });
+            sh.sched.lock().unwrap_or_else(|e| e.into_inner()).defer(i);
+            return;
         }
         // Too slow for every solver that reads it (each timed out or gave up at the limit,
         // none answered sat or unsat): fuzzed as a slice of its assertions that one of them
@@ -174,12 +223,8 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
     let mut fusion = None;
     if checks > 0 {
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
-        // A STORM instance is satisfiable by construction: its witness is the truth.
         let witness = seed.witness.as_deref().filter(|_| sh.cfg.triage);
-        let t = match witness {
-            Some(_) => Some(vec![Outcome::Sat; checks]),
-            None => truth(seed.script()),
-        };
+        let (t, verdicts) = judged(sh, seed, &script, &refs, limits.time);
         if let Some(note) = t.as_deref().filter(|_| witness.is_none()).and_then(|t| oracle::status_mismatch(&refs, t)) {
             // Every solver contradicts the seed's :status: a note on the seed, no finding.
             sh.counters.status_mismatches.fetch_add(1, Relaxed);
@@ -190,18 +235,6 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         if witness.is_none() && seed.slice.get().is_none() && crate::mutate::fusion::Part::new(&script).is_some() {
             fusion = oracle::known_status(&refs, &sh.families, t.as_deref());
         }
-        let framing = crate::smtlib::framing::framing(&script);
-        let mut verdicts = oracle::judge(&refs, &sh.families, t.as_deref(), Some(&framing));
-        super::regress::against_baseline(sh, &refs, t.as_deref(), Some(&framing), &mut verdicts);
-        verdicts.extend(super::regress::candidates(
-            sh,
-            &refs,
-            t.as_deref(),
-            limits.time,
-            Some(&framing),
-            &verdicts,
-            &[],
-        ));
         for v in verdicts {
             if time_up(sh) {
                 break;

@@ -77,6 +77,9 @@ pub(super) struct SeedState {
     /// A seed grown from a mutant ([`super::grow`]), and the seed it is a mutant of.
     pub(super) grown: bool,
     pub(super) parent: Option<usize>,
+    /// The quick pre-screen cut a solver on it and saw nothing to look at closer: its
+    /// next pre-screen is at the campaign's full limit ([`Scheduler::defer`]).
+    pub(super) deferred: bool,
 }
 
 pub(super) enum Job {
@@ -148,6 +151,9 @@ pub(super) fn screening_order(hashes: &[&str], campaign_seed: u64) -> VecDeque<u
 
 pub(super) struct Scheduler {
     pub(super) prescreen: VecDeque<usize>,
+    /// Seeds the quick pre-screen found slow, screened at the full limit once
+    /// `prescreen` is empty ([`Scheduler::defer`]).
+    pub(super) deferred: VecDeque<usize>,
     /// Workers' seconds spent pre-screening so far (fuzzing turns' are in `yields`).
     pub(super) screened: f64,
     /// Pre-screens handed out and not finished.
@@ -183,6 +189,31 @@ impl Found {
 }
 
 impl Scheduler {
+    /// Whether seeds are left to pre-screen, quickly or at the full limit.
+    pub(super) fn unscreened(&self) -> bool {
+        !self.prescreen.is_empty() || !self.deferred.is_empty()
+    }
+
+    /// The next seed to pre-screen, counted as being screened: every seed's quick screen
+    /// before any deferred seed's full one.
+    fn next_unscreened(&mut self) -> Option<usize> {
+        let s = self.prescreen.pop_front().or_else(|| self.deferred.pop_front())?;
+        self.screening += 1;
+        Some(s)
+    }
+
+    /// Seed `i`'s quick pre-screen ended with a solver cut at the quick limit and nothing
+    /// to look at closer: it is screened again at the campaign's limit, after every other
+    /// seed's quick screen. As AFL favours fast queue entries, a seed that costs a solver
+    /// the whole limit waits until the cheap seeds have been looked at: on the 4,070
+    /// cvc5-regress seeds, a few percent of seeds took most of the pre-screen's time, and
+    /// a 30-minute campaign screened a seventh of the suite (BENCHMARKS.md, session 29).
+    pub(super) fn defer(&mut self, i: usize) {
+        self.screening -= 1;
+        self.state[i].deferred = true;
+        self.deferred.push_back(i);
+    }
+
     pub(super) fn next(&mut self) -> Option<Job> {
         // Pre-screening and fuzzing alternate while few seeds are ready, so a large seed
         // set starts finding bugs at once instead of after every seed has been screened;
@@ -197,9 +228,8 @@ impl Scheduler {
         } else {
             self.screened < SCREEN_SHARE * (self.screened + fuzzed)
         };
-        if !self.prescreen.is_empty() && screen {
-            if let Some(s) = self.prescreen.pop_front() {
-                self.screening += 1;
+        if screen {
+            if let Some(s) = self.next_unscreened() {
                 return Some(Job::Prescreen(s));
             }
         }
@@ -229,13 +259,11 @@ impl Scheduler {
         let picked = if self.handed % GROWN_EVERY == GROWN_EVERY - 1 {
             grown.or(suite)
         } else {
-            suite.or(grown.filter(|_| self.prescreen.is_empty()))
+            suite.or(grown.filter(|_| !self.unscreened()))
         };
         let Some(seed) = picked else {
             // Every ready seed is busy: screen another one meanwhile, if any is left.
-            let s = self.prescreen.pop_front()?;
-            self.screening += 1;
-            return Some(Job::Prescreen(s));
+            return self.next_unscreened().map(Job::Prescreen);
         };
         let n = self.engines.len();
         let st = &mut self.state[seed];
@@ -343,6 +371,7 @@ mod tests {
     fn scheduler(engines: &[Engine], seeds: usize) -> Scheduler {
         Scheduler {
             prescreen: VecDeque::new(),
+            deferred: VecDeque::new(),
             screened: 0.0,
             screening: 0,
             ready: (0..seeds).collect(),
@@ -511,6 +540,44 @@ mod tests {
         let share = sched.screened / (sched.screened + fuzzed);
         assert!((0.22..0.28).contains(&share), "{screens} screens, {turns} turns: {share}");
         assert!(screens >= POOL && turns > 0);
+    }
+
+    /// A seed its quick screen deferred is screened again only after every other seed's
+    /// quick screen, at the full limit (its state says so), and the worker's loop does not
+    /// end while deferred seeds are left.
+    #[test]
+    fn deferred_seeds_are_screened_after_every_quick_screen() {
+        let mut sched = scheduler(&[Engine::OpFuzz], 0);
+        sched.prescreen = (0..6).collect();
+        sched.state = vec![SeedState::default(); 6];
+        let mut order = vec![];
+        while let Some(job) = sched.next() {
+            match job {
+                Job::Prescreen(s) => {
+                    order.push((s, sched.state[s].deferred));
+                    // Seeds 1 and 4 are slow at the quick limit; the rest become ready.
+                    if matches!(s, 1 | 4) && !sched.state[s].deferred {
+                        sched.defer(s);
+                    } else {
+                        sched.screening -= 1;
+                        sched.ready.push(s);
+                    }
+                    assert_eq!(sched.screening, 0);
+                }
+                Job::Fuzz { seed, engine, .. } => {
+                    sched.account(seed, engine, Found { tested: 8, bad: 0, new_bugs: 0 }, Duration::from_secs(1));
+                }
+            }
+            if order.len() == 8 {
+                break;
+            }
+            assert!(sched.unscreened() || order.len() == 8);
+        }
+        let (quick, full): (Vec<(usize, bool)>, Vec<(usize, bool)>) = order.iter().partition(|(_, d)| !d);
+        assert_eq!(quick.iter().map(|x| x.0).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(full.iter().map(|x| x.0).collect::<Vec<_>>(), vec![1, 4]);
+        assert_eq!(order[6..], [(1, true), (4, true)]);
+        assert!(!sched.unscreened());
     }
 
     /// Before anything is found, an engine whose turns cost three times as long gets

@@ -27,6 +27,7 @@ pub struct Counters {
     pub seeds_rejected: AtomicU64,
     /// Seeds every solver timed out on, fuzzed as a slice of their assertions.
     pub seeds_sliced: AtomicU64,
+    pub seeds_deferred: AtomicU64,
     /// Candidates on mutants that repeat their seed's own failure (same kind and blame,
     /// same crash message).
     pub inherited: AtomicU64,
@@ -143,6 +144,7 @@ impl Counters {
             seeds_demoted: self.seeds_demoted.load(Relaxed),
             seeds_rejected: self.seeds_rejected.load(Relaxed),
             seeds_sliced: self.seeds_sliced.load(Relaxed),
+            seeds_deferred: self.seeds_deferred.load(Relaxed),
             inherited: self.inherited.load(Relaxed),
             status_mismatches: self.status_mismatches.load(Relaxed),
             store_errors: self.store_errors.load(Relaxed),
@@ -190,6 +192,9 @@ pub struct Stats {
     pub seeds_rejected: u64,
     #[serde(default)]
     pub seeds_sliced: u64,
+    /// Quick pre-screens that left their seed for a screen at the full limit.
+    #[serde(default)]
+    pub seeds_deferred: u64,
     #[serde(default)]
     pub inherited: u64,
     #[serde(default)]

@@ -54,7 +54,7 @@ pub(super) fn worker(sh: &Shared, w: usize) {
                 // Nothing to do now: others may still be pre-screening seeds that will
                 // become ready; when nothing is left at all, the worker ends.
                 let sched = sh.sched.lock().unwrap_or_else(|e| e.into_inner());
-                if sched.screening == 0 && sched.ready.is_empty() && sched.prescreen.is_empty() {
+                if sched.screening == 0 && sched.ready.is_empty() && !sched.unscreened() {
                     break;
                 }
                 drop(sched);
