@@ -573,9 +573,9 @@ mod tests {
             }
             assert!(sched.unscreened() || order.len() == 8);
         }
-        let (quick, full): (Vec<(usize, bool)>, Vec<(usize, bool)>) = order.iter().partition(|(_, d)| !d);
-        assert_eq!(quick.iter().map(|x| x.0).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4, 5]);
-        assert_eq!(full.iter().map(|x| x.0).collect::<Vec<_>>(), vec![1, 4]);
+        let screened = |deferred: bool| order.iter().filter(|x| x.1 == deferred).map(|x| x.0).collect::<Vec<_>>();
+        assert_eq!(screened(false), vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(screened(true), vec![1, 4]);
         assert_eq!(order[6..], [(1, true), (4, true)]);
         assert!(!sched.unscreened());
     }
