@@ -167,10 +167,17 @@ pub(super) fn bisect(
         between.sort_by(|a, b| version_cmp(a.version.as_deref().unwrap_or(""), b.version.as_deref().unwrap_or("")));
         between.dedup_by(|a, b| a.version == b.version);
         let (mut lo, mut hi) = (0usize, between.len()); // first failing index in [lo, hi]; hi: the newer one
+        let mut open = false;
         while lo < hi {
             let mid = (lo + hi) / 2;
-            let r = run_file(between[mid], file, fresh.checks, &new_limits);
-            let fails = regress::failure(&r, want, old.wall, new_limits.time).is_some();
+            // A timeout on a starved CPU is run again under a longer limit, as in the
+            // confirmation; one that stays open ends the search without a release.
+            let mut run = |l: &Limits| run_file(between[mid], file, fresh.checks, l);
+            let Some((r, limit)) = regress::newer_run(&mut run, want, old.wall, &new_limits) else {
+                open = true;
+                break;
+            };
+            let fails = regress::failure(&r, want, old.wall, limit).is_some();
             b.probes.push((label(between[mid]), regress::timed(&r)));
             probes.push(probe(between[mid], &r, if fails { ProbeVerdict::Fails } else { ProbeVerdict::Passes }));
             if fails {
@@ -179,7 +186,7 @@ pub(super) fn bisect(
                 lo = mid + 1;
             }
         }
-        b.introduced_in = Some(between.get(lo).map_or_else(|| label(&specs[n]), |s| label(s)));
+        b.introduced_in = (!open).then(|| between.get(lo).map_or_else(|| label(&specs[n]), |s| label(s)));
     } else {
         b.introduced_in = Some(label(&specs[n]));
     }

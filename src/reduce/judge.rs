@@ -273,7 +273,16 @@ impl FindingJudge {
                 results[0].outcomes.iter().any(|o| matches!(o, Outcome::CheckFailed { message } if message == signature)),
             ),
             Symptom::Regression { want, within, how } => {
-                use crate::oracle::regress::{decided, failure};
+                use crate::oracle::regress::{decided, failure, starved, Failure};
+                // A candidate whose newer run was out of time on a starved CPU shows the
+                // load, not the regression: kept out, so a reduction under load stays
+                // one the regression shows (it may stop early; never drift).
+                if results.first().is_some_and(|new| {
+                    failure(new, want, Duration::ZERO, self.limits.time) == Some(Failure::Timeout)
+                        && starved(new, self.limits.time)
+                }) {
+                    return Some(false);
+                }
                 match results {
                     // Decided the same way within the margin: no slowdown is possible.
                     [new] => failure(new, want, Duration::ZERO, self.limits.time).is_none().then_some(false),
