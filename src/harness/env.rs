@@ -22,6 +22,9 @@
 //! * `SMTSTORM_ON_FINDING=go-on|abort`: whether a new mutant finding, once stored, stops
 //!   the run ([`super::kept::OnFinding`]; default `go-on` from a checkout, `abort` in the
 //!   ClusterFuzzLite/OSS-Fuzz build).
+//! * `SMTSTORM_SEEDS=DIR` (default `corpus/`) and `SMTSTORM_FIRST_SEEDS=N` (default 256, 0:
+//!   all): an empty corpus gets the first N seeds of DIR, the rest are fed while the
+//!   target runs ([`super::feed`]; read by [`super::start`], before this setup).
 //! * `SMTSTORM_SLOW_DIR=DIR` writes every execution whose queries took ≥ 100 ms to `DIR`
 //!   (the slowest solver's text, its outcome and wall time), to see where the time goes.
 //! * `SMTSTORM_SHIM=0` switches the behaviour shim off (for comparisons).

@@ -172,8 +172,9 @@ impl Harness {
     /// Where the time went ([`Stats::line`]) and what the unsat-core oracle did.
     pub fn stats_line(&self) -> String {
         let c = self.cores.snapshot();
+        let fed = super::feed::stats_line().map(|f| format!("; {f}")).unwrap_or_default();
         format!(
-            "{}; unsat cores sampled {} checked {} wrong {} disagree {} ({} processes); self-checked answers {}",
+            "{}; unsat cores sampled {} checked {} wrong {} disagree {} ({} processes); self-checked answers {}{fed}",
             self.stats.line(self.execs),
             c.sampled,
             c.checked,

@@ -56,50 +56,80 @@ const REEXEC_ENV: &str = "SMTSTORM_REEXECUTED";
 pub struct Start {
     /// Seeds copied into this corpus directory.
     pub seeded: Option<(PathBuf, usize)>,
+    /// Seeds of the suite left to the feed ([`super::feed`]) after the copy.
+    pub to_feed: usize,
     /// The argument list of the re-execution, when one is due.
     pub reexec: Option<Vec<String>>,
 }
 
+/// Where the seeds of a start come from and how many go into an empty corpus at once
+/// (the rest are fed while the target runs, their count kept in `state`).
+pub struct Seeds<'a> {
+    pub dir: &'a Path,
+    pub first: usize,
+    pub state: &'a Path,
+}
+
 /// Decides what to do for libFuzzer's command line `args` (program name first): which
-/// seeds go where, and whether to re-execute with the dictionary. Copies the seeds.
-pub fn prepare(args: &[String], seeds: &Path, dictionary: &Path, reexecuted: bool) -> Start {
+/// seeds go where, and whether to re-execute with the dictionary (and, when seeds are
+/// left to feed, with a `-max_len` that admits the largest of them: libFuzzer's default
+/// is the largest input of the corpus it starts from). Copies the seeds and starts the
+/// feed.
+pub fn prepare(args: &[String], seeds: &Seeds, dictionary: &Path, reexecuted: bool) -> Start {
     let flags: Vec<&String> = args.iter().skip(1).filter(|a| a.starts_with('-')).collect();
     let positional: Vec<&String> = args.iter().skip(1).filter(|a| !a.starts_with('-')).collect();
     // Modes where the positional arguments are not a corpus to grow (running given
     // inputs, merging, minimising a crash) keep their inputs as they are.
     let special = ["-merge=", "-minimize_crash=", "-cleanse_crash=", "-runs=0", "-set_cover_merge="];
     let mut out = Start::default();
+    let mut largest = 0;
     let dirs_only = !positional.is_empty() && positional.iter().all(|p| Path::new(p.as_str()).is_dir());
     if dirs_only && !flags.iter().any(|f| special.iter().any(|s| f.starts_with(s))) {
         let empty = positional.iter().all(|p| std::fs::read_dir(p.as_str()).is_ok_and(|mut d| d.next().is_none()));
         if empty {
             let into = PathBuf::from(positional[0].as_str());
-            out.seeded = Some((into.clone(), copy_seeds(seeds, &into)));
+            let order = super::feed::order(seeds.dir);
+            let first = seeds.first.min(order.len());
+            out.seeded = Some((into.clone(), copy_seeds(seeds.dir, &order[..first], &into)));
+            out.to_feed = order.len() - first;
+            let started = if out.to_feed > 0 { super::feed::start(seeds.state, first) } else { Ok(()) };
+            if let Err(e) = started {
+                eprintln!("smtstorm: the seed feed's state {}: {e}", seeds.state.display());
+            }
+            // A corpus seeded whole must not go on feeding from an older start's state.
+            if out.to_feed == 0 {
+                let _ = std::fs::remove_file(seeds.state);
+            }
+            largest = order[first..].iter().filter_map(|p| p.metadata().ok()).map(|m| m.len()).max().unwrap_or(0);
         }
     }
-    if !reexecuted && !flags.iter().any(|f| f.starts_with("-dict=")) && dictionary.is_file() {
-        let mut a: Vec<String> = args.to_vec();
-        a.push(format!("-dict={}", dictionary.display()));
-        out.reexec = Some(a);
+    let mut added = vec![];
+    if !flags.iter().any(|f| f.starts_with("-dict=")) && dictionary.is_file() {
+        added.push(format!("-dict={}", dictionary.display()));
+    }
+    if out.to_feed > 0 && !flags.iter().any(|f| f.starts_with("-max_len=")) {
+        added.push(format!("-max_len={}", largest.clamp(MIN_MAX_LEN, MAX_SANE_LEN)));
+    }
+    if !reexecuted && !added.is_empty() {
+        out.reexec = Some(args.iter().cloned().chain(added).collect());
     }
     out
 }
 
-/// Copies the `.smt2` files under `seeds` into `into`; how many. Subdirectories are
-/// walked as `smtstorm fuzz` walks them (a suite such as cvc5's regressions keeps its
+/// libFuzzer's own bounds on its default `-max_len` (`kMinDefaultLen`, `kMaxSaneLen` in
+/// LLVM's `FuzzerLoop.cpp`): a fed seed beyond the cap is passed over, as libFuzzer
+/// would truncate it.
+const MIN_MAX_LEN: u64 = 4096;
+const MAX_SANE_LEN: u64 = 1 << 20;
+
+/// Copies `files` (`.smt2` files under `seeds`) into `into`; how many. Subdirectories
+/// are walked as `smtstorm fuzz` walks them (a suite such as cvc5's regressions keeps its
 /// seeds in `regress0/...`: copying only the top level gave a 30-minute run nothing to
 /// start from, issue 41); a copy is named by its path under `seeds` (`a/b.smt2` →
 /// `a__b.smt2`), so files of one name in two directories are both kept.
-fn copy_seeds(seeds: &Path, into: &Path) -> usize {
-    let files = match crate::util::files::collect_smt2(&[seeds.to_path_buf()]) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("smtstorm: seeds: {e}");
-            return 0;
-        }
-    };
+fn copy_seeds(seeds: &Path, files: &[PathBuf], into: &Path) -> usize {
     let mut n = 0;
-    for p in files.iter().filter(|p| p.is_file()) {
+    for p in files {
         let rel = p.strip_prefix(seeds).unwrap_or(p);
         let name = rel.iter().map(|c| c.to_string_lossy().into_owned()).collect::<Vec<_>>().join("__");
         // `a__b.smt2` and `a/b.smt2` flatten alike: the second gets a number.
@@ -129,7 +159,12 @@ pub fn libfuzzer_init(target: &str, solvers: bool) {
     let dictionary = project_dir().join("dictionaries/smtlib.dict");
     let reexecuted = std::env::var_os(REEXEC_ENV).is_some() || std::env::var_os("SMTSTORM_NO_DICT").is_some();
     let _ = TARGET.set((target.to_string(), runs_files(&args)));
-    let start = prepare(&args, &seeds, &dictionary, reexecuted);
+    let first = super::feed::first_seeds().unwrap_or_else(|e| {
+        eprintln!("smtstorm: {target}: {e}");
+        std::process::exit(1)
+    });
+    let state = super::kept::store_dir().join(super::feed::STATE);
+    let start = prepare(&args, &Seeds { dir: &seeds, first, state: &state }, &dictionary, reexecuted);
     match &start.seeded {
         Some((dir, 0)) => eprintln!(
             "smtstorm: {target}: corpus {} is empty and {} has no .smt2 seeds: set SMTSTORM_SEEDS=DIR",
@@ -138,15 +173,28 @@ pub fn libfuzzer_init(target: &str, solvers: bool) {
         ),
         Some((dir, n)) => {
             eprintln!(
-                "smtstorm: {target}: corpus {} was empty: {n} seeds copied from {}",
+                "smtstorm: {target}: corpus {} was empty: {n} seeds copied from {}{}",
                 dir.display(),
-                seeds.display()
+                seeds.display(),
+                if start.to_feed > 0 {
+                    format!(
+                        "; the other {} are fed while it runs, one mutation in {} (SMTSTORM_FIRST_SEEDS=0 copies all)",
+                        start.to_feed,
+                        super::feed::FEED_EVERY
+                    )
+                } else {
+                    String::new()
+                }
             )
         }
         None => {}
     }
+    if !runs_files(&args) {
+        super::feed::install(&seeds, &state);
+    }
     if let Some(a) = start.reexec {
-        eprintln!("smtstorm: {target}: adding -dict={} (SMTSTORM_NO_DICT=1 to run without)", dictionary.display());
+        let added: Vec<&str> = a[args.len()..].iter().map(String::as_str).collect();
+        eprintln!("smtstorm: {target}: adding {} (SMTSTORM_NO_DICT=1 to run without)", added.join(" "));
         use std::os::unix::process::CommandExt;
         let e = std::process::Command::new("/proc/self/exe").arg0(&a[0]).args(&a[1..]).env(REEXEC_ENV, "1").exec();
         eprintln!("smtstorm: {target}: could not re-execute with the dictionary ({e}); continuing without it");
@@ -194,20 +242,23 @@ mod tests {
         std::fs::create_dir_all(&empty).unwrap();
         std::fs::create_dir_all(&full).unwrap();
         std::fs::write(full.join("x"), "(check-sat)").unwrap();
-        let seeds = project_dir().join("corpus");
+        let seeds_dir = project_dir().join("corpus");
+        let state = root.join("seed-feed");
+        let seeds = Seeds { dir: &seeds_dir, first: FIRST, state: &state };
         let dict = project_dir().join("dictionaries/smtlib.dict");
-        let n_seeds = std::fs::read_dir(&seeds)
+        let n_seeds = std::fs::read_dir(&seeds_dir)
             .unwrap()
             .flatten()
             .filter(|e| e.path().extension().is_some_and(|x| x == "smt2"))
             .count();
-        assert!(n_seeds > 50, "corpus/ has {n_seeds} seeds");
+        assert!(n_seeds > 50 && n_seeds <= FIRST, "corpus/ has {n_seeds} seeds");
         let e = empty.display().to_string();
         let s = prepare(&args(&["t", "-artifact_prefix=a/", &e]), &seeds, &dict, false);
         assert_eq!(s.seeded, Some((empty.clone(), n_seeds)));
         assert_eq!(std::fs::read_dir(&empty).unwrap().count(), n_seeds);
         let re = s.reexec.expect("no -dict given: re-execute with it");
-        assert_eq!(re.last().unwrap(), &format!("-dict={}", dict.display()));
+        assert_eq!(re.last().unwrap(), &format!("-dict={}", dict.display()), "no feed: no -max_len");
+        assert!(!state.exists(), "a corpus seeded whole has no feed");
         // Now it has seeds: nothing is copied again; the re-executed process keeps its line.
         let s = prepare(&args(&["t", &e]), &seeds, &dict, true);
         assert_eq!(s, Start::default());
@@ -219,10 +270,11 @@ mod tests {
         let with_dict = format!("-dict={}", dict.display());
         assert_eq!(prepare(&args(&["t", &with_dict, &f]), &seeds, &dict, false).reexec, None);
         // A suite keeps its seeds in subdirectories (cvc5's `regress0/...`), two of one name.
-        let (suite, into) = (root.join("suite"), root.join("into"));
+        let (suite_dir, into) = (root.join("suite"), root.join("into"));
+        let suite = Seeds { dir: &suite_dir, first: FIRST, state: &state };
         for d in ["a", "b/c"] {
-            std::fs::create_dir_all(suite.join(d)).unwrap();
-            std::fs::write(suite.join(d).join("x.smt2"), "(check-sat)").unwrap();
+            std::fs::create_dir_all(suite_dir.join(d)).unwrap();
+            std::fs::write(suite_dir.join(d).join("x.smt2"), "(check-sat)").unwrap();
         }
         std::fs::create_dir_all(&into).unwrap();
         let i = into.display().to_string();
@@ -234,10 +286,61 @@ mod tests {
         // A top-level file whose name is another's flattened path: both kept.
         let into2 = root.join("into2");
         std::fs::create_dir_all(&into2).unwrap();
-        std::fs::write(suite.join("a__x.smt2"), "(assert true)").unwrap();
+        std::fs::write(suite_dir.join("a__x.smt2"), "(assert true)").unwrap();
         let i2 = into2.display().to_string();
         assert_eq!(prepare(&args(&["t", &i2]), &suite, &dict, true).seeded, Some((into2.clone(), 3)));
         assert_eq!(std::fs::read_dir(&into2).unwrap().count(), 3);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    const FIRST: usize = super::super::feed::FIRST_SEEDS;
+
+    /// A suite larger than the first copy: an empty corpus gets `first` seeds from every
+    /// directory, the feed's state says so, and the re-execution adds a `-max_len` that
+    /// admits the largest seed left (a flag given keeps its value); the feed then hands
+    /// out exactly the others.
+    #[test]
+    fn a_large_suite_is_copied_in_part_and_the_rest_fed() {
+        let root = std::env::temp_dir().join(format!("smtstorm-start-feed-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let (suite, into, state) = (root.join("suite"), root.join("into"), root.join("store/seed-feed"));
+        for d in 0..4 {
+            std::fs::create_dir_all(suite.join(format!("r{d}"))).unwrap();
+            for i in 0..30 {
+                let pad = if d == 2 && i == 3 { "x".repeat(9000) } else { String::new() };
+                std::fs::write(suite.join(format!("r{d}/s{i}.smt2")), format!(";{pad}\n(check-sat)\n")).unwrap();
+            }
+        }
+        std::fs::create_dir_all(&into).unwrap();
+        let dict = project_dir().join("dictionaries/smtlib.dict");
+        let seeds = Seeds { dir: &suite, first: 40, state: &state };
+        let i = into.display().to_string();
+        let s = prepare(&args(&["t", &i]), &seeds, &dict, false);
+        assert_eq!((s.seeded, s.to_feed), (Some((into.clone(), 40)), 80));
+        let dirs: std::collections::BTreeSet<String> = std::fs::read_dir(&into)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().split("__").next().unwrap().to_string())
+            .collect();
+        assert_eq!(dirs.len(), 4, "{dirs:?}");
+        assert_eq!(std::fs::read_to_string(&state).unwrap(), "40");
+        let order = super::super::feed::order(&suite);
+        let large = order.iter().position(|p| p.ends_with("r2/s3.smt2")).unwrap();
+        let max_len = if large >= 40 { 9000 + ";\n(check-sat)\n".len() } else { 4096 };
+        let re = s.reexec.unwrap();
+        assert_eq!(re[re.len() - 1], format!("-max_len={max_len}"), "{re:?}");
+        // A -max_len given stays the only one.
+        let other = root.join("other");
+        std::fs::create_dir_all(&other).unwrap();
+        let given = prepare(&args(&["t", "-max_len=100", &other.display().to_string()]), &seeds, &dict, false);
+        assert_eq!(given.to_feed, 80);
+        assert_eq!(given.reexec.unwrap().iter().filter(|a| a.starts_with("-max_len=")).count(), 1);
+        let mut feed = super::super::feed::Feed::open(&suite, &state).unwrap();
+        let mut fed = 0;
+        while feed.next(1 << 20).is_some() {
+            fed += 1;
+        }
+        assert_eq!(fed, 80);
         let _ = std::fs::remove_dir_all(&root);
     }
 }
