@@ -181,6 +181,11 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
             results[k] = Some(r);
         }
         if limit < limits.time && !timed_out.is_empty() {
+            if time_up(sh) {
+                // Cut by the run's end, not by the quick limit.
+                sh.sched.lock().unwrap_or_else(|e| e.into_inner()).screening -= 1;
+                return;
+            }
             // The quick screen cut a solver. A seed whose answers so far already make a
             // candidate (a crash, two answers that differ, an older release deciding what
             // a newer one did not) is looked at closer now; any other waits for the full
