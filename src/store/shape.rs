@@ -198,6 +198,10 @@ pub fn shape(text: &str) -> Option<String> {
             }
         }
         for i in a..b {
+            // `(! t :named n)`: `n` is the script's own name for `t` (SMT-LIB 2.6, §3.6.5).
+            if tape[i].kind == Tok::Keyword && word(i) == ":named" && i + 1 < b && is_sym(i + 1) {
+                own.insert(word(i + 1));
+            }
             if is_sym(i) && BINDERS.contains(&word(i)) && tape.get(i + 1).is_some_and(|t| t.kind == Tok::LParen) {
                 let end = skip(&tape, i + 1);
                 let mut j = i + 2;
@@ -210,16 +214,46 @@ pub fn shape(text: &str) -> Option<String> {
             }
         }
     }
+    let kept: Vec<(usize, usize)> = commands
+        .iter()
+        .copied()
+        .filter(|&(a, b)| {
+            let head = if a + 1 < b { word(a + 1) } else { "" };
+            !NOISE_COMMANDS.contains(&head)
+                && !(head == "set-option" && a + 2 < b && NOISE_OPTIONS.contains(&word(a + 2)))
+        })
+        .collect();
+    // A declaration nothing else names is what a reducer could not take out (a release
+    // that refuses the trigger for it is kept refusing: `reduce::judge`), not the cause:
+    // z3's `(check-sat-assuming (false))` bug came reduced beside four different unused
+    // finite-field declarations, four keys.
+    // Dropped until none is left: a sort only an unused declaration used goes too.
+    let mut live = vec![true; kept.len()];
+    loop {
+        let used_elsewhere = |name: &str, me: usize, live: &[bool]| {
+            kept.iter()
+                .enumerate()
+                .filter(|(k, _)| live[*k])
+                .any(|(k, &(a, b))| (a..b).any(|i| is_sym(i) && word(i) == name && !(k == me && i == a + 2)))
+        };
+        let dead = kept.iter().enumerate().position(|(k, &(a, b))| {
+            let head = if a + 1 < b { word(a + 1) } else { "" };
+            live[k]
+                && UNUSED_DROPPED.contains(&head)
+                && a + 2 < b
+                && is_sym(a + 2)
+                && !used_elsewhere(word(a + 2), k, &live)
+        });
+        match dead {
+            Some(k) => live[k] = false,
+            None => break,
+        }
+    }
+    let r = Render { tape: &tape, text, own: &own };
     let mut names: HashMap<&str, usize> = HashMap::new();
     let mut out = String::new();
-    for &(a, b) in &commands {
+    for (_, &(a, b)) in kept.iter().enumerate().filter(|(k, _)| live[*k]) {
         let head = if a + 1 < b { word(a + 1) } else { "" };
-        if NOISE_COMMANDS.contains(&head) {
-            continue;
-        }
-        if head == "set-option" && a + 2 < b && NOISE_OPTIONS.contains(&word(a + 2)) {
-            continue;
-        }
         if head == "check-sat-using" {
             let words: Vec<&str> =
                 (a + 2..b).filter(|&i| is_sym(i) || tape[i].kind == Tok::Keyword).map(word).collect();
@@ -232,43 +266,7 @@ pub fn shape(text: &str) -> Option<String> {
             continue;
         }
         let mut line: Vec<String> = vec![];
-        let mut i = a;
-        while i < b {
-            let t = tape[i];
-            // `(_ bvN w)`: a bit-vector literal.
-            if t.kind == Tok::LParen
-                && i + 3 < b
-                && word(i + 1) == "_"
-                && word(i + 2)
-                    .strip_prefix("bv")
-                    .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
-                && tape[i + 4 - 1].kind == Tok::Numeral
-                && tape.get(i + 4).is_some_and(|t| t.kind == Tok::RParen)
-            {
-                line.push(format!("#BV{}", word(i + 3)));
-                i += 5;
-                continue;
-            }
-            // Any other indexed identifier (`(_ BitVec 8)`, `(_ extract 3 0)`) as written:
-            // its indices are part of the sort or operator, not literals.
-            if t.kind == Tok::LParen && i + 1 < b && word(i + 1) == "_" {
-                let end = skip(&tape, i).min(b);
-                line.push(format!("(_ {})", (i + 2..end.saturating_sub(1)).map(word).collect::<Vec<_>>().join(" ")));
-                i = end;
-                continue;
-            }
-            let w = word(i);
-            line.push(match t.kind {
-                Tok::LParen => "(".into(),
-                Tok::RParen => ")".into(),
-                Tok::Symbol | Tok::QuotedSymbol if own.contains(w) => {
-                    let n = names.len();
-                    format!("x{}", *names.entry(w).or_insert(n))
-                }
-                k => literal_sort(k, w).unwrap_or_else(|| w.to_string()),
-            });
-            i += 1;
-        }
+        r.group(a, b, &mut names, &mut line);
         // `(declare-const x S)` is `(declare-fun x () S)` (SMT-LIB 2.6, §4.2.3).
         if line.get(1).is_some_and(|w| w == "declare-const") && line.len() > 3 {
             line[1] = "declare-fun".into();
@@ -278,6 +276,128 @@ pub fn shape(text: &str) -> Option<String> {
         out.push('\n');
     }
     Some(out)
+}
+
+/// Declarations dropped from a shape when nothing else in it names what they declare.
+const UNUSED_DROPPED: &[&str] =
+    &["declare-fun", "declare-const", "define-fun", "define-const", "declare-sort", "define-sort"];
+
+/// Comparisons and their mirror images: `(> a b)` is `(< b a)` (SMT-LIB's theories define
+/// `>` so, and a chained `(> a b c)` is `(< c b a)`). OpFuzz swaps one for the other, and
+/// a reducer keeps whichever the mutant had: one cvc5 unsat-core bug came reduced as
+/// `(> 0.0 0)` and as `(< 0 0.0)`.
+const MIRRORED: &[(&str, &str)] = &[
+    (">", "<"),
+    (">=", "<="),
+    ("bvugt", "bvult"),
+    ("bvuge", "bvule"),
+    ("bvsgt", "bvslt"),
+    ("bvsge", "bvsle"),
+    ("fp.gt", "fp.lt"),
+    ("fp.geq", "fp.leq"),
+];
+
+/// The token-level renderer of [`shape`].
+struct Render<'a> {
+    tape: &'a [crate::smtlib::lexer::Token],
+    text: &'a str,
+    own: &'a HashSet<&'a str>,
+}
+
+impl<'a> Render<'a> {
+    fn word(&self, i: usize) -> &'a str {
+        let t = &self.tape[i];
+        let w = self.text.get(t.start as usize..t.end as usize).unwrap_or("");
+        if t.kind == Tok::QuotedSymbol {
+            w.trim_matches('|')
+        } else {
+            w
+        }
+    }
+
+    /// Renders the tokens `[i, b)` one item after another into `line`.
+    fn group(&self, mut i: usize, b: usize, names: &mut HashMap<&'a str, usize>, line: &mut Vec<String>) {
+        while i < b {
+            i = self.item(i, b, names, line);
+        }
+    }
+
+    /// Renders the item (a token, or a parenthesised group) at `i` into `line`; the index
+    /// after it.
+    fn item(&self, i: usize, b: usize, names: &mut HashMap<&'a str, usize>, line: &mut Vec<String>) -> usize {
+        let tape = self.tape;
+        let t = tape[i];
+        if t.kind == Tok::LParen {
+            let end = skip(tape, i).min(b);
+            // `(_ bvN w)`: a bit-vector literal.
+            if end == i + 5
+                && self.word(i + 1) == "_"
+                && self
+                    .word(i + 2)
+                    .strip_prefix("bv")
+                    .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+                && tape[i + 3].kind == Tok::Numeral
+            {
+                line.push(format!("#BV{}", self.word(i + 3)));
+                return end;
+            }
+            // Any other indexed identifier (`(_ BitVec 8)`, `(_ extract 3 0)`) as written:
+            // its indices are part of the sort or operator, not literals.
+            if i + 1 < end && self.word(i + 1) == "_" {
+                line.push(format!(
+                    "(_ {})",
+                    (i + 2..end.saturating_sub(1)).map(|k| self.word(k)).collect::<Vec<_>>().join(" ")
+                ));
+                return end;
+            }
+            // A mirrored comparison: its arguments in reverse, under the other operator.
+            let mirror = (i + 1 < end && tape[i + 1].kind == Tok::Symbol)
+                .then(|| MIRRORED.iter().find(|(from, _)| *from == self.word(i + 1)))
+                .flatten();
+            if let Some((_, to)) = mirror {
+                let mut args = vec![];
+                let mut k = i + 2;
+                while k + 1 < end {
+                    args.push(k);
+                    k = skip(tape, k).min(end - 1);
+                }
+                line.push("(".into());
+                line.push(to.to_string());
+                for &a in args.iter().rev() {
+                    self.item(a, end - 1, names, line);
+                }
+                line.push(")".into());
+                return end;
+            }
+            line.push("(".into());
+            self.group(i + 1, end.saturating_sub(1).max(i + 1), names, line);
+            if end > i + 1 && tape[end - 1].kind == Tok::RParen {
+                line.push(")".into());
+            }
+            return end;
+        }
+        let w = self.word(i);
+        line.push(match t.kind {
+            Tok::RParen => ")".into(),
+            Tok::Symbol | Tok::QuotedSymbol if self.own.contains(w) => {
+                let n = names.len();
+                format!("x{}", *names.entry(w).or_insert(n))
+            }
+            // A finite-field literal `#f<value>m<modulus>` (cvc5, z3 5): its field stays.
+            Tok::Symbol if finite_field_literal(w).is_some() => {
+                format!("#FF{}", finite_field_literal(w).unwrap_or_default())
+            }
+            k => literal_sort(k, w).unwrap_or_else(|| w.to_string()),
+        });
+        i + 1
+    }
+}
+
+/// The modulus of a finite-field literal `#f<value>m<modulus>`.
+fn finite_field_literal(w: &str) -> Option<&str> {
+    let (v, m) = w.strip_prefix("#f")?.split_once('m')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    (digits(v) && digits(m)).then_some(m)
 }
 
 /// Sort names the theories define (not the script's own in a datatype declaration).
