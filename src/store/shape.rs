@@ -219,8 +219,8 @@ pub fn shape(text: &str) -> Option<String> {
         .copied()
         .filter(|&(a, b)| {
             let head = if a + 1 < b { word(a + 1) } else { "" };
-            !NOISE_COMMANDS.contains(&head)
-                && !(head == "set-option" && a + 2 < b && NOISE_OPTIONS.contains(&word(a + 2)))
+            let noise_option = head == "set-option" && a + 2 < b && NOISE_OPTIONS.contains(&word(a + 2));
+            !(NOISE_COMMANDS.contains(&head) || noise_option)
         })
         .collect();
     // A declaration nothing else names is what a reducer could not take out (a release
