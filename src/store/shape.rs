@@ -171,6 +171,24 @@ pub fn shape(text: &str) -> Option<String> {
             _ => {}
         }
     }
+    // Each group's end, found once: `skip` per item was quadratic in the nesting depth.
+    let mut ends = vec![0usize; tape.len()];
+    let mut open = vec![];
+    for (i, t) in tape.iter().enumerate() {
+        match t.kind {
+            Tok::LParen => open.push(i),
+            Tok::RParen => {
+                if let Some(o) = open.pop() {
+                    ends[o] = i + 1;
+                }
+            }
+            _ => {}
+        }
+        ends[i] = ends[i].max(i + 1);
+    }
+    for o in open {
+        ends[o] = tape.len();
+    }
     // The script's own symbols: declared, defined, bound.
     let mut own: HashSet<&str> = HashSet::new();
     for &(a, b) in &commands {
@@ -192,7 +210,7 @@ pub fn shape(text: &str) -> Option<String> {
                         if is_sym(i + 1) {
                             own.insert(word(i + 1));
                         }
-                        i = skip(&tape, i);
+                        i = ends[i];
                     }
                 }
             }
@@ -203,13 +221,13 @@ pub fn shape(text: &str) -> Option<String> {
                 own.insert(word(i + 1));
             }
             if is_sym(i) && BINDERS.contains(&word(i)) && tape.get(i + 1).is_some_and(|t| t.kind == Tok::LParen) {
-                let end = skip(&tape, i + 1);
+                let end = ends[i + 1];
                 let mut j = i + 2;
                 while j + 1 < end && tape[j].kind == Tok::LParen {
                     if is_sym(j + 1) {
                         own.insert(word(j + 1));
                     }
-                    j = skip(&tape, j);
+                    j = ends[j];
                 }
             }
         }
@@ -226,30 +244,54 @@ pub fn shape(text: &str) -> Option<String> {
     // A declaration nothing else names is what a reducer could not take out (a release
     // that refuses the trigger for it is kept refusing: `reduce::judge`), not the cause:
     // z3's `(check-sat-assuming (false))` bug came reduced beside four different unused
-    // finite-field declarations, four keys.
-    // Dropped until none is left: a sort only an unused declaration used goes too.
-    let mut live = vec![true; kept.len()];
-    loop {
-        let used_elsewhere = |name: &str, me: usize, live: &[bool]| {
-            kept.iter()
-                .enumerate()
-                .filter(|(k, _)| live[*k])
-                .any(|(k, &(a, b))| (a..b).any(|i| is_sym(i) && word(i) == name && !(k == me && i == a + 2)))
-        };
-        let dead = kept.iter().enumerate().position(|(k, &(a, b))| {
-            let head = if a + 1 < b { word(a + 1) } else { "" };
-            live[k]
-                && UNUSED_DROPPED.contains(&head)
-                && a + 2 < b
-                && is_sym(a + 2)
-                && !used_elsewhere(word(a + 2), k, &live)
-        });
-        match dead {
-            Some(k) => live[k] = false,
-            None => break,
+    // finite-field declarations, four keys. Dropped until none is left (a sort only an
+    // unused declaration used goes too), in linear time: each symbol's uses are counted
+    // once and a drop takes its own uses back. What the dropped ones name of the theories
+    // (`FiniteField`, `Real`) stays, as one line: an unused `Real` constant and an unused
+    // finite field are not one trigger.
+    let decl_name = |k: usize| -> Option<&str> {
+        let (a, b) = kept[k];
+        let head = if a + 1 < b { word(a + 1) } else { "" };
+        (UNUSED_DROPPED.contains(&head) && a + 2 < b && is_sym(a + 2)).then(|| word(a + 2))
+    };
+    let symbols = |k: usize| {
+        let (a, b) = kept[k];
+        let own_name = decl_name(k).map(|_| a + 2);
+        (a..b).filter(move |&i| is_sym(i) && Some(i) != own_name)
+    };
+    let mut uses: HashMap<&str, usize> = HashMap::new();
+    let mut declared: HashMap<&str, usize> = HashMap::new();
+    for k in 0..kept.len() {
+        for i in symbols(k) {
+            *uses.entry(word(i)).or_default() += 1;
+        }
+        if let Some(n) = decl_name(k) {
+            declared.entry(n).or_insert(k);
         }
     }
-    let r = Render { tape: &tape, text, own: &own };
+    let mut live = vec![true; kept.len()];
+    let mut work: Vec<usize> =
+        (0..kept.len()).filter(|&k| decl_name(k).is_some_and(|n| !uses.contains_key(n))).collect();
+    let mut dropped_theory: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    while let Some(k) = work.pop() {
+        if !live[k] {
+            continue;
+        }
+        live[k] = false;
+        for i in symbols(k) {
+            let w = word(i);
+            if !own.contains(w) && w != "_" && !UNUSED_DROPPED.contains(&w) {
+                dropped_theory.insert(w);
+            }
+            if let Some(u) = uses.get_mut(w) {
+                *u -= 1;
+                if *u == 0 {
+                    work.extend(declared.get(w).copied().filter(|&d| live[d] && decl_name(d) == Some(w)));
+                }
+            }
+        }
+    }
+    let r = Render { tape: &tape, text, own: &own, ends: &ends };
     let mut names: HashMap<&str, usize> = HashMap::new();
     let mut out = String::new();
     for (_, &(a, b)) in kept.iter().enumerate().filter(|(k, _)| live[*k]) {
@@ -266,7 +308,7 @@ pub fn shape(text: &str) -> Option<String> {
             continue;
         }
         let mut line: Vec<String> = vec![];
-        r.group(a, b, &mut names, &mut line);
+        r.render(a, b, &mut names, &mut line);
         // `(declare-const x S)` is `(declare-fun x () S)` (SMT-LIB 2.6, §4.2.3).
         if line.get(1).is_some_and(|w| w == "declare-const") && line.len() > 3 {
             line[1] = "declare-fun".into();
@@ -274,6 +316,9 @@ pub fn shape(text: &str) -> Option<String> {
         }
         out.push_str(&line.join(" ").replace("( ", "(").replace(" )", ")"));
         out.push('\n');
+    }
+    if !dropped_theory.is_empty() {
+        out.push_str(&format!("(unused {})\n", dropped_theory.into_iter().collect::<Vec<_>>().join(" ")));
     }
     Some(out)
 }
@@ -302,6 +347,8 @@ struct Render<'a> {
     tape: &'a [crate::smtlib::lexer::Token],
     text: &'a str,
     own: &'a HashSet<&'a str>,
+    /// The index after the item that starts at each index (a group's closing parenthesis).
+    ends: &'a [usize],
 }
 
 impl<'a> Render<'a> {
@@ -315,20 +362,33 @@ impl<'a> Render<'a> {
         }
     }
 
-    /// Renders the tokens `[i, b)` one item after another into `line`.
-    fn group(&self, mut i: usize, b: usize, names: &mut HashMap<&'a str, usize>, line: &mut Vec<String>) {
-        while i < b {
-            i = self.item(i, b, names, line);
+    /// Renders the tokens `[i, b)` into `line`, item by item, with an explicit stack of
+    /// what is left to do rather than recursion: a seed nests terms as deep as it likes
+    /// (issue 37's deep seeds), and a recursion per level overflowed the stack at 10,000.
+    fn render(&self, i: usize, b: usize, names: &mut HashMap<&'a str, usize>, line: &mut Vec<String>) {
+        enum Task {
+            Items(usize, usize),
+            Text(String),
         }
-    }
-
-    /// Renders the item (a token, or a parenthesised group) at `i` into `line`; the index
-    /// after it.
-    fn item(&self, i: usize, b: usize, names: &mut HashMap<&'a str, usize>, line: &mut Vec<String>) -> usize {
         let tape = self.tape;
-        let t = tape[i];
-        if t.kind == Tok::LParen {
-            let end = skip(tape, i).min(b);
+        let mut todo = vec![Task::Items(i, b)];
+        while let Some(task) = todo.pop() {
+            let (i, b) = match task {
+                Task::Text(t) => {
+                    line.push(t);
+                    continue;
+                }
+                Task::Items(i, b) if i < b => (i, b),
+                Task::Items(..) => continue,
+            };
+            // The item at `i`; the rest of the range after it.
+            let end = self.ends[i].min(b);
+            todo.push(Task::Items(end, b));
+            let t = tape[i];
+            if t.kind != Tok::LParen {
+                line.push(self.token(i, names));
+                continue;
+            }
             // `(_ bvN w)`: a bit-vector literal.
             if end == i + 5
                 && self.word(i + 1) == "_"
@@ -339,45 +399,47 @@ impl<'a> Render<'a> {
                 && tape[i + 3].kind == Tok::Numeral
             {
                 line.push(format!("#BV{}", self.word(i + 3)));
-                return end;
+                continue;
             }
             // Any other indexed identifier (`(_ BitVec 8)`, `(_ extract 3 0)`) as written:
             // its indices are part of the sort or operator, not literals.
             if i + 1 < end && self.word(i + 1) == "_" {
-                line.push(format!(
-                    "(_ {})",
-                    (i + 2..end.saturating_sub(1)).map(|k| self.word(k)).collect::<Vec<_>>().join(" ")
-                ));
-                return end;
+                let inner: Vec<&str> = (i + 2..end.saturating_sub(1)).map(|k| self.word(k)).collect();
+                line.push(format!("(_ {})", inner.join(" ")));
+                continue;
             }
-            // A mirrored comparison: its arguments in reverse, under the other operator.
-            let mirror = (i + 1 < end && tape[i + 1].kind == Tok::Symbol)
+            let closed = end > i + 1 && tape[end - 1].kind == Tok::RParen;
+            let inner_end = if closed { end - 1 } else { end };
+            line.push("(".into());
+            if closed {
+                todo.push(Task::Text(")".into()));
+            }
+            // A mirrored comparison: its arguments in reverse, under the other operator,
+            // rendered (and so numbered) in that order.
+            let mirror = (i + 1 < inner_end && tape[i + 1].kind == Tok::Symbol)
                 .then(|| MIRRORED.iter().find(|(from, _)| *from == self.word(i + 1)))
                 .flatten();
-            if let Some((_, to)) = mirror {
-                let mut args = vec![];
-                let mut k = i + 2;
-                while k + 1 < end {
-                    args.push(k);
-                    k = skip(tape, k).min(end - 1);
+            match mirror {
+                Some((_, to)) => {
+                    line.push(to.to_string());
+                    let mut k = i + 2;
+                    // Pushed first to last: the last argument is rendered first.
+                    while k < inner_end {
+                        let next = self.ends[k].min(inner_end);
+                        todo.push(Task::Items(k, next));
+                        k = next;
+                    }
                 }
-                line.push("(".into());
-                line.push(to.to_string());
-                for &a in args.iter().rev() {
-                    self.item(a, end - 1, names, line);
-                }
-                line.push(")".into());
-                return end;
+                None => todo.push(Task::Items(i + 1, inner_end)),
             }
-            line.push("(".into());
-            self.group(i + 1, end.saturating_sub(1).max(i + 1), names, line);
-            if end > i + 1 && tape[end - 1].kind == Tok::RParen {
-                line.push(")".into());
-            }
-            return end;
         }
+    }
+
+    /// One token (not a parenthesis group) as its shape has it.
+    fn token(&self, i: usize, names: &mut HashMap<&'a str, usize>) -> String {
+        let t = self.tape[i];
         let w = self.word(i);
-        line.push(match t.kind {
+        match t.kind {
             Tok::RParen => ")".into(),
             Tok::Symbol | Tok::QuotedSymbol if self.own.contains(w) => {
                 let n = names.len();
@@ -388,8 +450,7 @@ impl<'a> Render<'a> {
                 format!("#FF{}", finite_field_literal(w).unwrap_or_default())
             }
             k => literal_sort(k, w).unwrap_or_else(|| w.to_string()),
-        });
-        i + 1
+        }
     }
 }
 
@@ -420,27 +481,4 @@ fn is_builtin_sort(w: &str) -> bool {
             | "Seq"
             | "_"
     )
-}
-
-/// The index after the parenthesised group that starts at `i` (or `i + 1` if `i` is not
-/// an opening parenthesis).
-fn skip(tape: &[crate::smtlib::lexer::Token], i: usize) -> usize {
-    if tape[i].kind != Tok::LParen {
-        return i + 1;
-    }
-    let mut depth = 0usize;
-    for (j, t) in tape.iter().enumerate().skip(i) {
-        match t.kind {
-            Tok::LParen => depth += 1,
-            Tok::RParen => {
-                depth -= 1;
-                if depth == 0 {
-                    return j + 1;
-                }
-            }
-            Tok::Eof | Tok::Error => return j,
-            _ => {}
-        }
-    }
-    tape.len()
 }
