@@ -39,6 +39,10 @@ pub fn is_baseline_mark(mark: &str) -> bool {
 pub struct Known {
     keys: BTreeMap<String, String>,
     shapes: BTreeMap<String, String>,
+    /// The findings of stores given, with their best input (the reduction, else the
+    /// trigger): their cause keys are computed again when compared, so a store keyed
+    /// by an older identity (`store::shape` changes) still names its causes.
+    stored: Vec<(Meta, String, String)>,
 }
 
 impl Known {
@@ -97,6 +101,13 @@ impl Known {
             {
                 self.keys.insert(key, at.clone());
             }
+            let dir = path.parent().unwrap_or(dir);
+            let best = [super::layout::REDUCED, super::layout::TRIGGER]
+                .iter()
+                .find_map(|f| crate::util::files::read_input_text(&dir.join(f)).ok());
+            if let Some(text) = best {
+                self.stored.push((m.clone(), text, at.clone()));
+            }
         }
         if found.is_empty() && !super::layout::TOPS.iter().any(|t| dir.join(t).is_dir()) {
             return Err(Error::Input { path: dir.to_path_buf(), why: "not a campaign's store".into() });
@@ -105,7 +116,7 @@ impl Known {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty() && self.shapes.is_empty()
+        self.keys.is_empty() && self.shapes.is_empty() && self.stored.is_empty()
     }
 
     /// Where the finding `m` (its best input `text`; `solvers` name its family) is listed
@@ -121,6 +132,13 @@ impl Known {
             .chain(m.merged_keys.iter().cloned());
         for k in keys {
             if let Some(at) = self.keys.get(&k) {
+                return Some(at.clone());
+            }
+        }
+        if let Some(now) = cause_key(m, solvers, text) {
+            if let Some((.., at)) =
+                self.stored.iter().find(|(sm, st, _)| cause_key(sm, solvers, st).as_ref() == Some(&now))
+            {
                 return Some(at.clone());
             }
         }
@@ -180,6 +198,36 @@ mod tests {
         std::fs::write(&list, "fuzz|a\n  missing.smt2\n").unwrap();
         let e = Known::load(&list).unwrap_err().to_string();
         assert!(e.starts_with(&format!("{}:2:3: missing.smt2", list.display())), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A store given as known names its causes by the identity of today, not only by the
+    /// keys it was stored under: a finding whose stored key an older `store::shape` made
+    /// is still recognised in a new trigger of the same shape (and a different shape is
+    /// not).
+    #[test]
+    fn a_stores_causes_are_compared_by_todays_identity() {
+        let dir = std::env::temp_dir().join(format!("smtstorm-known-now-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let meta = |signature: &str| -> Meta {
+            serde_json::from_value(serde_json::json!({
+                "id": "", "kind": "soundness", "blamed": "cvc5", "blamed_version": null,
+                "blame_by": "unsat-core", "logic": "ALL", "signature": signature, "fixed_in": null, "bisection": [],
+                "answers": [], "seed": "s", "seed_hash": "", "engine": "opfuzz", "edits": null,
+                "rng_seed": 0, "found_at": 0.0, "found_unix": 0, "run": 1, "trigger_bytes": 1,
+                "duplicates": 0, "seed_finding": false,
+                "cause": {"key": "fuzz|soundness|unsat-core|cvc5|shape|0123456789abcdef"}
+            }))
+            .unwrap()
+        };
+        let mut store = Store::open(&dir).unwrap();
+        store.record(meta("unsat core is sat"), "(assert (! (> 0.0 0) :named a1))\n(check-sat)\n").unwrap();
+        let k = Known::load(&dir).unwrap();
+        let mut new = meta("another signature");
+        new.cause.key = None;
+        let same = "(assert (! (< 0 0.0) :named smtstorm_a7))\n(check-sat)\n(get-unsat-core)\n";
+        assert!(k.of(&new, &[], same).is_some(), "the same shape today");
+        assert_eq!(k.of(&new, &[], "(assert (! (< 0.0 0) :named b))\n(check-sat)\n"), None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
