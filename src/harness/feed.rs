@@ -4,8 +4,9 @@
 //! line). A solver target's execution costs a third of a second (five solvers, each up to
 //! its limit, and the answer oracles): on the 4,070 cvc5-regress seeds that first pass was
 //! the whole 30-minute run, 5,125 executions and no mutant (BENCHMARKS.md, session 28).
-//! So an empty corpus gets the first [`first_seeds`] of the suite in feed order ([`order`],
-//! the same sample of every directory a campaign's pre-screen draws), and the mutator
+//! So an empty corpus gets the first [`first_seeds`] of the suite in feed order ([`order`]:
+//! a shuffle, so that a prefix samples every directory, as a campaign's pre-screen order
+//! does), and the mutator
 //! hands libFuzzer the others, one in [`FEED_EVERY`] of its calls, unmutated: each is then
 //! executed as any seed is (a seed that already fails is a seed finding), and kept if it
 //! shows something new. A campaign does the same with its pre-screen's share of the time
@@ -13,8 +14,12 @@
 //!
 //! Where the feed stands is a count in the target's store (`seed-feed`, next to its
 //! findings), claimed under a lock: a restart goes on where the last run stopped, and
-//! `-fork`/`-jobs` siblings never feed one seed twice. Without that file (a corpus not
-//! seeded by this start, or one seeded before the feed existed) nothing is fed.
+//! `-fork`/`-jobs` siblings never feed one seed twice (a `-fork` job's own empty corpus
+//! directory is not seeded: [`super::start::prepare`]). Without that file (a corpus not
+//! seeded by this start, or one seeded before the feed existed) nothing is fed. The
+//! count is a position in the suite's order: seeds added to the suite between runs
+//! shift it (some fed twice, some not at all); start from an empty corpus to feed a
+//! changed suite whole.
 
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -50,11 +55,11 @@ pub fn first_seeds() -> Result<usize, String> {
 /// contents, decide, so ordering costs no read of the suite, and adding files does not
 /// reorder the others.
 pub fn order(seeds: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = crate::util::files::collect_smt2(&[seeds.to_path_buf()])
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|p| p.is_file())
-        .collect();
+    let listed = crate::util::files::collect_smt2(&[seeds.to_path_buf()]).unwrap_or_else(|e| {
+        eprintln!("smtstorm: seeds: {e}");
+        vec![]
+    });
+    let mut files: Vec<PathBuf> = listed.into_iter().filter(|p| p.is_file()).collect();
     let key = |p: &PathBuf| {
         let rel = p.strip_prefix(seeds).unwrap_or(p);
         crate::util::hash::fnv1a(rel.to_string_lossy().as_bytes())
@@ -77,9 +82,13 @@ impl Feed {
     /// The feed over `seeds` whose state is the file `state`; `None` when there is no
     /// such file (nothing to feed) or every seed has been fed.
     pub fn open(seeds: &Path, state: &Path) -> Option<Feed> {
+        Feed::open_with(&order(seeds), state)
+    }
+
+    /// [`Feed::open`] over a suite already in feed order.
+    pub fn open_with(order: &[PathBuf], state: &Path) -> Option<Feed> {
         let at = read_count(&std::fs::read_to_string(state).ok()?)?;
-        let order = order(seeds);
-        (at < order.len()).then(|| Feed { order, state: state.to_path_buf(), fed: 0, skipped: 0 })
+        (at < order.len()).then(|| Feed { order: order.to_vec(), state: state.to_path_buf(), fed: 0, skipped: 0 })
     }
 
     /// How many seeds the suite has, and how many of them have been handed out so far
@@ -96,8 +105,10 @@ impl Feed {
         loop {
             let at = claim(&self.state)?;
             let path = self.order.get(at)?;
-            match std::fs::read(path) {
-                Ok(b) if b.len() <= max_size => {
+            // The size first: a seed larger than libFuzzer takes is never read whole.
+            let fits = path.metadata().is_ok_and(|m| m.len() <= max_size as u64);
+            match fits.then(|| std::fs::read(path)) {
+                Some(Ok(b)) if b.len() <= max_size => {
                     self.fed += 1;
                     return Some(b);
                 }
@@ -119,9 +130,12 @@ fn claim(state: &Path) -> Option<usize> {
     let mut text = String::new();
     f.read_to_string(&mut text).ok()?;
     let at = read_count(&text)?;
-    f.set_len(0).ok()?;
+    // Written over in place, then cut to what was written: a crash between the two
+    // leaves a count, never an empty file (which would end the feed for good).
+    let next = (at + 1).to_string();
     f.rewind().ok()?;
-    write!(f, "{}", at + 1).ok()?;
+    f.write_all(next.as_bytes()).ok()?;
+    f.set_len(next.len() as u64).ok()?;
     Some(at)
 }
 
@@ -132,8 +146,9 @@ pub fn start(state: &Path, fed: usize) -> std::io::Result<()> {
     }
     let mut f = crate::util::fs::open_store_file(state, false)?;
     f.lock()?;
-    f.set_len(0)?;
-    write!(f, "{fed}")
+    let text = fed.to_string();
+    f.write_all(text.as_bytes())?;
+    f.set_len(text.len() as u64)
 }
 
 /// The running target's feed, opened by [`super::start::libfuzzer_init`].
@@ -147,6 +162,8 @@ pub fn install(seeds: &Path, state: &Path) {
 /// For the mutator: on one call in [`FEED_EVERY`] (by libFuzzer's `seed`), the next seed
 /// of the running target's feed, if it has one.
 pub fn next_for_mutator(seed: u32, max_size: usize) -> Option<Vec<u8>> {
+    // Bits of `seed` above the four `mutate_with` reads for its byte-mutation share
+    // (`seed % 16`): the two draws are independent.
     if !(seed / 16).is_multiple_of(FEED_EVERY) {
         return None;
     }
@@ -162,7 +179,8 @@ pub fn next_for_mutator(seed: u32, max_size: usize) -> Option<Vec<u8>> {
 /// The feed's line for the target's statistics: seeds handed out of the suite, and
 /// passed over by this process; `None` without a feed.
 pub fn stats_line() -> Option<String> {
-    let g = FEED.get()?.lock().unwrap_or_else(|e| e.into_inner());
+    // Printed at exit (libFuzzer's `exit()`): never wait there for a mutator's lock.
+    let g = FEED.get()?.try_lock().ok()?;
     let f = g.as_ref()?;
     let (at, n) = f.progress();
     Some(format!("seeds fed {at} of {n} ({} here, {} too large)", f.fed, f.skipped))

@@ -80,7 +80,18 @@ pub fn prepare(args: &[String], seeds: &Seeds, dictionary: &Path, reexecuted: bo
     let positional: Vec<&String> = args.iter().skip(1).filter(|a| !a.starts_with('-')).collect();
     // Modes where the positional arguments are not a corpus to grow (running given
     // inputs, merging, minimising a crash) keep their inputs as they are.
-    let special = ["-merge=", "-minimize_crash=", "-cleanse_crash=", "-runs=0", "-set_cover_merge="];
+    // A `-fork` job (libFuzzer's `FuzzerFork.cpp` gives it `-features_dir=` and
+    // `-seed_inputs=`) starts in an empty directory of its own: neither seeds nor a reset
+    // of the shared feed belong there.
+    let special = [
+        "-merge=",
+        "-minimize_crash=",
+        "-cleanse_crash=",
+        "-runs=0",
+        "-set_cover_merge=",
+        "-features_dir=",
+        "-seed_inputs=",
+    ];
     let mut out = Start::default();
     let mut largest = 0;
     let dirs_only = !positional.is_empty() && positional.iter().all(|p| Path::new(p.as_str()).is_dir());
@@ -100,14 +111,21 @@ pub fn prepare(args: &[String], seeds: &Seeds, dictionary: &Path, reexecuted: bo
             if out.to_feed == 0 {
                 let _ = std::fs::remove_file(seeds.state);
             }
-            largest = order[first..].iter().filter_map(|p| p.metadata().ok()).map(|m| m.len()).max().unwrap_or(0);
         }
+    }
+    // While seeds are left to feed (this start's copy, or a restart's state), libFuzzer's
+    // `-max_len` must admit the largest seed of the suite: its default is the largest
+    // input of the corpus it starts from, and it cuts a longer input it loads to that.
+    let order = super::feed::order(seeds.dir);
+    let feeding = out.to_feed > 0 || super::feed::Feed::open_with(&order, seeds.state).is_some();
+    if feeding {
+        largest = order.iter().filter_map(|p| p.metadata().ok()).map(|m| m.len()).max().unwrap_or(0);
     }
     let mut added = vec![];
     if !flags.iter().any(|f| f.starts_with("-dict=")) && dictionary.is_file() {
         added.push(format!("-dict={}", dictionary.display()));
     }
-    if out.to_feed > 0 && !flags.iter().any(|f| f.starts_with("-max_len=")) {
+    if feeding && !flags.iter().any(|f| f.starts_with("-max_len=")) {
         added.push(format!("-max_len={}", largest.clamp(MIN_MAX_LEN, MAX_SANE_LEN)));
     }
     if !reexecuted && !added.is_empty() {
@@ -324,11 +342,24 @@ mod tests {
             .collect();
         assert_eq!(dirs.len(), 4, "{dirs:?}");
         assert_eq!(std::fs::read_to_string(&state).unwrap(), "40");
-        let order = super::super::feed::order(&suite);
-        let large = order.iter().position(|p| p.ends_with("r2/s3.smt2")).unwrap();
-        let max_len = if large >= 40 { 9000 + ";\n(check-sat)\n".len() } else { 4096 };
+        // The largest seed of the suite, copied or not: libFuzzer cuts a longer input it
+        // loads to its -max_len.
+        let max_len = format!("-max_len={}", 9000 + ";\n(check-sat)\n".len());
         let re = s.reexec.unwrap();
-        assert_eq!(re[re.len() - 1], format!("-max_len={max_len}"), "{re:?}");
+        assert_eq!(re[re.len() - 1], max_len, "{re:?}");
+        // A restart (the corpus has inputs, the feed is not done) adds it again.
+        let again = prepare(&args(&["t", &i]), &seeds, &dict, false);
+        assert_eq!((again.seeded, again.reexec.unwrap().last()), (None, Some(&max_len)));
+        // A -fork job's own empty directory is not seeded, and the feed is not reset.
+        std::fs::write(&state, "77").unwrap();
+        let job = root.join("C1");
+        std::fs::create_dir_all(&job).unwrap();
+        let j = job.display().to_string();
+        let forked = prepare(&args(&["t", "-features_dir=F1", "-seed_inputs=@S1", &j]), &seeds, &dict, true);
+        assert_eq!((forked.seeded, forked.to_feed), (None, 0));
+        assert_eq!(std::fs::read_to_string(&state).unwrap(), "77");
+        assert_eq!(std::fs::read_dir(&job).unwrap().count(), 0);
+        std::fs::write(&state, "40").unwrap();
         // A -max_len given stays the only one.
         let other = root.join("other");
         std::fs::create_dir_all(&other).unwrap();
