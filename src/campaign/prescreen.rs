@@ -115,6 +115,25 @@ fn judged(
     (t, verdicts)
 }
 
+/// Whether `limit` cut `r` at any of its `checks` check-sats: an answer missing, a
+/// timeout, or an `unknown` at the limit. ([`gave_up`] asks whether it gave up on all of
+/// them; a seed whose second check-sat was cut must not be judged on its first.)
+fn cut_at(r: &QueryResult, checks: usize, limit: Duration) -> bool {
+    let at_limit = r.wall.as_secs_f64() >= 0.9 * limit.as_secs_f64();
+    r.outcomes.len() < checks
+        || r.outcomes.iter().any(|o| matches!(o, Outcome::Timeout))
+        || (at_limit && r.outcomes.iter().any(|o| matches!(o, Outcome::Unknown { .. })))
+}
+
+/// Quick pre-screens in a row that cut one solver after which it gets the full limit.
+const QUICK_CUTS: u32 = 16;
+
+/// Whether solver `k` is asked under the quick `limit` (below the campaign's): unless
+/// [`QUICK_CUTS`] quick screens in a row cut it ([`Shared::quick_cuts`]).
+fn quick_for(sh: &Shared, k: usize, limit: Duration, limits: &Limits) -> bool {
+    limit < limits.time && sh.quick_cuts[k].load(Relaxed) < QUICK_CUTS
+}
+
 /// The limit of a seed's first, quick pre-screen: a tenth of the campaign's (1 s of the
 /// default 10 s), never under the smallest limit a campaign admits. A seed every solver
 /// answers within it is screened exactly as at the full limit (its own limit is a few
@@ -149,21 +168,33 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         // (BENCHMARKS.md, session 19).
         let queries: Vec<[(&str, usize); 1]> = texts.iter().map(|t| [(t.as_str(), checks)]).collect();
         let mut asked = vec![];
+        // Which solvers got the quick limit (the others the full one).
+        let mut quick = vec![false; sh.solvers.len()];
         let mut jobs: Vec<crate::solver::BatchJob> = vec![];
         for (k, sess) in sessions.iter_mut().enumerate() {
             if let Some(r) = sh.solvers[k].cannot_read(seed.script()) {
                 why.push(format!("{}: {r}", sh.solvers[k].name));
                 continue;
             }
-            sess.set_time_limit(limit);
+            quick[k] = quick_for(sh, k, limit, limits);
+            sess.set_time_limit(if quick[k] { limit } else { limits.time });
             asked.push(k);
             jobs.push((sess, &queries[k][..]));
         }
         let answers = crate::solver::query_batches(&mut jobs);
         drop(jobs);
+        let mut quick_cut = vec![];
         for (k, r) in asked.into_iter().zip(answers.into_iter().map(|mut rs| rs.pop())) {
             let Some(r) = r else { continue };
             sh.counters.solver_calls.fetch_add(1, Relaxed);
+            if quick[k] {
+                if cut_at(&r, checks, limit) {
+                    quick_cut.push(k);
+                    sh.quick_cuts[k].fetch_add(1, Relaxed);
+                } else {
+                    sh.quick_cuts[k].store(0, Relaxed);
+                }
+            }
             match r.outcome() {
                 Outcome::Error { message } => why.push(format!("{}: {message}", sh.solvers[k].name)),
                 Outcome::Timeout => {
@@ -173,14 +204,14 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
                 _ => {
                     readers.push(k);
                     slowest = slowest.max(r.wall);
-                    if gave_up(&r, limit) {
+                    if gave_up(&r, if quick[k] { limit } else { limits.time }) {
                         timed_out.push(k);
                     }
                 }
             }
             results[k] = Some(r);
         }
-        if limit < limits.time && !timed_out.is_empty() {
+        if checks > 0 && !quick_cut.is_empty() {
             if time_up(sh) {
                 // Cut by the run's end, not by the quick limit.
                 sh.sched.lock().unwrap_or_else(|e| e.into_inner()).screening -= 1;
@@ -191,12 +222,12 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
             // a newer one did not) is looked at closer now; any other waits for the full
             // limit until every seed has had its quick screen.
             let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
-            if checks > 0 && !judged(sh, seed, &script, &refs, limit).1.is_empty() {
+            if !judged(sh, seed, &script, &refs, limit).1.is_empty() {
                 limit = limits.time;
                 continue;
             }
             sh.counters.seeds_deferred.fetch_add(1, Relaxed);
-            let cut = timed_out.iter().map(|&k| sh.solvers[k].name.clone()).collect();
+            let cut = quick_cut.iter().map(|&k| sh.solvers[k].name.clone()).collect();
             sh.events.emit(Event::SeedDeferred { seed: crate::util::path::shown(&seed.path), cut });
             sh.sched.lock().unwrap_or_else(|e| e.into_inner()).defer(i);
             return;
@@ -322,5 +353,27 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         });
         // Grown seeds read back by a resumed run are not the suite's.
         sh.counters.seeds_ready.fetch_add(seed.grown.is_none() as u64, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A quick screen is cut at any of a seed's check-sats, not only at the first.
+    #[test]
+    fn a_cut_at_a_later_check_sat_is_a_cut() {
+        let r = |o: Vec<Outcome>, ms: u64| QueryResult {
+            wall: Duration::from_millis(ms),
+            ..crate::solver::failed(o, std::time::Instant::now())
+        };
+        let unknown = || Outcome::Unknown { reason: String::new() };
+        let limit = Duration::from_secs(1);
+        assert!(!cut_at(&r(vec![Outcome::Sat, Outcome::Unsat], 200), 2, limit));
+        assert!(cut_at(&r(vec![Outcome::Sat, Outcome::Timeout], 1000), 2, limit));
+        assert!(cut_at(&r(vec![Outcome::Sat], 1000), 2, limit), "the second answer never came");
+        assert!(cut_at(&r(vec![Outcome::Sat, unknown()], 950), 2, limit));
+        assert!(!cut_at(&r(vec![Outcome::Sat, unknown()], 100), 2, limit), "an unknown well within the limit");
+        assert!(!gave_up(&r(vec![Outcome::Sat, Outcome::Timeout], 1000), limit), "what the first version read");
     }
 }

@@ -129,7 +129,9 @@ pub(super) struct Bisected {
 /// binary search for the first release that fails, each run once in a fresh process on
 /// `file` under the newer release's limit, judged against the older's median time
 /// (a release that answers otherwise, errs or crashes counts as deciding: the search then
-/// moves to newer releases). Without versions on both sides (a build under test against
+/// moves to newer releases; a timeout starved of the CPU is run again under a longer
+/// limit, [`regress::newer_run`], and one that stays open ends the search with no
+/// release named). Without versions on both sides (a build under test against
 /// its baseline), or with the newer one older than the baseline, the blamed release is
 /// where it came in.
 pub(super) fn bisect(
@@ -194,6 +196,12 @@ pub(super) fn bisect(
     probes.sort_by(|a, b| version_cmp(&a.release, &b.release));
     let mut range = Range { on: store::layout::TRIGGER.to_string(), probes, ..Default::default() };
     range.settle();
+    if b.introduced_in.is_none() {
+        // The search stopped at a release it could not judge: the probes so far do not
+        // say where it came in (a release between the last passing and the first failing
+        // one is unjudged).
+        range.introduced_in = None;
+    }
     if ordered.is_none() {
         // A build against its baseline: no ladder between them, the build itself is where
         // it came in.

@@ -27,6 +27,7 @@ pub struct Counters {
     pub seeds_rejected: AtomicU64,
     /// Seeds every solver timed out on, fuzzed as a slice of their assertions.
     pub seeds_sliced: AtomicU64,
+    /// Quick pre-screens that left their seed for a screen at the full limit.
     pub seeds_deferred: AtomicU64,
     /// Candidates on mutants that repeat their seed's own failure (same kind and blame,
     /// same crash message).

@@ -276,7 +276,9 @@ impl FindingJudge {
                 use crate::oracle::regress::{decided, failure, starved, Failure};
                 // A candidate whose newer run was out of time on a starved CPU shows the
                 // load, not the regression: kept out, so a reduction under load stays
-                // one the regression shows (it may stop early; never drift).
+                // one the regression shows (it may stop early; never drift). Session runs
+                // carry no CPU figure, so this takes effect in the fresh-process check of
+                // every accepted candidate (`confirm`).
                 if results.first().is_some_and(|new| {
                     failure(new, want, Duration::ZERO, self.limits.time) == Some(Failure::Timeout)
                         && starved(new, self.limits.time)

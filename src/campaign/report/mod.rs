@@ -283,6 +283,7 @@ pub fn markdown(out: &Path, d: &Data) -> String {
             a.5 + r.seeds_sliced,
         )
     });
+    let deferred: u64 = runs(d).iter().map(|r| r.seeds_deferred).sum();
     if cands > 0 {
         let _ = write!(
             s,
@@ -296,7 +297,9 @@ pub fn markdown(out: &Path, d: &Data) -> String {
         let _ = writeln!(
             s,
             "{}Seeds in the fuzzing rotation at the end: {ready} ({demoted} demoted or skipped; \
-             {sliced} too slow for every solver and fuzzed as a slice of their assertions).",
+             {sliced} too slow for every solver and fuzzed as a slice of their assertions; \
+             {deferred} left by the quick pre-screen for a screen at the full limit, which the \
+             run may not have reached).",
             if cands > 0 { " " } else { "\n" }
         );
     } else if cands > 0 {
