@@ -4,14 +4,16 @@
 //! * **Seeds where cargo-fuzz looks.** cargo-fuzz hands the target `fuzz/corpus/<target>/`,
 //!   which starts empty; byte inputs from nothing never become a script a solver reads.
 //!   When every corpus directory given is empty, the project's seeds (the `.smt2` files
-//!   under `corpus/`, or under `SMTSTORM_SEEDS`) are copied into the first one. They are
-//!   copied on first start rather than committed per target: one seed set, `corpus/`,
-//!   stays the only source, and what libFuzzer adds later lands beside them (the
-//!   directory is not tracked).
+//!   under `corpus/`, or under `SMTSTORM_SEEDS`) are copied into the first one — at most
+//!   `SMTSTORM_FIRST_SEEDS` (256) of them, the rest fed while the target runs
+//!   ([`super::feed`]). They are copied on first start rather than committed per target:
+//!   one seed set, `corpus/`, stays the only source, and what libFuzzer adds later lands
+//!   beside them (the directory is not tracked).
 //! * **The dictionary without flags.** libFuzzer reads `-dict=` only from its command line
 //!   and parses that line after this runs, so a target started without one re-executes
-//!   itself once with `-dict=dictionaries/smtlib.dict` added (`SMTSTORM_NO_DICT=1` keeps the
-//!   command line as given).
+//!   itself once with `-dict=dictionaries/smtlib.dict` added (and, while seeds are left to
+//!   feed, a `-max_len` that admits the largest; `SMTSTORM_NO_DICT=1` keeps the command
+//!   line as given).
 //! * **Which solvers.** One line names the solvers the target asks and how to put another
 //!   release under test (`SMTSTORM_SOLVERS`).
 //!
