@@ -194,6 +194,11 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
                 } else {
                     sh.quick_cuts[k].store(0, Relaxed);
                 }
+            } else if limit < limits.time && !cut_at(&r, checks, limit) {
+                // A solver given the full limit after its run of cuts that answers within
+                // the quick one again (its start was slow, or the machine was loaded)
+                // gets the quick limit back.
+                sh.quick_cuts[k].store(0, Relaxed);
             }
             match r.outcome() {
                 Outcome::Error { message } => why.push(format!("{}: {message}", sh.solvers[k].name)),

@@ -118,6 +118,9 @@ pub(super) fn not_the_builds(sh: &Shared, v: &oracle::Verdict, fresh: &oracle::c
 #[derive(Debug, Default)]
 pub(super) struct Bisected {
     pub(super) introduced_in: Option<String>,
+    /// The search stopped at a release it could not judge (starved of the CPU twice):
+    /// no range is kept.
+    pub(super) range_open: bool,
     /// (release, answers and time), in the order run.
     pub(super) probes: Vec<(String, String)>,
     /// The range over the releases run, oldest first (the older and newer ones included).
@@ -160,6 +163,7 @@ pub(super) fn bisect(
         _ => None,
     };
     let new_limits = Limits { time: regress::newer_limit(limits.time, old.wall), ..*limits };
+    let mut open = false;
     if let Some((ov, nv)) = ordered {
         let mut between: Vec<&SolverSpec> = ladder
             .iter()
@@ -169,7 +173,6 @@ pub(super) fn bisect(
         between.sort_by(|a, b| version_cmp(a.version.as_deref().unwrap_or(""), b.version.as_deref().unwrap_or("")));
         between.dedup_by(|a, b| a.version == b.version);
         let (mut lo, mut hi) = (0usize, between.len()); // first failing index in [lo, hi]; hi: the newer one
-        let mut open = false;
         while lo < hi {
             let mid = (lo + hi) / 2;
             // A timeout on a starved CPU is run again under a longer limit, as in the
@@ -196,11 +199,11 @@ pub(super) fn bisect(
     probes.sort_by(|a, b| version_cmp(&a.release, &b.release));
     let mut range = Range { on: store::layout::TRIGGER.to_string(), probes, ..Default::default() };
     range.settle();
-    if b.introduced_in.is_none() {
+    if open {
         // The search stopped at a release it could not judge: the probes so far do not
         // say where it came in (a release between the last passing and the first failing
-        // one is unjudged).
-        range.introduced_in = None;
+        // one is unjudged), and a range read off them would say it all the same.
+        b.range_open = true;
     }
     if ordered.is_none() {
         // A build against its baseline: no ladder between them, the build itself is where
@@ -225,7 +228,7 @@ pub(super) fn bisected(
         Some(i) => format!("{}, introduced in {i}", v.signature),
         None => v.signature.clone(),
     };
-    (b.probes, Some(b.range), signature)
+    (b.probes, Some(b.range).filter(|_| !b.range_open), signature)
 }
 
 #[cfg(test)]

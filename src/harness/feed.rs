@@ -146,7 +146,10 @@ pub fn start(state: &Path, fed: usize) -> std::io::Result<()> {
     }
     let mut f = crate::util::fs::open_store_file(state, false)?;
     f.lock()?;
-    let text = fed.to_string();
+    // Padded to the old count's length: written over in place, it is never a mix of the
+    // two numbers ("3814" over by "256" would read "2564").
+    let old = f.metadata()?.len() as usize;
+    let text = format!("{fed:<old$}");
     f.write_all(text.as_bytes())?;
     f.set_len(text.len() as u64)
 }

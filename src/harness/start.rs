@@ -118,8 +118,11 @@ pub fn prepare(args: &[String], seeds: &Seeds, dictionary: &Path, reexecuted: bo
     // While seeds are left to feed (this start's copy, or a restart's state), libFuzzer's
     // `-max_len` must admit the largest seed of the suite: its default is the largest
     // input of the corpus it starts from, and it cuts a longer input it loads to that.
-    let order = super::feed::order(seeds.dir);
-    let feeding = out.to_feed > 0 || super::feed::Feed::open_with(&order, seeds.state).is_some();
+    // Only where the directories are a corpus to grow: a replayed file or a merge must
+    // not be cut to a -max_len.
+    let grows = dirs_only && !flags.iter().any(|f| special.iter().any(|s| f.starts_with(s)));
+    let order = if grows { super::feed::order(seeds.dir) } else { vec![] };
+    let feeding = grows && (out.to_feed > 0 || super::feed::Feed::open_with(&order, seeds.state).is_some());
     if feeding {
         largest = order.iter().filter_map(|p| p.metadata().ok()).map(|m| m.len()).max().unwrap_or(0);
     }
@@ -142,11 +145,11 @@ pub fn prepare(args: &[String], seeds: &Seeds, dictionary: &Path, reexecuted: bo
 const MIN_MAX_LEN: u64 = 4096;
 const MAX_SANE_LEN: u64 = 1 << 20;
 
-/// Copies `files` (`.smt2` files under `seeds`) into `into`; how many. Subdirectories
-/// are walked as `smtstorm fuzz` walks them (a suite such as cvc5's regressions keeps its
-/// seeds in `regress0/...`: copying only the top level gave a 30-minute run nothing to
-/// start from, issue 41); a copy is named by its path under `seeds` (`a/b.smt2` →
-/// `a__b.smt2`), so files of one name in two directories are both kept.
+/// Copies `files` (`.smt2` files under `seeds`, subdirectories included as `smtstorm
+/// fuzz` walks them: [`super::feed::order`]; a suite such as cvc5's regressions keeps its
+/// seeds in `regress0/...`, and copying only the top level gave a 30-minute run nothing to
+/// start from, issue 41) into `into`; how many. A copy is named by its path under `seeds`
+/// (`a/b.smt2` → `a__b.smt2`), so files of one name in two directories are both kept.
 fn copy_seeds(seeds: &Path, files: &[PathBuf], into: &Path) -> usize {
     let mut n = 0;
     for p in files {
@@ -217,7 +220,7 @@ pub fn libfuzzer_init(target: &str, solvers: bool) {
         eprintln!("smtstorm: {target}: adding {} (SMTSTORM_NO_DICT=1 to run without)", added.join(" "));
         use std::os::unix::process::CommandExt;
         let e = std::process::Command::new("/proc/self/exe").arg0(&a[0]).args(&a[1..]).env(REEXEC_ENV, "1").exec();
-        eprintln!("smtstorm: {target}: could not re-execute with the dictionary ({e}); continuing without it");
+        eprintln!("smtstorm: {target}: could not re-execute with {} ({e}); continuing without", added.join(" "));
     }
     if solvers {
         let h = super::runner::harness();

@@ -563,6 +563,15 @@ mod tests {
         assert!(shape(&lets).unwrap().starts_with("(assert (let ((x0 true))"));
         let mirrored = format!("(assert {}(> 1 2){})", "(> 0 ".repeat(50_000), ")".repeat(50_000));
         assert!(shape(&mirrored).unwrap().starts_with("(assert (< "));
+        // A dropped definition's values and operators are not kept, only its sorts; a
+        // name declared twice is never dropped.
+        assert_eq!(
+            shape(&format!("(define-fun c () (_ BitVec 4) (bvadd #x1 #x2))\n{csa}")),
+            shape(&format!("(define-fun d () (_ BitVec 4) #x7)\n{csa}"))
+        );
+        assert!(shape(&format!("(declare-fun y () Int)\n(declare-fun y () Int)\n{csa}"))
+            .unwrap()
+            .contains("declare-fun"));
         // A finite-field literal keeps its field, not its value.
         assert_eq!(shape("(assert (= #f0m5 #f3m5))").unwrap(), "(assert (= #FF5 #FF5))\n");
         assert_ne!(shape("(assert (= #f0m5 #f0m5))"), shape("(assert (= #f0m7 #f0m7))"));

@@ -43,6 +43,9 @@ pub struct Known {
     /// trigger): their cause keys are computed again when compared, so a store keyed
     /// by an older identity (`store::shape` changes) still names its causes.
     stored: Vec<(Meta, String, String)>,
+    /// Their keys of today, computed on the first comparison (with that call's solvers,
+    /// which name the families: one list per run) rather than once per finding compared.
+    stored_keys: std::sync::OnceLock<Vec<Option<String>>>,
 }
 
 impl Known {
@@ -122,12 +125,13 @@ impl Known {
     /// Where the finding `m` (its best input `text`; `solvers` name its family) is listed
     /// as known, if it is.
     pub fn of(&self, m: &Meta, solvers: &[crate::solver::SolverSpec], text: &str) -> Option<String> {
+        let now = cause_key(m, solvers, text);
         let keys = m
             .cause
             .key
             .iter()
             .cloned()
-            .chain(cause_key(m, solvers, text))
+            .chain(now.clone())
             .chain(std::iter::once(dedup_key(m)))
             .chain(m.merged_keys.iter().cloned());
         for k in keys {
@@ -135,11 +139,12 @@ impl Known {
                 return Some(at.clone());
             }
         }
-        if let Some(now) = cause_key(m, solvers, text) {
-            if let Some((.., at)) =
-                self.stored.iter().find(|(sm, st, _)| cause_key(sm, solvers, st).as_ref() == Some(&now))
-            {
-                return Some(at.clone());
+        if let Some(now) = now {
+            let stored = self
+                .stored_keys
+                .get_or_init(|| self.stored.iter().map(|(sm, st, _)| cause_key(sm, solvers, st)).collect());
+            if let Some(k) = stored.iter().position(|k| k.as_ref() == Some(&now)) {
+                return Some(self.stored[k].2.clone());
             }
         }
         let shape = super::shape::shape(text)?;

@@ -260,18 +260,21 @@ pub fn shape(text: &str) -> Option<String> {
         (a..b).filter(move |&i| is_sym(i) && Some(i) != own_name)
     };
     let mut uses: HashMap<&str, usize> = HashMap::new();
-    let mut declared: HashMap<&str, usize> = HashMap::new();
+    // Each name's declaration, and how many there are: a name declared twice (the
+    // redeclaration a parser test is about) is never dropped.
+    let mut declared: HashMap<&str, (usize, usize)> = HashMap::new();
     for k in 0..kept.len() {
         for i in symbols(k) {
             *uses.entry(word(i)).or_default() += 1;
         }
         if let Some(n) = decl_name(k) {
-            declared.entry(n).or_insert(k);
+            declared.entry(n).or_insert((k, 0)).1 += 1;
         }
     }
+    let once = |n: &str| declared.get(n).is_some_and(|d| d.1 == 1);
     let mut live = vec![true; kept.len()];
     let mut work: Vec<usize> =
-        (0..kept.len()).filter(|&k| decl_name(k).is_some_and(|n| !uses.contains_key(n))).collect();
+        (0..kept.len()).filter(|&k| decl_name(k).is_some_and(|n| once(n) && !uses.contains_key(n))).collect();
     let mut dropped_theory: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     while let Some(k) = work.pop() {
         if !live[k] {
@@ -280,13 +283,15 @@ pub fn shape(text: &str) -> Option<String> {
         live[k] = false;
         for i in symbols(k) {
             let w = word(i);
-            if !own.contains(w) && w != "_" && !UNUSED_DROPPED.contains(&w) {
+            // Only the theories' sorts: values and operators of a dropped definition
+            // would make two triggers of one cause differ again.
+            if !own.contains(w) && (is_builtin_sort(w) || THEORY_SORTS.contains(&w)) && w != "_" {
                 dropped_theory.insert(w);
             }
             if let Some(u) = uses.get_mut(w) {
                 *u -= 1;
-                if *u == 0 {
-                    work.extend(declared.get(w).copied().filter(|&d| live[d] && decl_name(d) == Some(w)));
+                if *u == 0 && once(w) {
+                    work.extend(declared.get(w).map(|d| d.0).filter(|&d| live[d]));
                 }
             }
         }
@@ -322,6 +327,10 @@ pub fn shape(text: &str) -> Option<String> {
     }
     Some(out)
 }
+
+/// Sort constructors beyond [`is_builtin_sort`]'s standard ones that a dropped
+/// declaration's `(unused …)` line keeps (cvc5's and z3's theories).
+const THEORY_SORTS: &[&str] = &["FiniteField", "Set", "Bag", "Relation", "Tuple", "UnitTuple", "Table", "Seq"];
 
 /// Declarations dropped from a shape when nothing else in it names what they declare.
 const UNUSED_DROPPED: &[&str] =
