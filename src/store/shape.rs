@@ -141,15 +141,7 @@ pub fn shape(text: &str) -> Option<String> {
     if tape.last().is_some_and(|t| t.kind == Tok::Error) {
         return None;
     }
-    let word = |i: usize| -> &str {
-        let t = &tape[i];
-        let w = text.get(t.start as usize..t.end as usize).unwrap_or("");
-        if t.kind == Tok::QuotedSymbol {
-            w.trim_matches('|')
-        } else {
-            w
-        }
-    };
+    let word = |i: usize| word_at(&tape, text, i);
     let is_sym = |i: usize| matches!(tape[i].kind, Tok::Symbol | Tok::QuotedSymbol);
     // Split into top-level commands (token index ranges).
     let mut commands: Vec<(usize, usize)> = vec![];
@@ -362,13 +354,7 @@ struct Render<'a> {
 
 impl<'a> Render<'a> {
     fn word(&self, i: usize) -> &'a str {
-        let t = &self.tape[i];
-        let w = self.text.get(t.start as usize..t.end as usize).unwrap_or("");
-        if t.kind == Tok::QuotedSymbol {
-            w.trim_matches('|')
-        } else {
-            w
-        }
+        word_at(self.tape, self.text, i)
     }
 
     /// Renders the tokens `[i, b)` into `line`, item by item, with an explicit stack of
@@ -455,11 +441,22 @@ impl<'a> Render<'a> {
                 format!("x{}", *names.entry(w).or_insert(n))
             }
             // A finite-field literal `#f<value>m<modulus>` (cvc5, z3 5): its field stays.
-            Tok::Symbol if finite_field_literal(w).is_some() => {
-                format!("#FF{}", finite_field_literal(w).unwrap_or_default())
-            }
-            k => literal_sort(k, w).unwrap_or_else(|| w.to_string()),
+            k => match (k, finite_field_literal(w)) {
+                (Tok::Symbol, Some(field)) => format!("#FF{field}"),
+                _ => literal_sort(k, w).unwrap_or_else(|| w.to_string()),
+            },
         }
+    }
+}
+
+/// The text of token `i` (a quoted symbol without its bars: `|x|` is `x`).
+fn word_at<'a>(tape: &[crate::smtlib::lexer::Token], text: &'a str, i: usize) -> &'a str {
+    let t = &tape[i];
+    let w = text.get(t.start as usize..t.end as usize).unwrap_or("");
+    if t.kind == Tok::QuotedSymbol {
+        w.trim_matches('|')
+    } else {
+        w
     }
 }
 
