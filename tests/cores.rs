@@ -177,3 +177,52 @@ fn correct_cores_of_the_shared_seeds_raise_nothing() {
     assert!(holds > 0 && smaller > 0, "nothing was exercised");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The re-asking driver campaigns and fuzz targets share ([`smtstorm::oracle::reask`]):
+/// a wrong core is found on its sample, and no core is asked of a query whose
+/// construction says `sat` (STORM's instances: an `unsat` there is the differential
+/// judge's candidate already). The campaign had the second rule and the targets did not.
+#[test]
+fn the_shared_driver_asks_no_core_where_the_construction_says_sat() {
+    use smtstorm::oracle::reask::{self, Ask, Known, Rates};
+    use smtstorm::solver::Outcome;
+    let dir = tempdir("cores-reask");
+    let limits = Limits { time: Duration::from_secs(20), ..Limits::default() };
+    let s = smtlib::parse(UNSAT).unwrap();
+    let specs = vec![faulty(&dir, "core-drop-if:smtstorm_"), real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"])];
+    let families: Vec<Family> = specs.iter().map(|s| s.family).collect();
+    let results: Vec<Option<QueryResult>> =
+        (0..specs.len()).map(|k| Some(fresh(&specs, &dir, limits)(k, &s, 1))).collect();
+    let refs: Vec<Option<&QueryResult>> = results.iter().map(Option::as_ref).collect();
+    assert!(results.iter().all(|r| r.as_ref().unwrap().outcomes == [Outcome::Unsat]), "{results:?}");
+    let (tally, checks) = (cores::Tally::default(), std::sync::atomic::AtomicU64::new(0));
+    let lim = reask::limits(Duration::from_secs(2), Some(Duration::from_secs(5)), &limits);
+    assert_eq!(lim.time, Duration::from_secs(5), "four times the query's limit, capped");
+    let ask = Ask {
+        specs: &specs,
+        families: &families,
+        asked: &[0, 1],
+        limits: &lim,
+        dir: &dir,
+        tag: "t-",
+        tally: &tally,
+        tally_checks: &checks,
+    };
+    let rates = Rates { core: 1.0, self_checks: 0 };
+    let sat = [Outcome::Sat];
+    let storm = Known { truth: Some(&sat), inherited: &[] };
+    for key in 0..6 {
+        assert!(reask::sampled(&ask, &s, &refs, key, rates, None, storm).is_empty());
+    }
+    assert_eq!(tally.sampled.load(std::sync::atomic::Ordering::Relaxed), 0, "a core was asked of a STORM instance");
+    let mut wrong = 0;
+    for key in 0..6 {
+        for (_, verdicts) in reask::sampled(&ask, &s, &refs, key, rates, None, Known::default()) {
+            assert!(verdicts.iter().all(|v| v.blamed == Some(0) && v.blame_by == BlameBy::UnsatCore), "{verdicts:?}");
+            wrong += 1;
+        }
+    }
+    assert_eq!(tally.sampled.load(std::sync::atomic::Ordering::Relaxed), 6);
+    assert!(wrong > 0, "the proxy's wrong core was never drawn in six keys");
+    let _ = std::fs::remove_dir_all(&dir);
+}

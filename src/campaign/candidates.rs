@@ -135,6 +135,5 @@ pub(super) fn candidates(
         }
         new_bugs += confirm_and_store(sh, &cand, &v, limits, tmp, w).is_some_and(|(_, new)| new) as u64;
     }
-    // The solvers' own self-checks on the answers (issue 40, item 1).
-    new_bugs + super::checks::recheck(sh, m, j, t, limits, tmp, w, y)
+    new_bugs
 }

@@ -11,14 +11,13 @@
 //! deduplicated ([`store`]).
 
 mod candidates;
-mod checks;
 mod confirm;
-mod cores;
 mod engines;
 pub mod event;
 mod grow;
 mod instability;
 mod prescreen;
+mod reask;
 mod regress;
 pub mod regroup;
 pub mod report;

@@ -173,7 +173,8 @@ pub(super) fn fuzz_batch<'s>(
         let judged = Judged { i, engine, mutant, rs: &rs, seed_framing: seed_framing.as_ref() };
         let before = (batch_yield.candidates, new_bugs);
         new_bugs += candidates(sh, &*m, &judged, &t, limits, tmp, w, &mut batch_yield);
-        new_bugs += super::cores::check(sh, &*m, &judged, &t, limits, tmp, w);
+        // The unsat-core oracle and the solvers' own self-checks, on their sample.
+        new_bugs += super::reask::recheck(sh, &*m, &judged, &t, limits, tmp, w, &mut batch_yield);
         let clean = !was_bad && (batch_yield.candidates, new_bugs) == before;
         super::grow::consider(sh, &*m, i, engine, mutant, &rs, t.limit, clean);
     }

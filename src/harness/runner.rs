@@ -494,12 +494,10 @@ impl Harness {
             ));
         }
         let found = self.first_confirmed(s, known, &verdicts);
-        // A constructed instance's answer is the judge's already (STORM: `sat` by
-        // construction; fusion: its parents' status).
-        if !matches!(found, Found::Nothing) || known.truth.is_some() {
+        if !matches!(found, Found::Nothing) {
             return found;
         }
-        self.answers_rechecked(s, &results, &framing)
+        self.answers_rechecked(s, &results, &framing, known.truth)
     }
 
     /// The oracles that re-ask a query's answers in fresh processes
@@ -513,14 +511,14 @@ impl Harness {
         s: &Script,
         results: &[Option<QueryResult>],
         framing: &crate::smtlib::framing::Framing,
+        truth: Option<&[Outcome]>,
     ) -> Found {
         let key = crate::util::hash::fnv1a(smtlib::print(s).as_bytes());
         let families: Vec<crate::solver::Family> = self.specs.iter().map(|s| s.family).collect();
         // The in-process z3 has no command to run in a fresh process.
         let asked: Vec<usize> =
             (0..results.len()).filter(|&k| results[k].is_some() && self.specs[k].name != IN_PROCESS_Z3).collect();
-        // Fresh processes start up: at least a second, four times the query's limit.
-        let limits = Limits { time: (self.limits.time * 4).max(Duration::from_secs(1)), ..self.limits };
+        let limits = crate::oracle::reask::limits(self.limits.time, None, &self.limits);
         let ask = crate::oracle::reask::Ask {
             specs: &self.specs,
             families: &families,
@@ -533,7 +531,9 @@ impl Harness {
         };
         let rates = crate::oracle::reask::Rates { core: self.core_rate, self_checks: self.self_checks };
         let refs: Vec<Option<&QueryResult>> = results.iter().map(|r| r.as_ref()).collect();
-        let candidates = crate::oracle::reask::sampled(&ask, s, &refs, key, rates, framing);
+        // A target input has no seed of its own here: nothing is inherited.
+        let known = crate::oracle::reask::Known { truth, inherited: &[] };
+        let candidates = crate::oracle::reask::sampled(&ask, s, &refs, key, rates, Some(framing), known);
         for (trigger, verdicts) in candidates {
             let found = self.first_confirmed(&trigger, &Expected::default(), &verdicts);
             if !matches!(found, Found::Nothing) {

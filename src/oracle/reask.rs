@@ -122,32 +122,59 @@ pub struct Rates {
     pub self_checks: u32,
 }
 
+/// The limits of the re-asking oracles' fresh processes, one rule for every caller: four
+/// times the query's own limit, at least a second (a fresh process starts up; cvc5's and
+/// bitwuzla's drivers start an interpreter), and no more than `cap` where the caller has
+/// one (a campaign's `--timeout`: a quick pre-screen's turn has a tenth of it).
+pub fn limits(query: std::time::Duration, cap: Option<std::time::Duration>, base: &Limits) -> Limits {
+    let time = (query * 4).max(std::time::Duration::from_secs(1));
+    Limits { time: cap.map_or(time, |c| time.min(c)), ..*base }
+}
+
+/// What the query's own judge already knows, so that the re-asking oracles add only what
+/// is new: the answer its construction gives (STORM's `sat`, a fusion's status) and the
+/// bugs its seed already shows (kind, blamed solver, signature), which a mutant inherits.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Known<'a> {
+    pub truth: Option<&'a [Outcome]>,
+    pub inherited: &'a [(super::BugKind, Option<usize>, String)],
+}
+
 /// The candidates of a sampled query (`key` draws the sample): each a trigger to confirm
 /// (the named script, the core-only script, or the script with the check options) and the
-/// verdicts on it, in the order to try them. A query whose checks set a meaning-changing
-/// parameter gets no self-check: it asks about another formula.
+/// verdicts on it, in the order to try them. One rule for campaigns and fuzz targets:
+/// - no core is asked where the construction says `sat` at some check (an `unsat` there
+///   is the differential judge's candidate already);
+/// - a disagreement on the core alone blames someone, and not as the seed already does
+///   (a tie inside one family on a script the mutant only implies is a dialect matter —
+///   z3 4.8.7 and 5.4.0 read string escapes apart — and the seed's own bug repeated is
+///   inherited, as for the mutant itself);
+/// - a query whose checks set a meaning-changing parameter (`framing`) gets no
+///   self-check: it asks about another formula.
 pub fn sampled(
     ask: &Ask,
     query: &Script,
     results: &[Option<&QueryResult>],
     key: u64,
     rates: Rates,
-    framing: &Framing,
+    framing: Option<&Framing>,
+    known: Known,
 ) -> Vec<(Script, Vec<Verdict>)> {
     let mut found = vec![];
     let unsat = unsat_answerers(ask.asked, results);
-    if rates.core > 0.0 && !unsat.is_empty() && cores::sampled(key, rates.core) {
+    let constructed_sat = known.truth.is_some_and(|t| t.contains(&Outcome::Sat));
+    if rates.core > 0.0 && !constructed_sat && !unsat.is_empty() && cores::sampled(key, rates.core) {
         ask.tally.sampled.fetch_add(1, Relaxed);
         match core(ask, query, &unsat, key) {
             Some((named, Recheck::Wrong { verdict, .. })) => found.push((named, vec![verdict])),
-            // The solver and another family disagree on the core alone: an ordinary
-            // candidate on the core-only script, as in a campaign.
             Some((_, Recheck::Disagree { core_only, results })) => {
                 let rs: Vec<Option<&QueryResult>> = results.iter().map(Option::as_ref).collect();
-                let vs: Vec<Verdict> = super::judge(&rs, ask.families, None, None)
-                    .into_iter()
-                    .filter(|v| v.kind == super::BugKind::Soundness && v.blamed.is_some())
-                    .collect();
+                let fresh = |v: &Verdict| {
+                    v.kind == super::BugKind::Soundness
+                        && v.blamed.is_some()
+                        && !known.inherited.iter().any(|(k, b, _)| *k == v.kind && *b == v.blamed)
+                };
+                let vs: Vec<Verdict> = super::judge(&rs, ask.families, None, None).into_iter().filter(fresh).collect();
                 if !vs.is_empty() {
                     found.push((core_only, vs));
                 }
@@ -155,7 +182,8 @@ pub fn sampled(
             _ => {}
         }
     }
-    if rates.self_checks == 0 || !super::checks::sampled(key, rates.self_checks) || framing.changed.iter().any(|c| *c) {
+    let changed = framing.is_some_and(|f| f.changed.iter().any(|c| *c));
+    if rates.self_checks == 0 || !super::checks::sampled(key, rates.self_checks) || changed {
         return found;
     }
     for &k in ask.asked {

@@ -1,16 +1,15 @@
-//! The self-check oracle in a campaign (issue 40, item 1): a sampled mutant's definite
-//! answers are re-checked, per solver, by that solver's own self-checks in a fresh
-//! process ([`oracle::checks::recheck`]); what fails is confirmed and stored like any
-//! candidate ([`confirm_and_store`]), with the check options in its trigger.
+//! The oracles that re-ask a mutant's answers in fresh processes, in a campaign
+//! ([`oracle::reask`], the fuzz targets' driver too, under one rule): on a sample drawn
+//! from the mutant's RNG seed, the unsat-core oracle after an `unsat` (`--core-rate`) and
+//! the solvers' own self-checks after a definite answer (`--self-checks`). What they find
+//! is confirmed and stored like every other candidate ([`confirm_and_store`]).
 
 use super::candidates::Judged;
 use super::worker::{time_up, Turn};
 use super::*;
-use crate::mutate::Mutator;
+use crate::mutate::{Construction, Mutator};
 
-/// Re-checks the mutant of `j` when it is sampled (one in [`Config::self_checks`]): every
-/// solver of the turn that answered it definitely and whose release has a self-check for
-/// that answer. The distinct bugs stored.
+/// Re-asks the mutant of `j` when it is sampled; the distinct bugs stored.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn recheck(
     sh: &Shared,
@@ -23,31 +22,35 @@ pub(super) fn recheck(
     y: &mut super::stats::Yield,
 ) -> u64 {
     let Judged { i, engine, mutant, rs, seed_framing } = *j;
-    if !oracle::checks::sampled(mutant.rng_seed, sh.cfg.self_checks) || time_up(sh) {
+    let rates = oracle::reask::Rates { core: sh.cfg.core_rate, self_checks: sh.cfg.self_checks };
+    let core_drawn = rates.core > 0.0 && oracle::cores::sampled(mutant.rng_seed, rates.core);
+    let check_drawn = rates.self_checks > 0 && oracle::checks::sampled(mutant.rng_seed, rates.self_checks);
+    if !(core_drawn || check_drawn) || time_up(sh) {
         return 0;
     }
-    // A check under a meaning-changing parameter asks about another formula (the framing
-    // is the mutant's, not its rebuilt script's: decided here).
+    // The checks are the mutant's (its framing, not its rebuilt script's: decided here).
     let framing = mutant.framing.as_ref().or(seed_framing);
-    if framing.is_some_and(|f| f.changed.iter().any(|c| *c)) {
-        return 0;
-    }
+    let truth = match m.construction() {
+        Construction::Witness(_) => Some(vec![Outcome::Sat; mutant.checks.max(1)]),
+        Construction::Answer(sat) => Some(vec![if sat { Outcome::Sat } else { Outcome::Unsat }; mutant.checks.max(1)]),
+        Construction::None | Construction::OwnAnswers => None,
+    };
     let Ok(script) = m.rebuild(sh.seeds[i].script(), mutant) else { return 0 };
     let tag = format!("w{w}-");
+    let lim = oracle::reask::limits(t.limit, Some(limits.time), limits);
     let ask = oracle::reask::Ask {
         specs: &sh.solvers,
         families: &sh.families,
         asked: &t.solvers,
-        limits,
+        limits: &lim,
         dir: tmp,
         tag: &tag,
         tally: &sh.counters.cores,
         tally_checks: &sh.counters.self_checks,
     };
-    // The core oracle has its own sample and rules in a campaign ([`super::cores`]).
-    let rates = oracle::reask::Rates { core: 0.0, self_checks: sh.cfg.self_checks };
+    let known = oracle::reask::Known { truth: truth.as_deref(), inherited: &t.seed_blames };
     let t0 = Instant::now();
-    let found = oracle::reask::sampled(&ask, &script, rs, mutant.rng_seed, rates, &Default::default());
+    let found = oracle::reask::sampled(&ask, &script, rs, mutant.rng_seed, rates, framing, known);
     sh.counters.self_check_ms.fetch_add(t0.elapsed().as_millis() as u64, Relaxed);
     let mut new_bugs = 0;
     for (trigger, verdicts) in &found {
