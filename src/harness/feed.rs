@@ -37,16 +37,16 @@ pub const FIRST_SEEDS: usize = 256;
 /// The name of the feed's state file in the target's store.
 pub const STATE: &str = "seed-feed";
 
-/// `SMTSTORM_FIRST_SEEDS`, or [`FIRST_SEEDS`]; 0 means every seed at once.
-pub fn first_seeds() -> Result<usize, String> {
-    match std::env::var("SMTSTORM_FIRST_SEEDS") {
-        Err(_) => Ok(FIRST_SEEDS),
-        Ok(v) => match v.trim().parse::<usize>() {
-            Ok(0) => Ok(usize::MAX),
-            Ok(n) => Ok(n),
-            Err(_) => Err(format!("SMTSTORM_FIRST_SEEDS={v:?}: not a number of seeds (0: all at once)")),
-        },
-    }
+/// `SMTSTORM_FIRST_SEEDS`, or [`FIRST_SEEDS`]; 0 means every seed at once. A value that
+/// is not a count is an error naming the variable, as every harness variable's.
+pub fn first_seeds() -> Result<usize, super::env::HarnessError> {
+    let n =
+        super::env::env_var("SMTSTORM_FIRST_SEEDS", "a number of seeds (0: all at once)", |v| v.parse::<usize>().ok())?;
+    Ok(match n {
+        None => FIRST_SEEDS,
+        Some(0) => usize::MAX,
+        Some(n) => n,
+    })
 }
 
 /// The `.smt2` files under `seeds` in feed order: shuffled by a hash of each one's path
@@ -99,18 +99,19 @@ impl Feed {
     }
 
     /// The next seed's bytes, at most `max_size` of them: larger seeds (and unreadable
-    /// ones) are passed over, counted in `skipped`. `None` when the feed is done or its
-    /// state cannot be claimed.
-    pub fn next(&mut self, max_size: usize) -> Option<Vec<u8>> {
+    /// ones) are passed over, counted in `skipped`. `Ok(None)` when the feed is done; an
+    /// error when its state cannot be claimed (the caller says so: a feed that stops
+    /// silently leaves the rest of the suite unread with nothing to tell why).
+    pub fn next(&mut self, max_size: usize) -> std::io::Result<Option<Vec<u8>>> {
         loop {
             let at = claim(&self.state)?;
-            let path = self.order.get(at)?;
+            let Some(path) = self.order.get(at) else { return Ok(None) };
             // The size first: a seed larger than libFuzzer takes is never read whole.
             let fits = path.metadata().is_ok_and(|m| m.len() <= max_size as u64);
             match fits.then(|| std::fs::read(path)) {
                 Some(Ok(b)) if b.len() <= max_size => {
                     self.fed += 1;
-                    return Some(b);
+                    return Ok(Some(b));
                 }
                 _ => self.skipped += 1,
             }
@@ -124,19 +125,21 @@ fn read_count(text: &str) -> Option<usize> {
 
 /// Takes the next position of the feed in `state` under an exclusive lock (a `-fork`
 /// sibling claims the one after): the position before the increment.
-fn claim(state: &Path) -> Option<usize> {
-    let mut f = crate::util::fs::open_store_file(state, false).ok()?;
-    f.lock().ok()?;
+fn claim(state: &Path) -> std::io::Result<usize> {
+    let mut f = crate::util::fs::open_store_file(state, false)?;
+    f.lock()?;
     let mut text = String::new();
-    f.read_to_string(&mut text).ok()?;
-    let at = read_count(&text)?;
+    f.read_to_string(&mut text)?;
+    let at = read_count(&text).ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not a count of seeds: {:?}", text.trim()))
+    })?;
     // Written over in place, then cut to what was written: a crash between the two
     // leaves a count, never an empty file (which would end the feed for good).
     let next = (at + 1).to_string();
-    f.rewind().ok()?;
-    f.write_all(next.as_bytes()).ok()?;
-    f.set_len(next.len() as u64).ok()?;
-    Some(at)
+    f.rewind()?;
+    f.write_all(next.as_bytes())?;
+    f.set_len(next.len() as u64)?;
+    Ok(at)
 }
 
 /// Writes the feed's state: `fed` seeds of the order are in the corpus already.
@@ -172,11 +175,18 @@ pub fn next_for_mutator(seed: u32, max_size: usize) -> Option<Vec<u8>> {
     }
     let mut g = FEED.get()?.lock().unwrap_or_else(|e| e.into_inner());
     let feed = g.as_mut()?;
-    let next = feed.next(max_size);
-    if next.is_none() {
-        *g = None;
+    match feed.next(max_size) {
+        Ok(Some(b)) => Some(b),
+        Ok(None) => {
+            *g = None;
+            None
+        }
+        Err(e) => {
+            eprintln!("smtstorm: seed feed {}: {e}; no more seeds are fed by this process", feed.state.display());
+            *g = None;
+            None
+        }
     }
-    next
 }
 
 /// The feed's line for the target's statistics: seeds handed out of the suite, and
@@ -223,11 +233,11 @@ mod tests {
         let mut got = vec![];
         for k in 0..30 {
             let f = if k % 3 == 0 { &mut b } else { &mut a };
-            got.push(f.next(1000).unwrap());
+            got.push(f.next(1000).unwrap().unwrap());
         }
         // A restart: a new handle on the same state goes on where the others stopped.
         let mut c = Feed::open(&suite, &state).unwrap();
-        while let Some(x) = c.next(1000) {
+        while let Some(x) = c.next(1000).unwrap() {
             got.push(x);
         }
         let expected: Vec<Vec<u8>> =
@@ -237,6 +247,14 @@ mod tests {
         assert_eq!(a.skipped + b.skipped + c.skipped, u64::from(large >= 30));
         assert_eq!(a.fed + b.fed + c.fed, got.len() as u64);
         assert!(Feed::open(&suite, &state).is_none(), "every seed fed");
+        // A state that no longer holds a count is an error the caller can report, not
+        // the feed's end.
+        start(&state, 40).unwrap();
+        let mut d = Feed::open(&suite, &state).unwrap();
+        std::fs::write(&state, "garbage").unwrap();
+        let e = d.next(1000).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData, "{e}");
+        assert!(e.to_string().contains("garbage"), "{e}");
         let _ = std::fs::remove_dir_all(&root);
     }
 }

@@ -373,7 +373,7 @@ mod tests {
         assert_eq!(given.reexec.unwrap().iter().filter(|a| a.starts_with("-max_len=")).count(), 1);
         let mut feed = super::super::feed::Feed::open(&suite, &state).unwrap();
         let mut fed = 0;
-        while feed.next(1 << 20).is_some() {
+        while feed.next(1 << 20).unwrap().is_some() {
             fed += 1;
         }
         assert_eq!(fed, 80);

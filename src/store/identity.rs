@@ -561,6 +561,10 @@ mod tests {
         assert!(shape(&deep).unwrap().starts_with("(assert (not (not"));
         let lets = format!("(assert {}true{})", "(let ((x true)) ".repeat(50_000), ")".repeat(50_000));
         assert!(shape(&lets).unwrap().starts_with("(assert (let ((x0 true))"));
+        // Stray `)`s at the top level are no commands (each was one, repeating the
+        // range since the last command: quadratic).
+        let big = format!("(assert {}true{})", "(not ".repeat(20_000), ")".repeat(20_000));
+        assert_eq!(shape(&format!("{big}{}(check-sat)", ")".repeat(20_000))), shape(&format!("{big}(check-sat)")));
         let mirrored = format!("(assert {}(> 1 2){})", "(> 0 ".repeat(50_000), ")".repeat(50_000));
         assert!(shape(&mirrored).unwrap().starts_with("(assert (< "));
         // A dropped definition's values and operators are not kept, only its sorts; a

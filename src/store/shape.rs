@@ -154,8 +154,11 @@ pub fn shape(text: &str) -> Option<String> {
                 }
                 depth += 1;
             }
+            // A stray `)` at the top level closes nothing: it is no command (taken as
+            // one, each repeated the range since the last command, quadratic in them).
+            Tok::RParen if depth == 0 => {}
             Tok::RParen => {
-                depth = depth.saturating_sub(1);
+                depth -= 1;
                 if depth == 0 {
                     commands.push((start, i + 1));
                 }
