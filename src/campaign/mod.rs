@@ -94,10 +94,8 @@ struct Shared {
     options: crate::solver::options::Options,
     /// What the configuration engine learned of which options matter on which logic.
     learning: Mutex<crate::mutate::config::Learning>,
-    /// Per solver, quick pre-screens in a row that cut it ([`prescreen`]): one cut every
-    /// time is slow to start (a wrapper, a loaded machine; a cut restarts its process),
-    /// not slow on the seeds, and gets the full limit from then on.
-    quick_cuts: Vec<std::sync::atomic::AtomicU32>,
+    /// Per solver, quick pre-screens in a row that cut it ([`prescreen::QuickCuts`]).
+    quick_cuts: prescreen::QuickCuts,
 }
 
 /// The configuration engine's space: the tactics and parameters every z3 release under
@@ -406,7 +404,7 @@ pub fn run_locked(
         reference,
         ladder: registry.solvers.clone(),
         families: solvers.iter().map(|s| s.family).collect(),
-        quick_cuts: solvers.iter().map(|_| Default::default()).collect(),
+        quick_cuts: prescreen::QuickCuts::new(solvers.len()),
         solvers,
         // Room for every seed a run may grow, and as many retired by smaller ones.
         seeds: grow::Seeds::new(seeds, 2 * cfg.grow as usize),

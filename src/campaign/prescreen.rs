@@ -128,10 +128,32 @@ fn cut_at(r: &QueryResult, checks: usize, limit: Duration) -> bool {
 /// Quick pre-screens in a row that cut one solver after which it gets the full limit.
 const QUICK_CUTS: u32 = 16;
 
-/// Whether solver `k` is asked under the quick `limit` (below the campaign's): unless
-/// [`QUICK_CUTS`] quick screens in a row cut it ([`Shared::quick_cuts`]).
-fn quick_for(sh: &Shared, k: usize, limit: Duration, limits: &Limits) -> bool {
-    limit < limits.time && sh.quick_cuts[k].load(Relaxed) < QUICK_CUTS
+/// Per solver, the quick pre-screens in a row that cut it. A solver cut every time is
+/// slow to start (a wrapper, a loaded machine; a cut restarts its process), not slow on
+/// the seeds: after [`QUICK_CUTS`] of them it gets the full limit, until it answers
+/// within the quick one again.
+pub(super) struct QuickCuts(Vec<std::sync::atomic::AtomicU32>);
+
+impl QuickCuts {
+    pub(super) fn new(solvers: usize) -> QuickCuts {
+        QuickCuts((0..solvers).map(|_| Default::default()).collect())
+    }
+
+    /// Whether solver `k` is asked under the quick `limit` (below the campaign's).
+    fn quick(&self, k: usize, limit: Duration, limits: &Limits) -> bool {
+        limit < limits.time && self.0[k].load(Relaxed) < QUICK_CUTS
+    }
+
+    /// Records a screen of solver `k`: asked under the quick limit or not, and whether
+    /// what it answered was cut at the quick limit ([`cut_at`]). A solver given the full
+    /// limit after its run of cuts that answers within the quick one gets it back.
+    fn record(&self, k: usize, asked_quick: bool, cut: bool) {
+        if asked_quick && cut {
+            self.0[k].fetch_add(1, Relaxed);
+        } else if !cut {
+            self.0[k].store(0, Relaxed);
+        }
+    }
 }
 
 /// The limit of a seed's first, quick pre-screen: a tenth of the campaign's (1 s of the
@@ -176,7 +198,7 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
                 why.push(format!("{}: {r}", sh.solvers[k].name));
                 continue;
             }
-            quick[k] = quick_for(sh, k, limit, limits);
+            quick[k] = sh.quick_cuts.quick(k, limit, limits);
             sess.set_time_limit(if quick[k] { limit } else { limits.time });
             asked.push(k);
             jobs.push((sess, &queries[k][..]));
@@ -187,18 +209,12 @@ pub(super) fn prescreen(sh: &Shared, sessions: &mut [Session], i: usize, limits:
         for (k, r) in asked.into_iter().zip(answers.into_iter().map(|mut rs| rs.pop())) {
             let Some(r) = r else { continue };
             sh.counters.solver_calls.fetch_add(1, Relaxed);
-            if quick[k] {
-                if cut_at(&r, checks, limit) {
+            if limit < limits.time {
+                let cut = cut_at(&r, checks, limit);
+                if quick[k] && cut {
                     quick_cut.push(k);
-                    sh.quick_cuts[k].fetch_add(1, Relaxed);
-                } else {
-                    sh.quick_cuts[k].store(0, Relaxed);
                 }
-            } else if limit < limits.time && !cut_at(&r, checks, limit) {
-                // A solver given the full limit after its run of cuts that answers within
-                // the quick one again (its start was slow, or the machine was loaded)
-                // gets the quick limit back.
-                sh.quick_cuts[k].store(0, Relaxed);
+                sh.quick_cuts.record(k, quick[k], cut);
             }
             match r.outcome() {
                 Outcome::Error { message } => why.push(format!("{}: {message}", sh.solvers[k].name)),
@@ -380,5 +396,33 @@ mod tests {
         assert!(cut_at(&r(vec![Outcome::Sat, unknown()], 950), 2, limit));
         assert!(!cut_at(&r(vec![Outcome::Sat, unknown()], 100), 2, limit), "an unknown well within the limit");
         assert!(!gave_up(&r(vec![Outcome::Sat, Outcome::Timeout], 1000), limit), "what the first version read");
+    }
+
+    /// A solver cut by [`QUICK_CUTS`] quick screens in a row gets the full limit; one
+    /// answer within the quick limit gives it the quick limit back; a solver cut now and
+    /// then keeps it; without a quick limit below the campaign's there is none.
+    #[test]
+    fn a_solver_cut_every_time_gets_the_full_limit_until_it_answers_quickly() {
+        let limits = Limits { time: Duration::from_secs(10), ..Limits::default() };
+        let quick = quick_limit(limits.time);
+        let q = QuickCuts::new(2);
+        for _ in 0..QUICK_CUTS - 1 {
+            assert!(q.quick(0, quick, &limits));
+            q.record(0, true, true);
+            // Solver 1 is cut every other time: never a run of cuts.
+            q.record(1, true, true);
+            q.record(1, true, false);
+        }
+        assert!(q.quick(0, quick, &limits), "fifteen cuts are not yet a run");
+        q.record(0, true, true);
+        assert!(!q.quick(0, quick, &limits), "the sixteenth cut in a row: the full limit");
+        assert!(q.quick(1, quick, &limits));
+        // At the full limit, a slow answer changes nothing; one within the quick limit
+        // gives the quick limit back.
+        q.record(0, false, true);
+        assert!(!q.quick(0, quick, &limits));
+        q.record(0, false, false);
+        assert!(q.quick(0, quick, &limits));
+        assert!(!q.quick(1, limits.time, &limits), "no quick limit at the campaign's own");
     }
 }

@@ -137,13 +137,15 @@ pub(super) struct Bisected {
 /// release named). Without versions on both sides (a build under test against
 /// its baseline), or with the newer one older than the baseline, the blamed release is
 /// where it came in.
+/// `run` runs a release of the ladder on the trigger (`file` in a fresh process, as
+/// [`bisected`] calls it).
 pub(super) fn bisect(
     ladder: &[SolverSpec],
     specs: &[SolverSpec],
     v: &oracle::Verdict,
     fresh: &oracle::confirm::Fresh,
-    file: &Path,
     limits: &Limits,
+    run_release: &mut dyn FnMut(&SolverSpec, &Limits) -> QueryResult,
 ) -> Bisected {
     let mut b = Bisected::default();
     let (Some(n), Some(o)) =
@@ -177,7 +179,7 @@ pub(super) fn bisect(
             let mid = (lo + hi) / 2;
             // A timeout on a starved CPU is run again under a longer limit, as in the
             // confirmation; one that stays open ends the search without a release.
-            let mut run = |l: &Limits| run_file(between[mid], file, fresh.checks, l);
+            let mut run = |l: &Limits| run_release(between[mid], l);
             let Some((r, limit)) = regress::newer_run(&mut run, want, old.wall, &new_limits) else {
                 open = true;
                 break;
@@ -223,7 +225,7 @@ pub(super) fn bisected(
     file: &Path,
     limits: &Limits,
 ) -> (Vec<(String, String)>, Option<Range>, String) {
-    let b = bisect(&sh.ladder, &sh.solvers, v, fresh, file, limits);
+    let b = bisect(&sh.ladder, &sh.solvers, v, fresh, limits, &mut |spec, l| run_file(spec, file, fresh.checks, l));
     let signature = match &b.introduced_in {
         Some(i) => format!("{}, introduced in {i}", v.signature),
         None => v.signature.clone(),
@@ -271,5 +273,65 @@ mod tests {
         // The builds' tie alone: it gives way.
         let only = run(&[r(&[unsat]), r(&[sat]), r(std::slice::from_ref(&unk)), r(&[unk])]);
         assert_eq!(only, vec![(Some(0), BlameBy::Baseline)]);
+    }
+
+    /// Bisection on the ladder between an older release that decides and the newest that
+    /// times out: the first failing release is where it came in; a release whose timeout
+    /// was starved of the CPU twice ([`regress::newer_run`]) ends the search with no
+    /// release named and no range kept (a range read off the probes so far would name one
+    /// all the same). The releases are not run here: `run` injects their results.
+    #[test]
+    fn a_bisection_stopped_by_a_starved_release_names_none() {
+        let z3 = |v: &str| {
+            let mut s = SolverSpec::new(&format!("z3-{v}"), Family::Z3, vec!["z3".into()]);
+            s.version = Some(v.into());
+            s
+        };
+        let ladder: Vec<SolverSpec> = ["4.8.5", "4.8.12", "4.12.6", "4.15.4", "5.4.0"].into_iter().map(z3).collect();
+        let specs = vec![z3("4.8.5"), z3("5.4.0")];
+        let v = oracle::Verdict {
+            kind: BugKind::Regression,
+            blamed: Some(1),
+            blame_by: BlameBy::Ladder,
+            signature: "timeout where z3-4.8.5 decides".into(),
+        };
+        let timed = |o: Outcome, wall: u64, cpu: u64| QueryResult {
+            wall: Duration::from_millis(wall),
+            cpu: Some(Duration::from_millis(cpu)),
+            ..crate::oracle::regress::tests::r(&[o], wall)
+        };
+        let fresh = oracle::confirm::Fresh {
+            checks: 1,
+            readers: vec![0, 1],
+            files: vec![None, None],
+            results: vec![Some(timed(Outcome::Sat, 300, 300)), Some(timed(Outcome::Timeout, 4000, 3900))],
+        };
+        let limits = Limits { time: Duration::from_secs(4), ..Limits::default() };
+        let newer = |s: &SolverSpec| s.version.as_deref().is_some_and(|v| version_cmp(v, "4.12.6").is_ge());
+        // 4.12.6 on is slow, on the CPU the whole limit: it came in with 4.12.6.
+        let b = bisect(&ladder, &specs, &v, &fresh, &limits, &mut |s, l| {
+            let ms = l.time.as_millis() as u64;
+            if newer(s) {
+                timed(Outcome::Timeout, ms, ms)
+            } else {
+                timed(Outcome::Sat, 300, 300)
+            }
+        });
+        assert_eq!(b.introduced_in.as_deref(), Some("4.12.6"), "{:?}", b.probes);
+        assert!(!b.range_open);
+        // 4.12.6, the first release the search asks, starves both times (a fifth of its
+        // first limit on the CPU; under the longer one more, but not half the first
+        // limit, and not so little that it only waits): open.
+        let mut asked = vec![];
+        let first = regress::newer_limit(limits.time, Duration::from_millis(300));
+        let b = bisect(&ladder, &specs, &v, &fresh, &limits, &mut |s, l| {
+            asked.push(s.version.clone().unwrap_or_default());
+            let ms = l.time.as_millis() as u64;
+            let cpu = if l.time == first { ms / 5 } else { first.as_millis() as u64 * 2 / 5 };
+            timed(Outcome::Timeout, ms, cpu)
+        });
+        assert_eq!(asked, ["4.12.6", "4.12.6"], "run again under a longer limit, then given up");
+        assert_eq!(b.introduced_in, None);
+        assert!(b.range_open, "no range read off the probes so far");
     }
 }

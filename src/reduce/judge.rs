@@ -530,3 +530,52 @@ impl Check for FindingWorker<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::regress::Failure;
+
+    /// A regression finding's judge: the newer release (first) times out where the older
+    /// one decides `sat` within a second. Its solvers are never run here: only the results
+    /// given are read.
+    fn regression_judge() -> FindingJudge {
+        let spec = |n: &str| SolverSpec::new(n, crate::solver::Family::Z3, vec![n.into()]);
+        FindingJudge {
+            solvers: vec![spec("z3-5.4.0"), spec("z3-4.15.4")],
+            symptom: Symptom::Regression {
+                want: vec![Outcome::Sat],
+                within: Duration::from_secs(1),
+                how: Failure::Timeout,
+            },
+            witness: None,
+            limits: Limits { time: Duration::from_secs(4), ..Limits::default() },
+            dir: std::env::temp_dir(),
+            fresh_only: false.into(),
+            keeps_logic: false,
+            keep_passing: vec![],
+        }
+    }
+
+    /// A candidate whose newer run timed out with a fraction of its limit on the CPU (a
+    /// loaded machine, [`crate::oracle::regress::starved`]) shows the load, not the
+    /// regression: the reducer keeps it out. The same timeout having used its CPU, or
+    /// with no CPU figure (a session run), shows the regression.
+    #[test]
+    fn a_starved_timeout_is_not_the_regression() {
+        let j = regression_judge();
+        let s = smtlib::parse("(declare-const x Int)(assert (> x 0))(check-sat)").unwrap();
+        let run = |cpu: Option<u64>, wall: u64, o: Outcome| QueryResult {
+            wall: Duration::from_millis(wall),
+            cpu: cpu.map(Duration::from_millis),
+            ..crate::solver::failed(vec![o], std::time::Instant::now())
+        };
+        let older = run(Some(300), 300, Outcome::Sat);
+        let judged = |new: QueryResult| j.judge_prefix(&s, &[new, older.clone()], &mut vec![]);
+        assert_eq!(judged(run(Some(3900), 4000, Outcome::Timeout)), Some(true), "a timeout on the CPU");
+        assert_eq!(judged(run(None, 4000, Outcome::Timeout)), Some(true), "no CPU figure: a session");
+        assert_eq!(judged(run(Some(800), 4000, Outcome::Timeout)), Some(false), "a fifth of the limit: starved");
+        assert_eq!(j.judge_prefix(&s, &[run(Some(800), 4000, Outcome::Timeout)], &mut vec![]), Some(false));
+        assert_eq!(judged(run(Some(200), 200, Outcome::Sat)), Some(false), "decided in time");
+    }
+}
