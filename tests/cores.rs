@@ -226,3 +226,80 @@ fn the_shared_driver_asks_no_core_where_the_construction_says_sat() {
     assert!(wrong > 0, "the proxy's wrong core was never drawn in six keys");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Writes a hand-made unsat-core finding `id` blaming `blamed` (its answers `unsat`,
+/// another family's beside it) in the store `root`, as a campaign stores one.
+fn core_finding(root: &Path, id: &str, trigger: &str, blamed: &SolverSpec, other: &SolverSpec) -> std::path::PathBuf {
+    let dir = root.join("bugs/soundness").join(id);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("trigger.smt2"), trigger).unwrap();
+    let answer = |spec: &SolverSpec| {
+        serde_json::json!({"solver": spec.name, "version": null, "outcomes": ["unsat"],
+                           "stdout_excerpt": "", "stderr_excerpt": "", "seconds": 0.5})
+    };
+    let meta = serde_json::json!({
+        "id": id, "kind": "soundness", "blamed": blamed.name, "blamed_version": null, "blame_by": "unsat-core",
+        "logic": "ALL", "signature": "unsat core is sat", "fixed_in": null, "bisection": [],
+        "answers": [answer(blamed), answer(other)],
+        "seed": "none", "seed_hash": "0", "engine": "opfuzz", "edits": [], "rng_seed": 0, "found_at": 0.0,
+        "found_unix": 0, "run": 1, "trigger_bytes": trigger.len(), "duplicates": 0, "seed_finding": false
+    });
+    let _: smtstorm::store::Meta = serde_json::from_value(meta.clone()).unwrap();
+    std::fs::write(dir.join("meta.json"), serde_json::to_vec_pretty(&meta).unwrap()).unwrap();
+    dir
+}
+
+/// A reduction a solver read leniently (an Int where SMT-LIB wants a Real) is tried as
+/// SMT-LIB types it: the fault proxy's wrong core still shows there, so the reduction
+/// becomes standard input; cvc5 1.4.2's core that leaves out an assertion it retyped
+/// (`(< 0.0 0)`: `unsat ( )`, where `(< 0.0 0.0)` gets `unsat ( a )`) does not, so the
+/// finding needs the leniency — its identity is the family's lenient typing, whatever
+/// its shape (two shapes become one cause), and its severity says so.
+#[test]
+fn a_reduction_is_made_smtlib_where_the_bug_allows_and_says_so_where_not() {
+    use smtstorm::store::reduction::Typing;
+    let root = tempdir("cores-typing");
+    let z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    let cvc5 = py_solver("cvc5", Family::Cvc5);
+    let proxy = faulty(&root, "core-drop-if:smtstorm_");
+    let camp = serde_json::json!({"config": {}, "solvers": [&proxy, &z3, &cvc5], "runs": 1, "first_start_unix": 0,
+                                  "elapsed_before": 0.0});
+    std::fs::write(root.join("campaign.json"), serde_json::to_vec_pretty(&camp).unwrap()).unwrap();
+    let core = |body: &str| format!("(set-option :produce-unsat-cores true)\n{body}(check-sat)\n(get-unsat-core)\n");
+    let findings = [
+        // The proxy drops the last name of the core: with a Real `x` and Int literals.
+        (
+            "aa01",
+            core("(declare-const x Real)\n(assert (! (> x 1) :named smtstorm_a1))\n(assert (! (< x 0) :named smtstorm_a2))\n"),
+            &proxy,
+            &z3,
+        ),
+        ("cc01", core("(assert (! (< 0.0 0) :named smtstorm_a1))\n"), &cvc5, &z3),
+        ("cc02", core("(assert (! (= 0.0 (+ 1 0.0)) :named smtstorm_a1))\n"), &cvc5, &z3),
+    ];
+    for (id, trigger, blamed, other) in &findings {
+        let dir = core_finding(&root, id, trigger, blamed, other);
+        // The proxy's finding would reduce to `(! false ...)`, numbers and all: it gets
+        // only the pass that drops commands, so that its literals are left to type.
+        let passes: &[&str] = if *id == "aa01" { &["--passes", "commands"] } else { &[] };
+        let (code, out, err) = smtstorm(&[&["reduce", dir.to_str().unwrap(), "-j", "1"], passes].concat());
+        assert_eq!(code, 0, "{id}: {out}{err}");
+    }
+    let meta = |id: &str| -> smtstorm::store::Meta {
+        serde_json::from_slice(&std::fs::read(root.join("bugs/soundness").join(id).join("meta.json")).unwrap()).unwrap()
+    };
+    let typing = |id: &str| meta(id).reduction.and_then(|r| r.typing);
+    assert_eq!(typing("aa01"), Some(Typing::Strict));
+    let reduced = std::fs::read_to_string(root.join("bugs/soundness/aa01/reduced.smt2")).unwrap();
+    let c = smtstorm::smtlib::check::check(&smtlib::parse(&reduced).unwrap());
+    assert_eq!((c.coercions, c.diagnostics.len()), (0, 0), "standard input:\n{reduced}");
+    assert_eq!(typing("cc01"), Some(Typing::Lenient));
+    assert_eq!(typing("cc02"), Some(Typing::Lenient));
+    let (code, out, err) = smtstorm(&["report", "--regroup", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let left: Vec<String> = Store::list_in(&root).into_iter().map(|(_, m)| m.id).collect();
+    assert_eq!(left.len(), 2, "cvc5's two shapes are one cause, the proxy's another: {left:?}");
+    let report = std::fs::read_to_string(root.join("report.md")).unwrap();
+    assert!(report.contains("needs its lenient typing"), "{report}");
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -5,6 +5,7 @@ use super::{bounds, judge, BoundsReport, Options, ReduceError, Report};
 use crate::mutate::Engine;
 use crate::smtlib;
 use crate::solver::SolverSpec;
+use crate::store::reduction::Typing;
 use crate::store::{CampaignFile, FindingDir};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -80,8 +81,9 @@ pub fn reduce_finding(
     let out = dir.reduced_path();
     let opts = Options { time: opts.time.map(|t| t.saturating_sub(t0.elapsed())), ..opts.clone() };
     // The script is handed over, not copied: the reduction drops it once it has beaten it.
-    let (_, mut report) =
-        super::driver::reduce_known(script, &judge, &opts, Some(&out), header.as_deref().unwrap_or(""), None)?;
+    let header = header.as_deref().unwrap_or("");
+    let (best, mut report) = super::driver::reduce_known(script, &judge, &opts, Some(&out), header, None)?;
+    report.typing = strict_typing(&judge, &best, &out, header, &mut report)?;
     if let Some((limit, checks)) = narrowed {
         report.check_limit = limit.map(|l| l.as_secs_f64());
         report.checks += checks;
@@ -95,6 +97,34 @@ pub fn reduce_finding(
     meta.reduction = Some(report.clone());
     dir.write_meta(&meta).map_err(|e| ReduceError::Write { path: dir.meta_path().display().to_string(), source: e })?;
     Ok(report)
+}
+
+/// The reduction `best` written as SMT-LIB types it ([`smtlib::strict`]), where a solver
+/// read it leniently: when the bug still shows on it (confirmed as every candidate is),
+/// it becomes the reduction (to `out`, after `header`) — a maintainer gets standard input
+/// — and the typing is [`Typing::Strict`]; when it does not while `best` still does, the
+/// bug needs the leniency ([`Typing::Lenient`]: the finding's identity and severity say
+/// so). `None` when `best` is SMT-LIB already, cannot be repaired, or no longer confirms
+/// (a loaded machine: nothing is concluded).
+fn strict_typing(
+    judge: &judge::FindingJudge,
+    best: &str,
+    out: &Path,
+    header: &str,
+    report: &mut Report,
+) -> Result<Option<Typing>, ReduceError> {
+    use super::Judge;
+    let Some(strict) = smtlib::parse(best).ok().and_then(|s| smtlib::strict::strict(&s)) else { return Ok(None) };
+    let text = smtlib::print(&strict);
+    report.checks += 1;
+    if judge.confirm(&text) {
+        crate::util::fs::write_atomic(out, format!("{header}{text}").as_bytes())
+            .map_err(|e| ReduceError::Write { path: out.display().to_string(), source: e })?;
+        report.reduced_bytes = text.len();
+        return Ok(Some(Typing::Strict));
+    }
+    report.checks += 1;
+    Ok(judge.confirm(best).then_some(Typing::Lenient))
 }
 
 /// Sets the releases `judge` keeps passing ([`super::range::guards`]) from the trigger's

@@ -16,6 +16,7 @@ pub mod logic;
 pub mod slice;
 pub mod sort;
 pub mod stats;
+pub mod strict;
 pub mod theory;
 
 /// A thread's kept buffers of one kind (the lexer's masks and the parser's stacks, the checker's

@@ -60,6 +60,22 @@ pub struct Report {
     /// could not shrink it and what is left (issue 39).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub why_large: Vec<String>,
+    /// For a reduction a solver read leniently (an `Int` where SMT-LIB wants a `Real`,
+    /// `to_real` of a `Real`: [`crate::smtlib::strict`]): whether the bug still showed
+    /// on its SMT-LIB typing, which then became the reduction, or needs the leniency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub typing: Option<Typing>,
+}
+
+/// Whether a reduced trigger's bug needs the solver's lenient typing ([`Report::typing`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Typing {
+    /// The bug shows on the trigger written as SMT-LIB types it: the reduction is that.
+    Strict,
+    /// The bug shows only with the solver's implicit conversions: a bug of the solver's
+    /// extension of SMT-LIB (its maintainers' unit of triage is that extension).
+    Lenient,
 }
 
 fn is_zero(x: &f64) -> bool {

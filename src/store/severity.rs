@@ -109,13 +109,17 @@ pub struct Severity {
     /// its own error ranked P1 without a word). Read from the stored answer, never from a
     /// trigger that can `echo` the words.
     pub after_own_error: bool,
+    /// The bug shows only through the solver's implicit conversions (an `Int` where
+    /// SMT-LIB wants a `Real`): its input is not SMT-LIB (a judge read C1's "default"
+    /// label as hiding that, judge29a).
+    pub lenient: bool,
 }
 
 /// P1 (read first) to P4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Priority {
     /// A wrong answer or invalid model, with defaults or standard options, in the newest
-    /// release.
+    /// release, on input SMT-LIB types as it is.
     P1,
     /// Any other finding the newest release still shows.
     P2,
@@ -163,6 +167,7 @@ impl Severity {
             dialect: m.cause.dialect.clone(),
             trigger_bytes: trigger.len(),
             after_own_error: after_own_error(m, trigger),
+            lenient: super::identity::lenient(m),
         }
     }
 
@@ -171,7 +176,10 @@ impl Severity {
             Priority::P4
         } else if !self.in_newest {
             Priority::P3
-        } else if self.impact <= Impact::InvalidModel && self.configuration <= Configuration::StandardOptions {
+        } else if self.impact <= Impact::InvalidModel
+            && self.configuration <= Configuration::StandardOptions
+            && !self.lenient
+        {
             Priority::P1
         } else {
             Priority::P2
@@ -205,6 +213,9 @@ impl Severity {
         }
         if self.after_own_error {
             s.push_str(" · after the solver's own error on the input");
+        }
+        if self.lenient {
+            s.push_str(" · needs its lenient typing (an Int where SMT-LIB wants a Real)");
         }
         for c in &self.caveats {
             s.push_str(&format!(" · `{}` is {} by its maintainers", c.name(), c.standing.as_str()));
@@ -338,6 +349,24 @@ mod tests {
         m.answers = vec![answer("z3-4.8.12", refused)];
         let echo = format!("(echo \"(error x)\"){PLAIN}");
         assert!(!Severity::of(&m, &echo, z3, false).after_own_error, "echo could print it");
+    }
+
+    /// A wrong answer that needs the solver's lenient typing is not read first (its
+    /// input is not SMT-LIB), and its line says why.
+    #[test]
+    fn a_bug_of_lenient_typing_says_so_and_is_not_p1() {
+        let mut m = meta(BugKind::Soundness, None);
+        let z3 = Some(Family::Z3);
+        assert_eq!(Severity::of(&m, PLAIN, z3, false).priority(), Priority::P1);
+        m.reduction = Some(super::super::reduction::Report {
+            typing: Some(super::super::reduction::Typing::Lenient),
+            ..Default::default()
+        });
+        let s = Severity::of(&m, PLAIN, z3, false);
+        assert_eq!(s.priority(), Priority::P2);
+        assert!(s.summary().contains("lenient typing"), "{}", s.summary());
+        m.reduction.as_mut().unwrap().typing = Some(super::super::reduction::Typing::Strict);
+        assert_eq!(Severity::of(&m, PLAIN, z3, false).priority(), Priority::P1);
     }
 
     #[test]

@@ -108,18 +108,22 @@ impl<'s> Checker<'s> {
         for sig in sigs.iter().rev() {
             if sig.params.len() > self.args.len() && !self.args.is_empty() && sig.ntype == 0 {
                 // Partial application (higher-order logics): the rest is a function.
+                let counted = self.coercions.get();
                 if sig.params.iter().zip(&self.args).all(|(&p, &a)| self.unify_user(p, a, &mut env, 0)) {
                     let mut rest = sig.params[self.args.len()..].to_vec();
                     rest.push(sig.result);
                     return Some(self.sorts.con("->", rest));
                 }
+                self.coercions.set(counted);
                 continue;
             }
             if sig.params.len() != self.args.len() {
                 continue;
             }
             env.clear();
+            let counted = self.coercions.get();
             if !sig.params.iter().zip(&self.args).all(|(&p, &a)| self.unify_user(p, a, &mut env, 0)) {
+                self.coercions.set(counted);
                 continue;
             }
             if sig.ntype == 0 {
@@ -127,6 +131,7 @@ impl<'s> Checker<'s> {
             }
             if let Some(q) = qual {
                 if !self.unify_user(sig.result, q, &mut env, 0) {
+                    self.coercions.set(counted);
                     continue;
                 }
                 return Some(q);
@@ -215,6 +220,7 @@ impl<'s> Checker<'s> {
             (w, [None::<SortRef>; 4])
         };
         let args = std::mem::take(&mut self.args);
+        let counted = self.coercions.get();
         let r = (|| {
             let n = sig.params.len();
             match sig.shape {
@@ -283,6 +289,9 @@ impl<'s> Checker<'s> {
             }
         })();
         self.args = args;
+        if r.is_none() {
+            self.coercions.set(counted);
+        }
         r
     }
 
@@ -313,10 +322,14 @@ impl<'s> Checker<'s> {
         match (p, k) {
             (SortPat::Bool, SortKind::Bool)
             | (SortPat::Int, SortKind::Int)
-            | (SortPat::Real, SortKind::Real | SortKind::Int)
+            | (SortPat::Real, SortKind::Real)
             | (SortPat::String, SortKind::String)
             | (SortPat::RegLan, SortKind::RegLan)
             | (SortPat::RoundingMode, SortKind::RoundingMode) => true,
+            (SortPat::Real, SortKind::Int) => {
+                self.coerced();
+                true
+            }
             (SortPat::BitVec(e), SortKind::BitVec(n)) => unify_width(e, *n, w),
             (SortPat::Float(e, s), SortKind::Float(a, b)) => {
                 let (a, b) = (*a, *b);
@@ -344,9 +357,14 @@ impl<'s> Checker<'s> {
                     // Mixed Int/Real equalities and ites, as z3 and cvc5 accept them.
                     Some(b) if b == SortRef::INT && a == SortRef::REAL => {
                         se[i] = Some(a);
+                        self.coerced();
                         true
                     }
-                    Some(b) => b == SortRef::REAL && a == SortRef::INT,
+                    Some(b) if b == SortRef::REAL && a == SortRef::INT => {
+                        self.coerced();
+                        true
+                    }
+                    Some(_) => false,
                 }
             }
             _ => false,

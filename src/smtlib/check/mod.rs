@@ -52,6 +52,10 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
     /// Distinct symbols and sorts nobody declared (sorts as `sort NAME`).
     pub unknown_symbols: Vec<String>,
+    /// Arguments of sort `Int` where an application wants a `Real` (`(< 0.0 0)`,
+    /// `(= x 1)` with `x` Real): accepted, as z3 and cvc5 accept them, but not SMT-LIB,
+    /// whose Reals_Ints theory converts only by `to_real` ([`super::strict`]).
+    pub coercions: u32,
 }
 
 impl Checked {
@@ -95,7 +99,13 @@ pub fn check(s: &Script) -> Checked {
         let mut c = Checker::new(s, scratch);
         c.run();
         scratch.give_back(&mut c);
-        Checked { sorts: c.sorts, term_sorts: c.term_sorts, diagnostics: c.diags, unknown_symbols: c.unknown_list }
+        Checked {
+            sorts: c.sorts,
+            term_sorts: c.term_sorts,
+            diagnostics: c.diags,
+            unknown_symbols: c.unknown_list,
+            coercions: c.coercions.get(),
+        }
     })
 }
 
@@ -210,6 +220,9 @@ struct Checker<'s> {
     cmd: usize,
     work: Vec<Work>,
     args: Vec<SortRef>,
+    /// [`Checked::coercions`] so far (a cell: sort unification reads `&self`); a
+    /// signature tried and refused takes back what it counted.
+    coercions: std::cell::Cell<u32>,
 }
 
 fn parse_num(s: &str) -> Option<u64> {
@@ -243,9 +256,15 @@ impl<'s> Checker<'s> {
             unknown_list: vec![],
             fun_sets: vec![],
             cmd: 0,
+            coercions: Default::default(),
             work,
             args,
         }
+    }
+
+    /// One more `Int` argument where a `Real` is wanted ([`Checked::coercions`]).
+    fn coerced(&self) {
+        self.coercions.set(self.coercions.get().saturating_add(1));
     }
 
     fn diag(&mut self, kind: DiagKind, message: String) {

@@ -161,7 +161,9 @@ impl<'s> Checker<'s> {
         }
         let ps = ps.clone();
         let mut env = vec![];
+        let counted = self.coercions.get();
         if !ps.iter().zip(args).all(|(&p, &a)| self.unify_user(p, a, &mut env, 0)) {
+            self.coercions.set(counted);
             return None;
         }
         let rest = &ps[args.len()..];
@@ -299,7 +301,10 @@ impl<'s> Checker<'s> {
                     Some(b) => b == actual,
                 }
             }
-            (SortKind::Real, SortKind::Int) => true,
+            (SortKind::Real, SortKind::Int) => {
+                self.coerced();
+                true
+            }
             (SortKind::Con(a, xs), SortKind::Con(b, ys)) if same_con(a, b) && xs.len() == ys.len() => {
                 xs.iter().zip(ys).all(|(&x, &y)| self.unify_user(x, y, env, depth + 1))
             }
