@@ -230,7 +230,9 @@ fn the_shared_driver_asks_no_core_where_the_construction_says_sat() {
 /// Writes a hand-made unsat-core finding `id` blaming `blamed` (its answers `unsat`,
 /// another family's beside it) in the store `root`, as a campaign stores one.
 fn core_finding(root: &Path, id: &str, trigger: &str, blamed: &SolverSpec, other: &SolverSpec) -> std::path::PathBuf {
-    let dir = root.join("bugs/soundness").join(id);
+    // A finding whose id starts `5` is a seed finding (the unmutated seed fails).
+    let seed = id.starts_with('5');
+    let dir = root.join(if seed { "seed-findings/soundness" } else { "bugs/soundness" }).join(id);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("trigger.smt2"), trigger).unwrap();
     let answer = |spec: &SolverSpec| {
@@ -242,7 +244,7 @@ fn core_finding(root: &Path, id: &str, trigger: &str, blamed: &SolverSpec, other
         "logic": "ALL", "signature": "unsat core is sat", "fixed_in": null, "bisection": [],
         "answers": [answer(blamed), answer(other)],
         "seed": "none", "seed_hash": "0", "engine": "opfuzz", "edits": [], "rng_seed": 0, "found_at": 0.0,
-        "found_unix": 0, "run": 1, "trigger_bytes": trigger.len(), "duplicates": 0, "seed_finding": false
+        "found_unix": 0, "run": 1, "trigger_bytes": trigger.len(), "duplicates": 0, "seed_finding": seed
     });
     let _: smtstorm::store::Meta = serde_json::from_value(meta.clone()).unwrap();
     std::fs::write(dir.join("meta.json"), serde_json::to_vec_pretty(&meta).unwrap()).unwrap();
@@ -254,7 +256,8 @@ fn core_finding(root: &Path, id: &str, trigger: &str, blamed: &SolverSpec, other
 /// becomes standard input; cvc5 1.4.2's core that leaves out an assertion it retyped
 /// (`(< 0.0 0)`: `unsat ( )`, where `(< 0.0 0.0)` gets `unsat ( a )`) does not, so the
 /// finding needs the leniency — its identity is the family's lenient typing, whatever
-/// its shape (two shapes become one cause), and its severity says so.
+/// its shape (three shapes become one cause), and its severity says so. A seed finding
+/// and mutants' findings of one cause are one cause, the seed's.
 #[test]
 fn a_reduction_is_made_smtlib_where_the_bug_allows_and_says_so_where_not() {
     use smtstorm::store::reduction::Typing;
@@ -276,6 +279,8 @@ fn a_reduction_is_made_smtlib_where_the_bug_allows_and_says_so_where_not() {
         ),
         ("cc01", core("(assert (! (< 0.0 0) :named smtstorm_a1))\n"), &cvc5, &z3),
         ("cc02", core("(assert (! (= 0.0 (+ 1 0.0)) :named smtstorm_a1))\n"), &cvc5, &z3),
+        // The same cause as a seed finding: the seed already failed this way.
+        ("5c03", core("(assert (! (not (= (to_real 0.0) 0.0)) :named smtstorm_a1))\n"), &cvc5, &z3),
     ];
     for (id, trigger, blamed, other) in &findings {
         let dir = core_finding(&root, id, trigger, blamed, other);
@@ -286,7 +291,8 @@ fn a_reduction_is_made_smtlib_where_the_bug_allows_and_says_so_where_not() {
         assert_eq!(code, 0, "{id}: {out}{err}");
     }
     let meta = |id: &str| -> smtstorm::store::Meta {
-        serde_json::from_slice(&std::fs::read(root.join("bugs/soundness").join(id).join("meta.json")).unwrap()).unwrap()
+        let under = if id.starts_with('5') { "seed-findings/soundness" } else { "bugs/soundness" };
+        serde_json::from_slice(&std::fs::read(root.join(under).join(id).join("meta.json")).unwrap()).unwrap()
     };
     let typing = |id: &str| meta(id).reduction.and_then(|r| r.typing);
     assert_eq!(typing("aa01"), Some(Typing::Strict));
@@ -295,10 +301,17 @@ fn a_reduction_is_made_smtlib_where_the_bug_allows_and_says_so_where_not() {
     assert_eq!((c.coercions, c.diagnostics.len()), (0, 0), "standard input:\n{reduced}");
     assert_eq!(typing("cc01"), Some(Typing::Lenient));
     assert_eq!(typing("cc02"), Some(Typing::Lenient));
+    assert_eq!(typing("5c03"), Some(Typing::Lenient));
     let (code, out, err) = smtstorm(&["report", "--regroup", root.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}{err}");
-    let left: Vec<String> = Store::list_in(&root).into_iter().map(|(_, m)| m.id).collect();
-    assert_eq!(left.len(), 2, "cvc5's two shapes are one cause, the proxy's another: {left:?}");
+    let mut left: Vec<String> = Store::list_in(&root).into_iter().map(|(_, m)| m.id).collect();
+    left.sort();
+    // cvc5's three shapes are one cause, listed as the seed's (two mutants' among its
+    // instances); the proxy's is another.
+    assert_eq!(left, ["5c03", "aa01"], "{left:?}");
+    for id in ["cc01", "cc02"] {
+        assert!(root.join("seed-findings/soundness/5c03/instances").join(id).join("meta.json").is_file(), "{id}");
+    }
     let report = std::fs::read_to_string(root.join("report.md")).unwrap();
     assert!(report.contains("needs its lenient typing"), "{report}");
     let _ = std::fs::remove_dir_all(&root);

@@ -163,3 +163,66 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod review_scratch {
+    use super::*;
+    fn st(t: &str) -> Option<String> {
+        strict(&super::super::parse(t).unwrap()).map(|s| super::super::print(&s))
+    }
+    fn sc(t: &str) -> String {
+        match super::super::parse(t) {
+            Ok(s) => { let c = super::super::check::check(&s); format!("d={} k={} {:?}", c.diagnostics.len(), c.coercions, c.diagnostics.iter().map(|d| d.message.clone()).collect::<Vec<_>>()) }
+            Err(e) => format!("parse error {e}"),
+        }
+    }
+    #[test]
+    fn review_probe() {
+        for t in [
+            "(assert (= 1 2 0.5))(check-sat)",
+            "(declare-const x Int)(declare-const y Int)(assert (= x y 0.5))(check-sat)",
+            "(assert (distinct 1 2 0.5))(check-sat)",
+            "(assert (= 0.5 1 2))(check-sat)",
+            "(define-fun c () Real 0)(assert (< c 0))(check-sat)",
+            "(define-const c Real 0)(assert (> c 1))(check-sat)",
+            "(assert (< (to_real 0.0) 0))(check-sat)",
+            "(assert (= (to_real 0.0) 0))(check-sat)",
+            "(set-logic QF_LRA)(declare-const x Real)(assert (< x (+ 1 2)))(check-sat)",
+            "(set-logic QF_LRA)(declare-const x Real)(assert (< x 0))(check-sat)",
+            "(declare-const x Real)(assert (< (to_real x 1) 2.0))(check-sat)",
+            "(declare-fun f (Int) Int)(declare-const x Int)(assert (= (f (to_real x)) 0))(check-sat)",
+            "(declare-const x Real)(push 1)(pop 1)(assert (forall ((y Int)) (! (< x y) :pattern ((+ y 1)))))(check-sat)",
+            "(declare-const x Real)(assert (let ((a 1)) (< x a)))(check-sat)",
+            "(declare-const a (Array Int Real))(declare-fun f ((Array Real Real)) Bool)(assert (f a))(check-sat)",
+            "(declare-const x Real)(assert (match 1 ((y (< x y)))))(check-sat)",
+            "(declare-const b (_ BitVec 8))(declare-const r Real)(assert (< r (bv2nat b)))(check-sat)",
+            "(declare-const r Real)(push 1)(declare-const n Int)(push 1)(assert (= n 1))(pop 2)(assert (< r 1))(check-sat)",
+            "(declare-const x Real)(assert (forall ((y Int)) (< x y)))(check-sat)",
+            "(declare-const x Real)(assert (exists ((y Int) (z Int)) (and (< x y) (= z 0))))(check-sat)",
+            "(declare-const x Real)(assert (let ((y 1) (z 2)) (and (< x y) (= z 0))))(check-sat)",
+            "(declare-datatypes ((L 0)) (((c (hd Int)))))(declare-const l L)(declare-const x Real)(assert (< x (hd l)))(check-sat)",
+        ] {
+            eprintln!("IN  {t}\n    {}\n OUT {:?}", sc(t), st(t).map(|o| format!("{o}   [{}]", sc(&o))));
+        }
+        for t in ["(pop 2.0)", "(push 1.0)", "(declare-const b (_ BitVec 8.0))", "(declare-sort S 1.0)", "(assert (= ((_ extract 3.0 0) #x00) #x0))", "(assert (! true :named (to_real a)))", "(check-sat-assuming (a (to_real b)))", "(declare-fun f (Int (to_real Real)) Bool)", "(get-value (x (to_real y)))"] {
+            eprintln!("PARSE {t}: {}", sc(t));
+        }
+    }
+    #[test]
+    fn review_perf() {
+        // A 2000-token reduction: an Int-only part, then coercions at the end.
+        let mut t = String::from("(declare-const a Int)(declare-const r Real)");
+        t.push_str("(assert (and");
+        for _ in 0..250 { t.push_str(" (= a a)"); }
+        t.push_str("))");
+        for _ in 0..40 { t.push_str("(assert (< a r))"); }
+        let s = super::super::parse(&t).unwrap();
+        let n = super::super::lexer::Lexer::new(super::super::print(&s).as_bytes()).tape().len();
+        let t0 = std::time::Instant::now();
+        let c = super::super::check::check(&s);
+        let one = t0.elapsed();
+        let t0 = std::time::Instant::now();
+        let r = strict(&s);
+        eprintln!("tokens {n} coercions {} one check {:?}; strict {:?} -> {}", c.coercions, one, t0.elapsed(), r.is_some());
+    }
+}

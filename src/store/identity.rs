@@ -303,6 +303,14 @@ fn key_with(
     Some(format!("{top}|{}|{oracle}{family}|{ident}", m.kind))
 }
 
+/// A key without the origin it starts with (`seed|` for a seed finding, `fuzz|` for a
+/// mutant's): one cause found both ways — the unmutated seed already fails, and a mutant
+/// of it was stored before the seed's own finding existed to mark it inherited — is one
+/// cause (a judge counted z3's `cos` regression twice, from a seed and its mutant).
+pub fn without_origin(key: &str) -> &str {
+    key.strip_prefix("seed|").or_else(|| key.strip_prefix("fuzz|")).unwrap_or(key)
+}
+
 /// Whether the finding's reduction needs the solver's lenient typing
 /// ([`super::reduction::Typing::Lenient`]).
 pub fn lenient(m: &Meta) -> bool {
@@ -414,16 +422,26 @@ impl Store {
                 }
             }
             let bytes = meta.reduction.as_ref().map_or(text.len(), |r| r.reduced_bytes);
-            groups.entry(k).or_default().push((f.path().to_path_buf(), meta, unreduced, bytes));
+            groups.entry(without_origin(&k).to_string()).or_default().push((
+                f.path().to_path_buf(),
+                meta,
+                unreduced,
+                bytes,
+            ));
         }
         let mut merged = vec![];
         for (_, mut g) in groups {
             if g.len() < 2 {
                 continue;
             }
-            // A reduced finding is shown before any unreduced one, then the smallest.
+            // A reduced finding is shown before any unreduced one, then a seed finding
+            // (the cause is the seed's: the unmutated seed already fails), then the
+            // smallest.
             g.sort_by(|a, b| {
-                (a.2, a.3).cmp(&(b.2, b.3)).then(a.1.found_at.total_cmp(&b.1.found_at)).then(a.1.id.cmp(&b.1.id))
+                (a.2, !a.1.seed_finding, a.3)
+                    .cmp(&(b.2, !b.1.seed_finding, b.3))
+                    .then(a.1.found_at.total_cmp(&b.1.found_at))
+                    .then(a.1.id.cmp(&b.1.id))
             });
             let mut it = g.into_iter();
             let Some((kdir, mut kmeta, _, _)) = it.next() else { continue };

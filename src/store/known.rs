@@ -12,7 +12,7 @@
 //!
 //! Paths are relative to the file's directory. `FILE` may itself be a store directory.
 
-use super::identity::key as cause_key;
+use super::identity::{key as cause_key, without_origin};
 use super::{dedup_key, FindingDir, Meta, Store};
 use crate::util::error::Error;
 use std::collections::BTreeMap;
@@ -72,7 +72,7 @@ impl Known {
                 message,
             };
             if entry.contains('|') {
-                k.keys.insert(entry.to_string(), at);
+                k.keys.insert(without_origin(entry).to_string(), at);
                 continue;
             }
             let p: PathBuf = base.join(entry);
@@ -102,7 +102,7 @@ impl Known {
             for key in
                 m.cause.key.iter().cloned().chain(std::iter::once(dedup_key(m))).chain(m.merged_keys.iter().cloned())
             {
-                self.keys.insert(key, at.clone());
+                self.keys.insert(without_origin(&key).to_string(), at.clone());
             }
             let dir = path.parent().unwrap_or(dir);
             let best = [super::layout::REDUCED, super::layout::TRIGGER]
@@ -135,7 +135,7 @@ impl Known {
             .chain(std::iter::once(dedup_key(m)))
             .chain(m.merged_keys.iter().cloned());
         for k in keys {
-            if let Some(at) = self.keys.get(&k) {
+            if let Some(at) = self.keys.get(without_origin(&k)) {
                 return Some(at.clone());
             }
         }
@@ -143,7 +143,8 @@ impl Known {
             let stored = self
                 .stored_keys
                 .get_or_init(|| self.stored.iter().map(|(sm, st, _)| cause_key(sm, solvers, st)).collect());
-            if let Some(k) = stored.iter().position(|k| k.as_ref() == Some(&now)) {
+            let same = |k: &Option<String>| k.as_deref().is_some_and(|k| without_origin(k) == without_origin(&now));
+            if let Some(k) = stored.iter().position(same) {
                 return Some(self.stored[k].2.clone());
             }
         }
