@@ -23,8 +23,7 @@ pub(super) fn recheck(
 ) -> u64 {
     let Judged { i, engine, mutant, rs, seed_framing } = *j;
     let rates = oracle::reask::Rates { core: sh.cfg.core_rate, self_checks: sh.cfg.self_checks };
-    let core_drawn = rates.core > 0.0 && oracle::cores::sampled(mutant.rng_seed, rates.core);
-    let check_drawn = rates.self_checks > 0 && oracle::checks::sampled(mutant.rng_seed, rates.self_checks);
+    let (core_drawn, check_drawn) = rates.drawn(mutant.rng_seed);
     if !(core_drawn || check_drawn) || time_up(sh) {
         return 0;
     }
@@ -37,7 +36,10 @@ pub(super) fn recheck(
     };
     let Ok(script) = m.rebuild(sh.seeds[i].script(), mutant) else { return 0 };
     let tag = format!("w{w}-");
-    let lim = oracle::reask::limits(t.limit, Some(limits.time), limits);
+    // A self-check (proof or model checking) costs more than the answer it checks: as
+    // many as four times the campaign's limit, capped by it — the full `--timeout` the
+    // self-checks had before the rule was one.
+    let lim = oracle::reask::limits(limits.time, Some(limits.time), limits);
     let ask = oracle::reask::Ask {
         specs: &sh.solvers,
         families: &sh.families,

@@ -137,8 +137,8 @@ pub(super) struct Bisected {
 /// release named). Without versions on both sides (a build under test against
 /// its baseline), or with the newer one older than the baseline, the blamed release is
 /// where it came in.
-/// `run` runs a release of the ladder on the trigger (`file` in a fresh process, as
-/// [`bisected`] calls it).
+/// `run_release` runs a release of the ladder on the trigger (`file` in a fresh process,
+/// as [`bisected`] calls it).
 pub(super) fn bisect(
     ladder: &[SolverSpec],
     specs: &[SolverSpec],

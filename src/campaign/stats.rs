@@ -56,7 +56,8 @@ pub struct Counters {
     /// The unsat-core oracle's sample and what it found ([`crate::oracle::cores`]).
     pub cores: crate::oracle::cores::Tally,
     /// Answers re-checked by the solvers' own self-checks in fresh processes, and the
-    /// workers' wall time (ms) in them ([`crate::oracle::checks`]).
+    /// workers' wall time (ms) in the re-asking oracles, unsat cores included (one call
+    /// asks both: [`crate::oracle::reask`]).
     pub self_checks: AtomicU64,
     pub self_check_ms: AtomicU64,
     /// The metamorphic engine's variants: answers and times per seed and solver
@@ -220,7 +221,8 @@ pub struct Stats {
     /// The unsat-core oracle's counts (absent before issue 40).
     #[serde(default)]
     pub cores: crate::oracle::cores::Counts,
-    /// Answers re-checked by self-checks, and the seconds they took (issue 40).
+    /// Answers re-checked by self-checks, and the seconds the re-asking oracles took
+    /// (self-checks and unsat cores together: one call asks both, issue 40).
     #[serde(default)]
     pub self_checks: u64,
     #[serde(default)]

@@ -122,6 +122,17 @@ pub struct Rates {
     pub self_checks: u32,
 }
 
+impl Rates {
+    /// Whether the query drawn by `key` is in the core oracle's sample and in the
+    /// self-checks' (the draws [`sampled`] makes).
+    pub fn drawn(self, key: u64) -> (bool, bool) {
+        (
+            self.core > 0.0 && cores::sampled(key, self.core),
+            self.self_checks > 0 && super::checks::sampled(key, self.self_checks),
+        )
+    }
+}
+
 /// The limits of the re-asking oracles' fresh processes, one rule for every caller: four
 /// times the query's own limit, at least a second (a fresh process starts up; cvc5's and
 /// bitwuzla's drivers start an interpreter), and no more than `cap` where the caller has
@@ -163,7 +174,8 @@ pub fn sampled(
     let mut found = vec![];
     let unsat = unsat_answerers(ask.asked, results);
     let constructed_sat = known.truth.is_some_and(|t| t.contains(&Outcome::Sat));
-    if rates.core > 0.0 && !constructed_sat && !unsat.is_empty() && cores::sampled(key, rates.core) {
+    let (core_drawn, check_drawn) = rates.drawn(key);
+    if core_drawn && !constructed_sat && !unsat.is_empty() {
         ask.tally.sampled.fetch_add(1, Relaxed);
         match core(ask, query, &unsat, key) {
             Some((named, Recheck::Wrong { verdict, .. })) => found.push((named, vec![verdict])),
@@ -183,7 +195,7 @@ pub fn sampled(
         }
     }
     let changed = framing.is_some_and(|f| f.changed.iter().any(|c| *c));
-    if rates.self_checks == 0 || !super::checks::sampled(key, rates.self_checks) || changed {
+    if !check_drawn || changed {
         return found;
     }
     for &k in ask.asked {

@@ -100,12 +100,13 @@ pub fn reduce_finding(
 }
 
 /// The reduction `best` written as SMT-LIB types it ([`smtlib::strict`]), where a solver
-/// read it leniently: when the bug still shows on it (confirmed as every candidate is),
+/// read it leniently. When the bug still shows on it (confirmed as every candidate is),
 /// it becomes the reduction (to `out`, after `header`) — a maintainer gets standard input
-/// — and the typing is [`Typing::Strict`]; when it does not while `best` still does, the
-/// bug needs the leniency ([`Typing::Lenient`]: the finding's identity and severity say
-/// so). `None` when `best` is SMT-LIB already, cannot be repaired, or no longer confirms
-/// (a loaded machine: nothing is concluded).
+/// — and the typing is [`Typing::Strict`]. When it does not, twice, while `best` still
+/// does between the two, the bug needs the leniency ([`Typing::Lenient`]: the finding's
+/// identity and severity say so); a machine too loaded to confirm `best` concludes
+/// nothing (`None`), and a single failed run never makes a finding lenient. `None` too
+/// when `best` is SMT-LIB already.
 fn strict_typing(
     judge: &judge::FindingJudge,
     best: &str,
@@ -114,17 +115,30 @@ fn strict_typing(
     report: &mut Report,
 ) -> Result<Option<Typing>, ReduceError> {
     use super::Judge;
-    let Some(strict) = smtlib::parse(best).ok().and_then(|s| smtlib::strict::strict(&s)) else { return Ok(None) };
+    use smtlib::strict::Strict;
+    let Ok(script) = smtlib::parse(best) else { return Ok(None) };
+    let strict = match smtlib::strict::strict(&script) {
+        Strict::Standard => return Ok(None),
+        Strict::Unrepaired => return Ok(Some(Typing::Unrepaired)),
+        Strict::Repaired(s) => s,
+    };
     let text = smtlib::print(&strict);
-    report.checks += 1;
-    if judge.confirm(&text) {
-        crate::util::fs::write_atomic(out, format!("{header}{text}").as_bytes())
-            .map_err(|e| ReduceError::Write { path: out.display().to_string(), source: e })?;
-        report.reduced_bytes = text.len();
-        return Ok(Some(Typing::Strict));
+    for round in 0..2 {
+        report.checks += 1;
+        if judge.confirm(&text) {
+            crate::util::fs::write_atomic(out, format!("{header}{text}").as_bytes())
+                .map_err(|e| ReduceError::Write { path: out.display().to_string(), source: e })?;
+            report.reduced_bytes = text.len();
+            return Ok(Some(Typing::Strict));
+        }
+        if round == 0 {
+            report.checks += 1;
+            if !judge.confirm(best) {
+                return Ok(None);
+            }
+        }
     }
-    report.checks += 1;
-    Ok(judge.confirm(best).then_some(Typing::Lenient))
+    Ok(Some(Typing::Lenient))
 }
 
 /// Sets the releases `judge` keeps passing ([`super::range::guards`]) from the trigger's

@@ -9,61 +9,106 @@
 //! The repair is a search with the sort checker as its judge ([`super::check`]), not a
 //! second sort inference: candidate edits (drop a `to_real`, write a numeral as a
 //! decimal, wrap a term in `to_real`) are tried one at a time, and one is kept when the
-//! checker counts fewer conversions ([`super::check::Checked::coercions`]) or fewer
-//! diagnostics and no more of either.
+//! checker finds fewer diagnostics, or as many and fewer conversions
+//! ([`super::check::Checked::coercions`]), and the parser kept no more of the script as
+//! text it could not read (a broken command has no conversions left to count).
 
+use super::ast::CommandKind;
 use super::lexer::{Lexer, Tok, Token};
 use super::Script;
 
-/// Scripts with more tokens than this are left as they are: the search re-checks the
-/// script once per candidate edit (a reduced trigger has tens of tokens).
+/// Scripts with more tokens than this are not searched: each candidate edit re-checks
+/// the whole script (a reduced trigger has tens of tokens).
 const MAX_TOKENS: usize = 2_000;
 
-/// Edits kept at most (each one removes a conversion or a diagnostic).
-const MAX_EDITS: usize = 64;
+/// Candidate edits checked at most, over the whole search: a bound on its time (one parse
+/// and check of a 2,000-token script is well under a millisecond in a release build).
+const MAX_TRIES: usize = 4_000;
 
-/// `s` with its implicit `Int`-to-`Real` conversions made explicit and its `to_real`s of
-/// a `Real` dropped, when that leaves the checker no conversion and no more diagnostics
-/// than `s` had; `None` when `s` has nothing to repair, is too large, or cannot be
-/// repaired by these edits.
-pub fn strict(s: &Script) -> Option<Script> {
-    let text = super::print(s);
-    let first = score(&text)?;
-    if first == (0, 0) || !text.contains("to_real") && first.1 == 0 {
-        return None;
-    }
-    let mut best = (text, first);
-    for _ in 0..MAX_EDITS {
-        if best.1 .1 == 0 && !best.0.contains("to_real") {
-            break;
-        }
-        let tape = Lexer::new(best.0.as_bytes()).tape();
-        if tape.len() > MAX_TOKENS || tape.last().is_some_and(|t| t.kind == Tok::Error) {
-            return None;
-        }
-        let Some(next) = candidates(&best.0, &tape).find_map(|c| {
-            let sc = score(&c)?;
-            let (d, k) = (sc.0, sc.1);
-            let (bd, bk) = best.1;
-            ((d <= bd && k < bk) || (d < bd && k <= bk)).then_some((c, sc))
-        }) else {
-            break;
-        };
-        best = next;
-    }
-    (best.1 .1 == 0 && best.1 .0 <= first.0 && best.1 != first).then(|| super::parse(&best.0).ok()).flatten()
+/// What [`strict`] found.
+#[derive(Clone, Debug)]
+pub enum Strict {
+    /// Nothing to repair: no implicit conversion (or a logic whose numerals are Reals).
+    Standard,
+    /// The script as SMT-LIB types it.
+    Repaired(Box<Script>),
+    /// Conversions no edit here removes (or a script too large to search).
+    Unrepaired,
 }
 
-/// The checker's diagnostics and conversions on `text`; `None` when it does not parse.
-fn score(text: &str) -> Option<(usize, u32)> {
+/// What the checker says of a candidate: (diagnostics, conversions), and how much of it
+/// the parser kept as text it could not read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Score {
+    diagnostics: usize,
+    coercions: u32,
+    unread: usize,
+}
+
+/// `s` with its implicit `Int`-to-`Real` conversions made explicit and its `to_real`s of
+/// a `Real` dropped, searched as the module says.
+pub fn strict(s: &Script) -> Strict {
+    // Under a logic of Reals without Ints (`QF_LRA`, `QF_NRA`, `QF_RDL`, ...) a numeral
+    // is a Real (SMT-LIB's Reals theory): `(< x 0)` is standard there.
+    if s.logic().is_some_and(reals_only) {
+        return Strict::Standard;
+    }
+    let text = super::print(s);
+    let Some(first) = score(&text) else { return Strict::Standard };
+    let to_real = |tape: &[Token], text: &str| {
+        tape.iter().any(|t| t.kind == Tok::Symbol && text.get(t.start as usize..t.end as usize) == Some("to_real"))
+    };
+    let mut best = (text, first);
+    let mut tries = 0;
+    loop {
+        let tape = Lexer::new(best.0.as_bytes()).tape();
+        let b = best.1;
+        // Done: no conversion left, and no diagnostic a `to_real` could be behind.
+        if b.coercions == 0 && (b.diagnostics == 0 || !to_real(&tape, &best.0)) {
+            break;
+        }
+        if tape.len() > MAX_TOKENS || tape.last().is_some_and(|t| t.kind == Tok::Error) {
+            break;
+        }
+        let better =
+            |c: &Score| c.unread <= first.unread && (c.diagnostics, c.coercions) < (b.diagnostics, b.coercions);
+        let next = candidates(&best.0, &tape).take(MAX_TRIES.saturating_sub(tries)).find_map(|c| {
+            tries += 1;
+            score(&c).filter(better).map(|sc| (c, sc))
+        });
+        match next {
+            Some(n) => best = n,
+            None => break,
+        }
+    }
+    let b = best.1;
+    if b.coercions > 0 {
+        Strict::Unrepaired
+    } else if b == first || b.diagnostics > first.diagnostics {
+        Strict::Standard
+    } else {
+        super::parse(&best.0).map_or(Strict::Unrepaired, |s| Strict::Repaired(Box::new(s)))
+    }
+}
+
+/// Whether logic `l` has the Reals but not the Ints (SMT-LIB's catalogue: `RDL`, `LRA`,
+/// `NRA`, cvc5's `NRAT`), so that a numeral is a Real.
+fn reals_only(l: &str) -> bool {
+    let arith = l.trim_start_matches("QF_").trim_start_matches(|c: char| "AXUFDTBVPS".contains(c));
+    matches!(arith, "RDL" | "LRA" | "NRA" | "NRAT")
+}
+
+/// The checker's [`Score`] of `text`; `None` when it does not parse.
+fn score(text: &str) -> Option<Score> {
     let s = super::parse(text).ok()?;
     let c = super::check::check(&s);
-    Some((c.diagnostics.len(), c.coercions))
+    let unread = s.verbatim.len() + s.commands.iter().filter(|c| matches!(c.kind, CommandKind::Other { .. })).count();
+    Some(Score { diagnostics: c.diagnostics.len(), coercions: c.coercions, unread })
 }
 
 /// The candidate edits of `text` (tokenised as `tape`), cheapest first: each `(to_real X)`
-/// as `X`; each numeral as a decimal; each term (an atom that is not an operator, or a
-/// parenthesised group) wrapped in `to_real`.
+/// as `X`; each numeral as a decimal; each term inside a command (an atom that is not an
+/// operator, or a parenthesised group) wrapped in `to_real`.
 fn candidates<'a>(text: &'a str, tape: &'a [Token]) -> impl Iterator<Item = String> + 'a {
     let span = |i: usize| (tape[i].start as usize, tape[i].end as usize);
     let word = move |i: usize| text.get(span(i).0..span(i).1).unwrap_or("");
@@ -128,38 +173,78 @@ fn candidates<'a>(text: &'a str, tape: &'a [Token]) -> impl Iterator<Item = Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::smtlib::{check::check, parse, parse_strict, print};
 
-    fn strict_text(t: &str) -> Option<String> {
-        strict(&super::super::parse(t).unwrap()).map(|s| super::super::print(&s))
+    fn strict_text(t: &str) -> Strict {
+        strict(&parse(t).unwrap())
     }
 
-    /// The implicit conversions z3 and cvc5 accept become SMT-LIB's explicit ones; a
-    /// script that is SMT-LIB already, or whose mixing no edit can repair, is left alone.
+    /// The implicit conversions z3 and cvc5 accept become SMT-LIB's explicit ones, each
+    /// repair read by the strict parser with no diagnostic and no conversion left.
     #[test]
     fn implicit_conversions_become_explicit() {
         let cases = [
             ("(assert (< 0.0 0))(check-sat)", "0.0 0.0"),
             ("(assert (= 0.0 (+ 1 0.0)))(check-sat)", "(+ 1.0 0.0)"),
             ("(assert (not (= (to_real 0.0) 0.0)))(check-sat)", "(= 0.0 0.0)"),
+            ("(assert (< (to_real 0.0) 0))(check-sat)", "(< 0.0 0.0)"),
             ("(declare-const x Int)(declare-const y Real)(assert (< x y))(check-sat)", "(to_real x)"),
             ("(declare-fun f (Real) Bool)(declare-const n Int)(assert (f n))(check-sat)", "(f (to_real n))"),
+            (
+                "(declare-const x Int)(declare-const y Int)(assert (= x y 0.5))(check-sat)",
+                "(= (to_real x) (to_real y) 0.5)",
+            ),
+            ("(define-fun c () Real 0)(assert (< c 1.5))(check-sat)", "(define-fun c () Real 0.0)"),
+            (
+                "(declare-const x Real)(assert (forall ((y Int)) (< x y)))(check-sat)",
+                "(forall ((y Int)) (< x (to_real y)))",
+            ),
+            ("(declare-const x Real)(assert (let ((y 1)) (< x y)))(check-sat)", "(let ((y 1.0)) (< x y))"),
         ];
         let mut repaired = 0;
         for (t, want) in cases {
-            let s = super::super::parse(t).unwrap();
-            assert!(super::super::check::check(&s).coercions > 0 || t.contains("to_real"), "{t}");
-            let got = strict_text(t).unwrap_or_else(|| panic!("not repaired: {t}"));
+            let before = check(&parse(t).unwrap());
+            assert!(before.coercions > 0 || !before.diagnostics.is_empty(), "{t}: nothing to repair");
+            let Strict::Repaired(s) = strict_text(t) else { panic!("not repaired: {t}") };
+            let got = print(&s);
             assert!(got.contains(want), "{t} -> {got}");
-            let c = super::super::check::check(&super::super::parse(&got).unwrap());
+            let strict_parse = parse_strict(&got).unwrap_or_else(|e| panic!("{got}: {e:?}"));
+            let c = check(&strict_parse);
             assert_eq!((c.coercions, c.diagnostics.len()), (0, 0), "{got}");
             repaired += 1;
         }
         assert_eq!(repaired, cases.len());
-        // Already SMT-LIB: nothing to do, and Int arithmetic is never made Real.
-        for t in ["(declare-const x Int)(assert (< x 0))(check-sat)", "(assert (< 0.0 1.5))(check-sat)"] {
-            let s = super::super::parse(t).unwrap();
-            assert_eq!(super::super::check::check(&s).coercions, 0, "{t}");
-            assert_eq!(strict_text(t), None, "{t}");
+    }
+
+    /// Standard input is left alone: Int arithmetic, indices, binders' sorts and
+    /// floating-point conversions are never made Real, and under a logic of Reals a
+    /// numeral is a Real already.
+    #[test]
+    fn standard_input_is_left_alone() {
+        for t in [
+            "(declare-const x Int)(assert (< x 0))(check-sat)",
+            "(assert (< 0.0 1.5))(check-sat)",
+            "(declare-const b (_ BitVec 8))(assert (= ((_ extract 7 0) b) #x00))(check-sat)",
+            "(declare-const f (_ FloatingPoint 11 53))(assert (fp.eq f ((_ to_fp 11 53) RNE 1.0)))(check-sat)",
+            "(declare-const x Int)(assert (forall ((y Int)) (< x y)))(check-sat)",
+            "(set-logic QF_LRA)(declare-const x Real)(assert (< x (+ 1 2)))(check-sat)",
+            "(set-logic QF_UFNRA)(declare-const x Real)(assert (< (* x x) 2))(check-sat)",
+        ] {
+            assert!(matches!(strict_text(t), Strict::Standard), "{t}");
         }
+    }
+
+    /// The checker counts each Int an application converts, once the signature is
+    /// chosen: an overloaded user function's refused declaration counts nothing.
+    #[test]
+    fn conversions_are_counted_once_per_argument() {
+        let count = |t: &str| check(&parse(t).unwrap()).coercions;
+        assert_eq!(count("(assert (= 1 2 0.5))"), 2);
+        assert_eq!(count("(assert (= 0.5 1 2))"), 2);
+        assert_eq!(count("(assert (< (+ 1 2 0.5) 3))"), 3);
+        assert_eq!(count("(assert (< (+ 1 2) 3))"), 0);
+        assert_eq!(count("(declare-fun f (Int Int) Bool)(declare-fun f (Real Bool) Bool)(assert (f 1 2))"), 0);
+        assert_eq!(count("(declare-fun f (Int Bool) Bool)(declare-fun f (Real Int) Bool)(assert (f 1 2))"), 1);
+        assert_eq!(count("(define-fun c () Real 0)"), 1);
     }
 }

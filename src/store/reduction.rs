@@ -76,6 +76,9 @@ pub enum Typing {
     /// The bug shows only with the solver's implicit conversions: a bug of the solver's
     /// extension of SMT-LIB (its maintainers' unit of triage is that extension).
     Lenient,
+    /// The trigger has conversions SMT-LIB does not have and no repair removed them:
+    /// whether the bug needs them is not known, but its input is not SMT-LIB.
+    Unrepaired,
 }
 
 fn is_zero(x: &f64) -> bool {

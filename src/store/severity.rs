@@ -109,10 +109,10 @@ pub struct Severity {
     /// its own error ranked P1 without a word). Read from the stored answer, never from a
     /// trigger that can `echo` the words.
     pub after_own_error: bool,
-    /// The bug shows only through the solver's implicit conversions (an `Int` where
-    /// SMT-LIB wants a `Real`): its input is not SMT-LIB (a judge read C1's "default"
+    /// The reduced trigger is not SMT-LIB as typed (implicit conversions between Int and
+    /// Real): the bug needs them, or no repair removed them (a judge read C1's "default"
     /// label as hiding that, judge29a).
-    pub lenient: bool,
+    pub typing: Option<super::reduction::Typing>,
 }
 
 /// P1 (read first) to P4.
@@ -167,7 +167,7 @@ impl Severity {
             dialect: m.cause.dialect.clone(),
             trigger_bytes: trigger.len(),
             after_own_error: after_own_error(m, trigger),
-            lenient: super::identity::lenient(m),
+            typing: m.reduction.as_ref().and_then(|r| r.typing).filter(|t| *t != super::reduction::Typing::Strict),
         }
     }
 
@@ -178,7 +178,7 @@ impl Severity {
             Priority::P3
         } else if self.impact <= Impact::InvalidModel
             && self.configuration <= Configuration::StandardOptions
-            && !self.lenient
+            && self.typing.is_none()
         {
             Priority::P1
         } else {
@@ -214,8 +214,12 @@ impl Severity {
         if self.after_own_error {
             s.push_str(" · after the solver's own error on the input");
         }
-        if self.lenient {
-            s.push_str(" · needs its lenient typing (an Int where SMT-LIB wants a Real)");
+        match self.typing {
+            Some(super::reduction::Typing::Lenient) => {
+                s.push_str(" · needs its lenient typing (conversions between Int and Real SMT-LIB does not make)")
+            }
+            Some(_) => s.push_str(" · its input is not SMT-LIB (conversions between Int and Real)"),
+            None => {}
         }
         for c in &self.caveats {
             s.push_str(&format!(" · `{}` is {} by its maintainers", c.name(), c.standing.as_str()));
@@ -365,6 +369,10 @@ mod tests {
         let s = Severity::of(&m, PLAIN, z3, false);
         assert_eq!(s.priority(), Priority::P2);
         assert!(s.summary().contains("lenient typing"), "{}", s.summary());
+        m.reduction.as_mut().unwrap().typing = Some(super::super::reduction::Typing::Unrepaired);
+        let s = Severity::of(&m, PLAIN, z3, false);
+        assert_eq!(s.priority(), Priority::P2);
+        assert!(s.summary().contains("not SMT-LIB"), "{}", s.summary());
         m.reduction.as_mut().unwrap().typing = Some(super::super::reduction::Typing::Strict);
         assert_eq!(Severity::of(&m, PLAIN, z3, false).priority(), Priority::P1);
     }

@@ -220,8 +220,10 @@ impl<'s> Checker<'s> {
             (w, [None::<SortRef>; 4])
         };
         let args = std::mem::take(&mut self.args);
-        let counted = self.coercions.get();
-        let r = (|| {
+        // The signature's result, and how many of the arguments it converts from Int to
+        // Real (counted once the whole application unified: an `=` whose first Real
+        // comes after two Ints converts both).
+        let r = (|| -> Option<(SortRef, u32)> {
             let n = sig.params.len();
             match sig.shape {
                 Shape::Fixed => {
@@ -237,7 +239,8 @@ impl<'s> Checker<'s> {
                     if !sig.constraints_hold(&w) {
                         return None;
                     }
-                    self.result(sig, &w, &mut se, qual)
+                    let k = sig.params.iter().zip(&args).filter(|(p, &a)| converted(p, a, &se)).count();
+                    Some((self.result(sig, &w, &mut se, qual)?, k as u32))
                 }
                 Shape::Chainable | Shape::Pairwise => {
                     if nargs < 2 {
@@ -249,14 +252,15 @@ impl<'s> Checker<'s> {
                             return None;
                         }
                     }
-                    self.result(sig, &w, &mut se, qual)
+                    let k = args.iter().filter(|&&a| converted(&sig.params[0], a, &se)).count();
+                    Some((self.result(sig, &w, &mut se, qual)?, k as u32))
                 }
                 Shape::LeftAssoc | Shape::RightAssoc => {
                     // `(and)`, `(or)` and unary `(and x)`, `(+ x)` are accepted by z3 and
                     // cvc5; a unary application has its argument's sort.
                     if nargs == 0 {
                         return (sig.result == SortPat::Bool && sig.params[0] == SortPat::Bool)
-                            .then_some(SortRef::BOOL);
+                            .then_some((SortRef::BOOL, 0));
                     }
                     if nargs == 1 {
                         // Only these are read unary by z3 and cvc5 (`(=> x)` is rejected).
@@ -264,11 +268,12 @@ impl<'s> Checker<'s> {
                             return None;
                         }
                         let (mut w, mut se) = fresh();
-                        return self.unify_pat(&sig.params[0], args[0], &mut w, &mut se).then_some(args[0]);
+                        return self.unify_pat(&sig.params[0], args[0], &mut w, &mut se).then_some((args[0], 0));
                     }
                     let left = sig.shape == Shape::LeftAssoc;
                     let at = |i: usize| if left { args[i] } else { args[args.len() - 1 - i] };
                     let mut acc = at(0);
+                    let mut k = 0;
                     for i in 1..args.len() {
                         let next = at(i);
                         let (mut w, mut se) = fresh();
@@ -279,20 +284,23 @@ impl<'s> Checker<'s> {
                         {
                             return None;
                         }
+                        // The accumulated side is an argument only at the first step.
+                        let (acc_p, next_p) =
+                            if left { (&sig.params[0], &sig.params[1]) } else { (&sig.params[1], &sig.params[0]) };
+                        k += u32::from(converted(next_p, next, &se)) + u32::from(i == 1 && converted(acc_p, acc, &se));
                         acc = self.result(sig, &w, &mut se, None)?;
                     }
                     match qual {
                         Some(q) if q != acc => None,
-                        _ => Some(acc),
+                        _ => Some((acc, k)),
                     }
                 }
             }
         })();
         self.args = args;
-        if r.is_none() {
-            self.coercions.set(counted);
-        }
-        r
+        let (r, k) = r?;
+        self.coercions.set(self.coercions.get().saturating_add(k));
+        Some(r)
     }
 
     pub(super) fn result(
@@ -326,10 +334,9 @@ impl<'s> Checker<'s> {
             | (SortPat::String, SortKind::String)
             | (SortPat::RegLan, SortKind::RegLan)
             | (SortPat::RoundingMode, SortKind::RoundingMode) => true,
-            (SortPat::Real, SortKind::Int) => {
-                self.coerced();
-                true
-            }
+            // An implicit conversion, counted by the caller once the signature is chosen
+            // ([`converted`]).
+            (SortPat::Real, SortKind::Int) => true,
             (SortPat::BitVec(e), SortKind::BitVec(n)) => unify_width(e, *n, w),
             (SortPat::Float(e, s), SortKind::Float(a, b)) => {
                 let (a, b) = (*a, *b);
@@ -357,14 +364,9 @@ impl<'s> Checker<'s> {
                     // Mixed Int/Real equalities and ites, as z3 and cvc5 accept them.
                     Some(b) if b == SortRef::INT && a == SortRef::REAL => {
                         se[i] = Some(a);
-                        self.coerced();
                         true
                     }
-                    Some(b) if b == SortRef::REAL && a == SortRef::INT => {
-                        self.coerced();
-                        true
-                    }
-                    Some(_) => false,
+                    Some(b) => b == SortRef::REAL && a == SortRef::INT,
                 }
             }
             _ => false,
@@ -379,4 +381,16 @@ impl<'s> Checker<'s> {
     ) -> Option<SortRef> {
         self.sorts.instantiate(p, w, se)
     }
+}
+
+/// Whether argument sort `a`, matched to `p` in a signature whose parameters resolved to
+/// `se`, is an Int the application reads as a Real (an implicit conversion: z3 and cvc5
+/// accept it; SMT-LIB's Reals_Ints theory converts only by `to_real`).
+fn converted(p: &SortPat, a: SortRef, se: &[Option<SortRef>; 4]) -> bool {
+    a == SortRef::INT
+        && match p {
+            SortPat::Real => true,
+            SortPat::Param(i) => se.get(*i as usize) == Some(&Some(SortRef::REAL)),
+            _ => false,
+        }
 }

@@ -14,6 +14,8 @@ impl<'s> Checker<'s> {
             return;
         }
         if want == SortRef::REAL && got == SortRef::INT {
+            // A definition's Int body for its Real result, a Real argument given an Int.
+            self.coerced();
             return;
         }
         let msg = format!("{what} has sort {}, expected {}", self.sorts.display(got), self.sorts.display(want));
