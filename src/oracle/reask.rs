@@ -133,10 +133,12 @@ impl Rates {
     }
 }
 
-/// The limits of the re-asking oracles' fresh processes, one rule for every caller: four
-/// times the query's own limit, at least a second (a fresh process starts up; cvc5's and
-/// bitwuzla's drivers start an interpreter), and no more than `cap` where the caller has
-/// one (a campaign's `--timeout`: a quick pre-screen's turn has a tenth of it).
+/// The limits of the re-asking oracles' fresh processes: four times `query`, at least a
+/// second (a fresh process starts up; cvc5's and bitwuzla's drivers start an
+/// interpreter), and no more than `cap` where the caller has one. The fuzz targets pass
+/// their per-query limit (250 ms: 1 s); a campaign passes its `--timeout` as both, so
+/// its re-asks get the whole limit (a proof or model check costs more than the answer it
+/// checks, and a quick pre-screen's turn has only a tenth of it).
 pub fn limits(query: std::time::Duration, cap: Option<std::time::Duration>, base: &Limits) -> Limits {
     let time = (query * 4).max(std::time::Duration::from_secs(1));
     Limits { time: cap.map_or(time, |c| time.min(c)), ..*base }

@@ -118,7 +118,7 @@ fn strict_typing(
     use smtlib::strict::Strict;
     let Ok(script) = smtlib::parse(best) else { return Ok(None) };
     let strict = match smtlib::strict::strict(&script) {
-        Strict::Standard => return Ok(None),
+        Strict::Standard | Strict::Unsearched => return Ok(None),
         Strict::Unrepaired => return Ok(Some(Typing::Unrepaired)),
         Strict::Repaired(s) => s,
     };

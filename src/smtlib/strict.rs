@@ -10,8 +10,10 @@
 //! second sort inference: candidate edits (drop a `to_real`, write a numeral as a
 //! decimal, wrap a term in `to_real`) are tried one at a time, and one is kept when the
 //! checker finds fewer diagnostics, or as many and fewer conversions
-//! ([`super::check::Checked::coercions`]), and the parser kept no more of the script as
-//! text it could not read (a broken command has no conversions left to count).
+//! ([`super::check::Checked::coercions`]), no diagnostic it did not find before (a
+//! wrapped sort or binder would trade its conversions for one), and the parser kept no
+//! more of the script as text it could not read (a broken command has no conversions
+//! left to count).
 
 use super::ast::CommandKind;
 use super::lexer::{Lexer, Tok, Token};
@@ -32,70 +34,104 @@ pub enum Strict {
     Standard,
     /// The script as SMT-LIB types it.
     Repaired(Box<Script>),
-    /// Conversions no edit here removes (or a script too large to search).
+    /// Conversions no edit here removes, or a Real under a logic of Ints alone.
     Unrepaired,
+    /// Too large to search, or the search's bound reached: nothing is claimed.
+    Unsearched,
 }
 
 /// What the checker says of a candidate: (diagnostics, conversions), and how much of it
 /// the parser kept as text it could not read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Score {
-    diagnostics: usize,
+    /// The checker's diagnostics, by message.
+    diagnostics: Vec<String>,
     coercions: u32,
     unread: usize,
+}
+
+impl Score {
+    /// Whether a `to_real` of a Real is among the diagnostics (what an unwrap repairs).
+    fn to_real_of_real(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.contains("to_real"))
+    }
+
+    /// Whether `self` is a repair of `from`, no worse for the parser than `first`.
+    fn improves(&self, from: &Score, first: &Score) -> bool {
+        self.unread <= first.unread
+            && self.diagnostics.iter().all(|d| from.diagnostics.contains(d))
+            && (self.diagnostics.len(), self.coercions) < (from.diagnostics.len(), from.coercions)
+    }
+}
+
+/// What a logic says of mixing Ints and Reals (SMT-LIB's logic catalogue).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mixing {
+    /// Reals alone (`RDL`, `LRA`, `NRA`, cvc5's `NRAT`): a numeral is a Real.
+    RealsOnly,
+    /// Ints alone (`IDL`, `LIA`, `NIA`): a Real is outside the logic, repaired or not.
+    IntsOnly,
+    /// `AUFLIRA` and `AUFNIRA`, whose logic files make an Int argument of a Real operator
+    /// syntactic sugar for `to_real`: the conversion is standard there.
+    Sugar,
+    /// Both sorts, conversions explicit (`LIRA`, `ALL`, no logic).
+    Explicit,
+}
+
+fn mixing(logic: &str) -> Mixing {
+    let l = logic.to_ascii_uppercase();
+    let mut rest = l.as_str();
+    for prefix in ["HO_", "SEP_", "QF_"] {
+        rest = rest.strip_prefix(prefix).unwrap_or(rest);
+    }
+    if matches!(rest, "AUFLIRA" | "AUFNIRA") {
+        return Mixing::Sugar;
+    }
+    match rest.trim_start_matches(|c: char| "AXUFDTBVPSC".contains(c)) {
+        "RDL" | "LRA" | "NRA" | "NRAT" => Mixing::RealsOnly,
+        "IDL" | "LIA" | "NIA" => Mixing::IntsOnly,
+        _ => Mixing::Explicit,
+    }
 }
 
 /// `s` with its implicit `Int`-to-`Real` conversions made explicit and its `to_real`s of
 /// a `Real` dropped, searched as the module says.
 pub fn strict(s: &Script) -> Strict {
-    // Under a logic of Reals without Ints (`QF_LRA`, `QF_NRA`, `QF_RDL`, ...) a numeral
-    // is a Real (SMT-LIB's Reals theory): `(< x 0)` is standard there.
-    if s.logic().is_some_and(reals_only) {
+    let text = super::print(s);
+    let Some(first) = score(&text) else { return Strict::Unsearched };
+    let tape = Lexer::new(text.as_bytes()).tape();
+    let word = |t: &Token| text.get(t.start as usize..t.end as usize).unwrap_or("");
+    let ints = tape.iter().any(|t| t.kind == Tok::Symbol && matches!(word(t), "Int" | "to_real" | "to_int" | "is_int"));
+    match s.logic().map(mixing) {
+        // A numeral is a Real there: only a declared Int (or a conversion function,
+        // outside such a logic anyway) can be converted implicitly.
+        Some(Mixing::RealsOnly) if !ints => return Strict::Standard,
+        Some(Mixing::Sugar) if !first.to_real_of_real() => return Strict::Standard,
+        Some(Mixing::IntsOnly) if first.coercions > 0 => return Strict::Unrepaired,
+        _ => {}
+    }
+    if first.coercions == 0 && !first.to_real_of_real() {
         return Strict::Standard;
     }
-    let text = super::print(s);
-    let Some(first) = score(&text) else { return Strict::Standard };
-    let to_real = |tape: &[Token], text: &str| {
-        tape.iter().any(|t| t.kind == Tok::Symbol && text.get(t.start as usize..t.end as usize) == Some("to_real"))
-    };
-    let mut best = (text, first);
+    let mut best = (text, first.clone());
     let mut tries = 0;
-    loop {
+    while best.1.coercions > 0 || best.1.to_real_of_real() {
         let tape = Lexer::new(best.0.as_bytes()).tape();
-        let b = best.1;
-        // Done: no conversion left, and no diagnostic a `to_real` could be behind.
-        if b.coercions == 0 && (b.diagnostics == 0 || !to_real(&tape, &best.0)) {
-            break;
+        if tape.len() > MAX_TOKENS || tape.last().is_some_and(|t| t.kind == Tok::Error) || tries >= MAX_TRIES {
+            return Strict::Unsearched;
         }
-        if tape.len() > MAX_TOKENS || tape.last().is_some_and(|t| t.kind == Tok::Error) {
-            break;
-        }
-        let better =
-            |c: &Score| c.unread <= first.unread && (c.diagnostics, c.coercions) < (b.diagnostics, b.coercions);
-        let next = candidates(&best.0, &tape).take(MAX_TRIES.saturating_sub(tries)).find_map(|c| {
+        let from = &best.1;
+        let next = candidates(&best.0, &tape).take(MAX_TRIES - tries).find_map(|c| {
             tries += 1;
-            score(&c).filter(better).map(|sc| (c, sc))
+            score(&c).filter(|sc| sc.improves(from, &first)).map(|sc| (c, sc))
         });
         match next {
             Some(n) => best = n,
-            None => break,
+            None if tries >= MAX_TRIES => return Strict::Unsearched,
+            None => return Strict::Unrepaired,
         }
     }
-    let b = best.1;
-    if b.coercions > 0 {
-        Strict::Unrepaired
-    } else if b == first || b.diagnostics > first.diagnostics {
-        Strict::Standard
-    } else {
-        super::parse(&best.0).map_or(Strict::Unrepaired, |s| Strict::Repaired(Box::new(s)))
-    }
-}
-
-/// Whether logic `l` has the Reals but not the Ints (SMT-LIB's catalogue: `RDL`, `LRA`,
-/// `NRA`, cvc5's `NRAT`), so that a numeral is a Real.
-fn reals_only(l: &str) -> bool {
-    let arith = l.trim_start_matches("QF_").trim_start_matches(|c: char| "AXUFDTBVPS".contains(c));
-    matches!(arith, "RDL" | "LRA" | "NRA" | "NRAT")
+    super::parse(&best.0).map_or(Strict::Unrepaired, |s| Strict::Repaired(Box::new(s)))
 }
 
 /// The checker's [`Score`] of `text`; `None` when it does not parse.
@@ -103,7 +139,8 @@ fn score(text: &str) -> Option<Score> {
     let s = super::parse(text).ok()?;
     let c = super::check::check(&s);
     let unread = s.verbatim.len() + s.commands.iter().filter(|c| matches!(c.kind, CommandKind::Other { .. })).count();
-    Some(Score { diagnostics: c.diagnostics.len(), coercions: c.coercions, unread })
+    let diagnostics = c.diagnostics.into_iter().map(|d| d.message).collect();
+    Some(Score { diagnostics, coercions: c.coercions, unread })
 }
 
 /// The candidate edits of `text` (tokenised as `tape`), cheapest first: each `(to_real X)`
@@ -135,15 +172,21 @@ fn candidates<'a>(text: &'a str, tape: &'a [Token]) -> impl Iterator<Item = Stri
     let unwrap = (0..tape.len()).filter_map(move |i| {
         let is_to_real = tape[i].kind == Tok::LParen && tape.get(i + 1).is_some_and(|_| word(i + 1) == "to_real");
         let end = if is_to_real { close(i)? } else { return None };
-        let (inner_start, inner_end) = (span(i + 2).0, span(end - 1).1);
-        (i + 2 < end)
-            .then(|| format!("{}{}{}", &text[..span(i).0], &text[inner_start..inner_end], &text[span(end).1..]))
+        // Exactly one term inside: an atom, or one group (`(to_real 1 2)` spliced into
+        // its parent would change the parent's arity).
+        let inner_end = match tape.get(i + 2)?.kind {
+            Tok::LParen => close(i + 2)?,
+            Tok::RParen => return None,
+            _ => i + 2,
+        };
+        (inner_end + 1 == end).then(|| {
+            format!("{}{}{}", &text[..span(i).0], &text[span(i + 2).0..span(inner_end).1], &text[span(end).1..])
+        })
     });
     let decimals = (0..tape.len())
         .filter(move |&i| tape[i].kind == Tok::Numeral)
         .map(move |i| format!("{}.0{}", &text[..span(i).1], &text[span(i).1..]));
-    // Each token's depth (an opening parenthesis counts itself): only what is inside a
-    // command's arguments is a term to wrap, never a command.
+    // Each token's depth (an opening parenthesis counts itself): never a command wrapped.
     let mut depth = Vec::with_capacity(tape.len());
     let mut d = 0usize;
     for t in tape {
@@ -155,14 +198,13 @@ fn candidates<'a>(text: &'a str, tape: &'a [Token]) -> impl Iterator<Item = Stri
             d = d.saturating_sub(1);
         }
     }
+    // An atom anywhere inside a command but at a head (a definition's body is at depth
+    // 1); a group inside a command's argument.
     let wraps = (0..tape.len()).filter_map(move |i| {
-        if depth[i] < 2 {
-            return None;
-        }
         let after_open = i > 0 && tape[i - 1].kind == Tok::LParen;
         let end = match tape[i].kind {
-            Tok::LParen => close(i)?,
-            Tok::Symbol | Tok::QuotedSymbol if !after_open => i,
+            Tok::LParen if depth[i] >= 2 => close(i)?,
+            Tok::Symbol | Tok::QuotedSymbol if !after_open && depth[i] >= 1 => i,
             _ => return None,
         };
         Some(format!("{}(to_real {}){}", &text[..span(i).0], &text[span(i).0..span(end).1], &text[span(end).1..]))
@@ -195,6 +237,11 @@ mod tests {
                 "(= (to_real x) (to_real y) 0.5)",
             ),
             ("(define-fun c () Real 0)(assert (< c 1.5))(check-sat)", "(define-fun c () Real 0.0)"),
+            ("(declare-const n Int)(define-fun f () Real n)(assert (< f 1.5))(check-sat)", "Real (to_real n))"),
+            (
+                "(set-logic QF_LRA)(declare-const n Int)(declare-const x Real)(assert (< x n))(check-sat)",
+                "(< x (to_real n))",
+            ),
             (
                 "(declare-const x Real)(assert (forall ((y Int)) (< x y)))(check-sat)",
                 "(forall ((y Int)) (< x (to_real y)))",
@@ -229,8 +276,34 @@ mod tests {
             "(declare-const x Int)(assert (forall ((y Int)) (< x y)))(check-sat)",
             "(set-logic QF_LRA)(declare-const x Real)(assert (< x (+ 1 2)))(check-sat)",
             "(set-logic QF_UFNRA)(declare-const x Real)(assert (< (* x x) 2))(check-sat)",
+            "(set-logic qf_lra)(declare-const x Real)(assert (< x 1))(check-sat)",
+            // AUFLIRA's logic file makes an Int argument of a Real operator sugar.
+            "(set-logic AUFLIRA)(declare-const x Real)(assert (< x 1))(check-sat)",
         ] {
             assert!(matches!(strict_text(t), Strict::Standard), "{t}");
+        }
+        // A Real under a logic of Ints alone is outside it, whatever the repair.
+        let lia = "(set-logic QF_LIA)(declare-const x Int)(assert (= (/ x 2) 1))(check-sat)";
+        assert!(matches!(strict_text(lia), Strict::Unrepaired), "{lia}");
+    }
+
+    /// No repair changes more than typing: an unwrap never splices two arguments into
+    /// the parent, and no sort or binder is wrapped to trade its conversions for a
+    /// diagnostic.
+    #[test]
+    fn a_repair_changes_nothing_but_typing() {
+        for (t, never) in [
+            ("(assert (< 0.5 (to_real 1 2)))(check-sat)", "0.5 1"),
+            (
+                "(declare-const x Real)(assert (forall ((b Bool) (y Int)) (and (< x y) (bvadd b b))))(check-sat)",
+                "(to_real Bool)",
+            ),
+            ("(declare-const x Real)(assert (forall ((y Int)) (< x y)))(assert (not 1))(check-sat)", "(to_real (y"),
+        ] {
+            if let Strict::Repaired(s) = strict_text(t) {
+                let got = print(&s);
+                assert!(!got.contains(never), "{t} -> {got}");
+            }
         }
     }
 

@@ -294,7 +294,7 @@ fn key_with(
         // the check that failed.
         _ if lenient(m) => {
             let check = match m.kind {
-                BugKind::CheckFailed => m.signature.split(':').next().unwrap_or_default(),
+                BugKind::CheckFailed => crate::solver::checks::check_of_failure(&m.signature).map_or("", |c| c.name()),
                 _ => "",
             };
             format!("typing|lenient|{check}|{}", fix_of(m))
