@@ -37,6 +37,18 @@ pub(super) fn count_mutant(
     errored || timed_out || exhausted
 }
 
+/// Where a turn's mutants are judged: the campaign, the mutator that made them, the
+/// turn, the limits a confirmation runs under, the worker's scratch directory and index.
+#[derive(Clone, Copy)]
+pub(super) struct Judging<'a, 's> {
+    pub(super) sh: &'a Shared,
+    pub(super) m: &'a dyn Mutator<'s>,
+    pub(super) t: &'a Turn,
+    pub(super) limits: &'a Limits,
+    pub(super) tmp: &'a Path,
+    pub(super) w: usize,
+}
+
 /// A mutant with its answers, to judge.
 pub(super) struct Judged<'a> {
     pub(super) i: usize,
@@ -48,17 +60,8 @@ pub(super) struct Judged<'a> {
 
 /// Judges a mutant's answers ([`oracle::judge`]) and confirms each candidate
 /// ([`confirm_and_store`]): the distinct bugs stored.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn candidates(
-    sh: &Shared,
-    m: &dyn Mutator<'_>,
-    j: &Judged,
-    t: &Turn,
-    limits: &Limits,
-    tmp: &Path,
-    w: usize,
-    y: &mut super::stats::Yield,
-) -> u64 {
+pub(super) fn candidates(c: &Judging, j: &Judged, y: &mut super::stats::Yield) -> u64 {
+    let Judging { sh, m, t, limits, tmp, w } = *c;
     let Judged { i, engine, mutant, rs, seed_framing } = *j;
     let seed = &sh.seeds[i];
     // A STORM instance is satisfied by its witness: any `unsat` is a candidate. A fusion

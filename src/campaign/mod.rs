@@ -10,6 +10,7 @@
 //! ([`oracle`]), bisected over the installed releases of the blamed solver, and
 //! deduplicated ([`store`]).
 
+mod batch;
 mod candidates;
 mod confirm;
 mod engines;

@@ -4,23 +4,14 @@
 //! the solvers' own self-checks after a definite answer (`--self-checks`). What they find
 //! is confirmed and stored like every other candidate ([`confirm_and_store`]).
 
-use super::candidates::Judged;
-use super::worker::{time_up, Turn};
+use super::candidates::{Judged, Judging};
+use super::worker::time_up;
 use super::*;
-use crate::mutate::{Construction, Mutator};
+use crate::mutate::Construction;
 
 /// Re-asks the mutant of `j` when it is sampled; the distinct bugs stored.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn recheck(
-    sh: &Shared,
-    m: &dyn Mutator<'_>,
-    j: &Judged,
-    t: &Turn,
-    limits: &Limits,
-    tmp: &Path,
-    w: usize,
-    y: &mut super::stats::Yield,
-) -> u64 {
+pub(super) fn recheck(c: &Judging, j: &Judged, y: &mut super::stats::Yield) -> u64 {
+    let Judging { sh, m, t, limits, tmp, w } = *c;
     let Judged { i, engine, mutant, rs, seed_framing } = *j;
     let rates = oracle::reask::Rates { core: sh.cfg.core_rate, self_checks: sh.cfg.self_checks };
     let (core_drawn, check_drawn) = rates.drawn(mutant.rng_seed);

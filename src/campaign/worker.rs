@@ -1,6 +1,7 @@
 //! One worker's loop: take a turn, pre-screen its seed once, make a batch of mutants,
 //! run them on every solver's session and hand suspicious answers to [`super::confirm`].
 
+use super::batch::{claim_quota, make_batch};
 use super::candidates::{candidates, count_mutant, Judged};
 use super::engines::{partner_for, MutatorCache, SessionReference};
 use super::prescreen::prescreen;
@@ -86,13 +87,6 @@ pub(super) fn worker(sh: &Shared, w: usize) {
     drop(sessions); // kills the solver processes
 }
 
-/// The mutant text (over all solvers) after which a turn's batch stops: a batch of
-/// [`crate::store::campaign::Config::batch`] mutants is held at once, with their scripts
-/// and the solvers' input, so a seed of megabytes would cost many times its size per
-/// mutant (issue 37). Under half a megabyte of text a mutant (all solvers together), the
-/// default batch of 8 is whole.
-const BATCH_BYTES: usize = 4 << 20;
-
 /// A turn's solvers (those that read the seed, and for a fusion its partner too), their
 /// time limit, and the blames the seeds already carry.
 pub(super) struct Turn {
@@ -172,9 +166,10 @@ pub(super) fn fuzz_batch<'s>(
         }
         let judged = Judged { i, engine, mutant, rs: &rs, seed_framing: seed_framing.as_ref() };
         let before = (batch_yield.candidates, new_bugs);
-        new_bugs += candidates(sh, &*m, &judged, &t, limits, tmp, w, &mut batch_yield);
+        let judging = super::candidates::Judging { sh, m: &*m, t: &t, limits, tmp, w };
+        new_bugs += candidates(&judging, &judged, &mut batch_yield);
         // The unsat-core oracle and the solvers' own self-checks, on their sample.
-        new_bugs += super::reask::recheck(sh, &*m, &judged, &t, limits, tmp, w, &mut batch_yield);
+        new_bugs += super::reask::recheck(&judging, &judged, &mut batch_yield);
         let clean = !was_bad && (batch_yield.candidates, new_bugs) == before;
         super::grow::consider(sh, &*m, i, engine, mutant, &rs, t.limit, clean);
     }
@@ -243,43 +238,6 @@ fn ready<'s>(
     };
     m.prepare(seed.script(), &mut ctx)?;
     Ok(Turn { solvers, limit, seed_blames, baseline })
-}
-
-/// A batch of distinct mutants, each from its own draw, within [`BATCH_BYTES`] of text.
-fn make_batch<'s>(sh: &Shared, m: &mut (dyn Mutator<'s> + 's), i: usize, engine: Engine, turn: u64) -> Vec<Mutant> {
-    let mut mutants: Vec<Mutant> = vec![];
-    let mut batch_bytes = 0;
-    for b in 0..sh.cfg.batch as u64 {
-        // A batch holds its mutants' texts and scripts and the solvers' input at once:
-        // on a seed of megabytes, fewer mutants a turn keep that within BATCH_BYTES.
-        if batch_bytes >= BATCH_BYTES {
-            break;
-        }
-        let rng_seed = mix(&[sh.cfg.seed, sh.run as u64, sh.seeds[i].draw, engine as u64, turn, b]);
-        if let Some(x) = m.mutate(rng_seed) {
-            batch_bytes += x.texts.iter().map(String::len).sum::<usize>();
-            if !mutants.iter().any(|y| y.texts == x.texts) {
-                mutants.push(x);
-            }
-        }
-    }
-    mutants
-}
-
-/// Claims the batch's share of `--mutants N`: false (and the run stops) when none is left.
-fn claim_quota(sh: &Shared, mutants: &mut Vec<Mutant>) -> bool {
-    if let Some(q) = &sh.quota {
-        let want = mutants.len() as u64;
-        let got = match q.fetch_update(Relaxed, Relaxed, |left| Some(left.saturating_sub(want))) {
-            Ok(left) | Err(left) => left.min(want),
-        };
-        mutants.truncate(got as usize);
-        if mutants.is_empty() {
-            sh.stop.store(true, Relaxed);
-            return false;
-        }
-    }
-    true
 }
 
 /// Every solver of the turn's answers per mutant; `None` when the run's time is up (the
