@@ -187,21 +187,29 @@ fn campaign_survives_crashing_and_hanging_solvers_and_stores_one_crash_bug() {
     let found = metas(&out);
     // bv_bitwise.smt2 itself uses bvxor: a seed finding, and its mutants that crash the
     // same way are not new bugs. Other seeds' mutants reach bvxor through OpFuzz: one
-    // fuzzing finding, however often it is hit.
-    let seed_crash: Vec<&Meta> = found.iter().map(|m| &m.1).filter(|m| m.seed_finding).collect();
-    assert_eq!(seed_crash.len(), 1, "{seed_crash:?}");
-    assert!(seed_crash[0].seed.ends_with("bv_bitwise.smt2"));
-    let crashes: Vec<&Meta> = found.iter().map(|m| &m.1).filter(|m| m.kind == "crash" && !m.seed_finding).collect();
-    assert_eq!(crashes.len(), 1, "one crash, deduplicated by its message: {found:?}");
-    assert!(!crashes[0].seed.ends_with("bv_bitwise.smt2"), "inherited from the seed, not new");
-    let c = crashes[0];
+    // fuzzing finding, however often it is hit — and, its crash state being the seed's,
+    // one cause with the seed's: once the campaign regroups, one is stored and the other
+    // is its instance (the reduced one shown, the seed's when both are).
+    let stored: Vec<&(PathBuf, Meta)> = found.iter().filter(|m| m.1.kind == "crash").collect();
+    assert_eq!(stored.len(), 1, "one crash cause: {found:?}");
+    let (path, survivor) = stored[0];
+    assert_eq!(survivor.cause.instances.len(), 1, "one crash, deduplicated by its message: {found:?}");
+    let idir = path.parent().unwrap().join("instances").join(&survivor.cause.instances[0].id);
+    let instance: Meta = serde_json::from_slice(&std::fs::read(idir.join("meta.json")).unwrap()).unwrap();
+    let (seed_crash, c, cdir) = if survivor.seed_finding {
+        (survivor, &instance, idir.clone())
+    } else {
+        (&instance, survivor, path.parent().unwrap().to_path_buf())
+    };
+    assert!(seed_crash.seed_finding && seed_crash.seed.ends_with("bv_bitwise.smt2"), "{seed_crash:?}");
+    assert!(!c.seed_finding && !c.seed.ends_with("bv_bitwise.smt2"), "inherited from the seed, not new");
     assert_eq!(c.blamed, "faulty");
     assert_eq!(c.signature, "ASSERTION VIOLATION core.cpp:42");
     assert!(c.duplicates > 0, "the same crash was hit again and counted");
-    let trigger = std::fs::read_to_string(out.join("bugs/crash").join(&c.id).join("trigger.smt2")).unwrap();
+    let trigger = std::fs::read_to_string(cdir.join("trigger.smt2")).unwrap();
     assert!(["bvxor", "bvor", "bvudiv"].iter().any(|o| trigger.contains(o)));
     // Reduced within its 10 s, still with a crashing operator.
-    let reduced = std::fs::read_to_string(out.join("bugs/crash").join(&c.id).join("reduced.smt2")).unwrap();
+    let reduced = std::fs::read_to_string(cdir.join("reduced.smt2")).unwrap();
     assert!(["bvxor", "bvor", "bvudiv"].iter().any(|o| reduced.contains(o)), "{reduced}");
     assert!(reduced.len() <= trigger.len());
     assert!(
