@@ -66,11 +66,13 @@ pub(super) fn candidates(c: &Judging, j: &Judged, y: &mut super::stats::Yield) -
     let seed = &sh.seeds[i];
     // A STORM instance is satisfied by its witness: any `unsat` is a candidate. A fusion
     // has its seeds' answer by construction.
-    let (built, witness, fused) = match m.construction() {
-        Construction::None | Construction::OwnAnswers => (None, None, false),
-        Construction::Witness(w) => (Some(Outcome::Sat), Some(w), false),
-        Construction::Answer(sat) => (Some(if sat { Outcome::Sat } else { Outcome::Unsat }), None, true),
+    let construction = m.construction();
+    let built = construction.answer();
+    let witness = match construction {
+        Construction::Witness(w) => Some(w),
+        _ => None,
     };
+    let fused = matches!(construction, Construction::Answer(_));
     let constructed = built.map(|o| vec![o; mutant.checks.max(1)]);
     let truth = constructed.as_deref();
     let framing = mutant.framing.as_ref().or(seed_framing);

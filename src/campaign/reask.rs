@@ -7,7 +7,6 @@
 use super::candidates::{Judged, Judging};
 use super::worker::time_up;
 use super::*;
-use crate::mutate::Construction;
 
 /// Re-asks the mutant of `j` when it is sampled; the distinct bugs stored.
 pub(super) fn recheck(c: &Judging, j: &Judged, y: &mut super::stats::Yield) -> u64 {
@@ -20,11 +19,7 @@ pub(super) fn recheck(c: &Judging, j: &Judged, y: &mut super::stats::Yield) -> u
     }
     // The checks are the mutant's (its framing, not its rebuilt script's: decided here).
     let framing = mutant.framing.as_ref().or(seed_framing);
-    let truth = match m.construction() {
-        Construction::Witness(_) => Some(vec![Outcome::Sat; mutant.checks.max(1)]),
-        Construction::Answer(sat) => Some(vec![if sat { Outcome::Sat } else { Outcome::Unsat }; mutant.checks.max(1)]),
-        Construction::None | Construction::OwnAnswers => None,
-    };
+    let truth = m.construction().answer().map(|o| vec![o; mutant.checks.max(1)]);
     let Ok(script) = m.rebuild(sh.seeds[i].script(), mutant) else { return 0 };
     let tag = format!("w{w}-");
     // A self-check (proof or model checking) costs more than the answer it checks: as

@@ -84,6 +84,19 @@ pub enum Construction<'a> {
     OwnAnswers,
 }
 
+impl Construction<'_> {
+    /// The answer every check-sat has by construction: `sat` for a STORM instance, the
+    /// fused seeds' status for a fusion; `None` where nothing is known.
+    pub fn answer(&self) -> Option<crate::solver::Outcome> {
+        use crate::solver::Outcome;
+        match self {
+            Construction::Witness(_) => Some(Outcome::Sat),
+            Construction::Answer(sat) => Some(if *sat { Outcome::Sat } else { Outcome::Unsat }),
+            Construction::None | Construction::OwnAnswers => None,
+        }
+    }
+}
+
 /// What an engine learned from one mutant's answers ([`Mutator::post_exec`]): the keys
 /// it used and whether they had an effect ([`super::config::Learning::record`]).
 pub struct Learned {
