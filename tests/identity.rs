@@ -80,6 +80,58 @@ fn one_crash_on_two_releases_is_one_finding_with_its_range() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// z3 5.4.0 keeps a datatype declaration it has just refused half-declared: what follows
+/// gets an invalid model in one input ("datatype is not co-variant") and a SIGSEGV in
+/// another (a parameter named twice). Two kinds, one cause: reduced, each is a bug after
+/// z3's own error on its `declare-datatypes`, and the store has one finding with the other
+/// as its instance. (A test that fails if the rule goes: the kinds alone would keep two.)
+#[test]
+fn bugs_after_the_solvers_own_error_on_one_command_are_one_finding() {
+    solver_bin("z3-5.4.0/bin/z3");
+    solver_bin("cvc5/cvc5-smt2");
+    let dir = tempdir("identity-own-error");
+    let model = dir.join("model.smt2");
+    std::fs::write(
+        &model,
+        "(declare-datatypes ((K 0) (W 0)) (((k)) ((w (sel (Array K K))) (v) (u))))\n(declare-fun p () W)\n(declare-fun q () W)\n(assert (not (= p q)))\n(assert (= (select (sel p) k) (select (sel q) k)))\n(check-sat)\n",
+    )
+    .unwrap();
+    let crash = dir.join("crash.smt2");
+    std::fs::write(
+        &crash,
+        "(declare-datatypes ((D 1) (P 2)) ((par (e) ((n))) (par (e e) ((m (g (D e)))))))\n(declare-datatypes ((B 0) (F 0)) (((n) (o (h (P Int Int)))) ((m))))\n(declare-const y B)\n(assert ((_ is o) y))\n(check-sat)\n",
+    )
+    .unwrap();
+    let out = dir.join("store");
+    let (code, printed, err) = smtstorm(&[
+        "triage",
+        model.to_str().unwrap(),
+        crash.to_str().unwrap(),
+        "--solver",
+        "z3-5.4.0",
+        "--solver",
+        "cvc5",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--reduce",
+        "60",
+    ]);
+    assert_eq!(code, 10, "{printed}{err}");
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+    let kinds: Vec<&str> =
+        ["\"kind\":\"crash\"", "\"kind\":\"invalid-model\""].into_iter().filter(|k| events.contains(k)).collect();
+    assert_eq!(kinds.len(), 2, "a crash and an invalid model confirmed: {events}");
+    let after = findings(&out);
+    assert_eq!(after.len(), 1, "{events}");
+    let m = &after[0].1;
+    assert_eq!(m.cause.instances.len(), 1, "{:?}", m.cause);
+    let key = m.cause.key.as_deref().unwrap_or_default();
+    assert!(key.contains("after-own-error|z3|declare-datatypes"), "{key}");
+    assert_eq!(m.reduction.as_ref().and_then(|r| r.refused_command.as_deref()), Some("declare-datatypes"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// yices 2.6.5's let-shadowing bug under the plain solver and two configured variants:
 /// three findings as confirmed (blamed solver in the dedup key), one after the
 /// campaign's reductions.

@@ -84,6 +84,13 @@ pub fn reduce_finding(
     let header = header.as_deref().unwrap_or("");
     let (best, mut report) = super::driver::reduce_known(script, &judge, &opts, Some(&out), header, None)?;
     report.typing = strict_typing(&judge, &best, &out, header, &mut report)?;
+    let shown = match report.typing {
+        Some(Typing::Strict) => std::fs::read_to_string(&out).ok().map(|t| t.replacen(header, "", 1)),
+        _ => None,
+    }
+    .unwrap_or(best);
+    report.gates = gates(&mut judge, &shown, opts.time.map(|t| t0 + t), &mut report.checks);
+    report.refused_command = judge.refused(&shown);
     if let Some((limit, checks)) = narrowed {
         report.check_limit = limit.map(|l| l.as_secs_f64());
         report.checks += checks;
@@ -139,6 +146,52 @@ fn strict_typing(
         }
     }
     Ok(Some(Typing::Lenient))
+}
+
+/// The commands of the reduction `text` that it keeps only for `judge`'s releases to keep
+/// passing ([`crate::store::reduction::Report::gates`]): without one, the bug still shows
+/// (confirmed as every candidate is, the guards aside) but a guard release then fails.
+/// Each command is tried once, until `deadline`; `checks` counts the confirmations. The
+/// judge's guards are as they were afterwards.
+fn gates(judge: &mut judge::FindingJudge, text: &str, deadline: Option<Instant>, checks: &mut u64) -> Vec<String> {
+    use super::Judge;
+    // A reduction is a handful of commands; one far longer was cut short and is not
+    // worth one confirmation per command.
+    const MAX_COMMANDS: usize = 24;
+    let Ok(script) = smtlib::parse(text) else { return vec![] };
+    if judge.keep_passing.is_empty() || script.commands.len() > MAX_COMMANDS {
+        return vec![];
+    }
+    let guards = std::mem::take(&mut judge.keep_passing);
+    let mut found = vec![];
+    for i in 0..script.commands.len() {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let kind = &script.commands[i].kind;
+        if script.is_check(kind) {
+            continue;
+        }
+        let mut k = 0;
+        let mut without = script.clone();
+        without.retain_commands(|_, _| {
+            k += 1;
+            k - 1 != i
+        });
+        let candidate = smtlib::print(&without);
+        *checks += 1;
+        if !judge.confirm(&candidate) {
+            continue;
+        }
+        judge.keep_passing = guards.clone();
+        *checks += 1;
+        if !judge.confirm(&candidate) {
+            found.push(smtlib::printer::print_command_with(&script, kind, &[]));
+        }
+        judge.keep_passing.clear();
+    }
+    judge.keep_passing = guards;
+    found
 }
 
 /// Sets the releases `judge` keeps passing ([`super::range::guards`]) from the trigger's

@@ -252,6 +252,19 @@ impl FindingJudge {
         }
     }
 
+    /// The command the blamed solver refuses before its first answer on `text`, run in a
+    /// fresh process as a confirmation runs it
+    /// ([`crate::store::severity::refused_command`]); `None` when it refuses none, or the
+    /// text cannot be written.
+    pub fn refused(&self, text: &str) -> Option<String> {
+        let s = smtlib::parse(text).ok()?;
+        let sent = self.text_for(0, &s, false);
+        let file = self.dir.join("refused.smt2");
+        std::fs::write(&file, &sent).ok()?;
+        let r = run_file(&self.solvers[0], &file, smtlib::checks(&s), &self.limits);
+        crate::store::severity::refused_command(&r.stdout_excerpt, &sent)
+    }
+
     /// Whether results (in `self.solvers` order, as far as run) still show the symptom.
     /// `None` means "not decided yet, run the next solver".
     fn judge_prefix(&self, s: &Script, results: &[QueryResult], candidates: &mut Vec<usize>) -> Option<bool> {

@@ -187,3 +187,65 @@ fn families_not_releases_or_variants() {
     assert_eq!(blamed_family("mine+smt.arith.solver=2", &mine), (Family::Z3, true));
     assert_eq!(blamed_family("mine", &mine), (Family::Z3, false));
 }
+
+/// A finding's meta for the tests below: `kind`, blamed on z3 5.4.0 by `blame_by`.
+fn z3_meta(kind: &str, blame_by: &str, signature: &str) -> Meta {
+    serde_json::from_value(serde_json::json!({
+        "id": "x", "kind": kind, "blamed": "z3-5.4.0", "blamed_version": "5.4.0",
+        "blame_by": blame_by, "logic": "ALL", "signature": signature, "fixed_in": null,
+        "bisection": [], "answers": [], "seed": "", "seed_hash": "", "engine": "opfuzz",
+        "edits": [], "rng_seed": 0, "found_at": 0.0, "found_unix": 0, "run": 1,
+        "trigger_bytes": 0, "duplicates": 0, "seed_finding": false
+    }))
+    .unwrap()
+}
+
+/// Two reductions of one bug that keep different commands only so that older releases
+/// keep refusing them (z3 5.4.0's `QF_FF` unsat assumptions: an unused `define-sort` in
+/// one, a finite-field `assert` in the other) have one shape once those are left out; a
+/// command that is not a gate still tells them apart.
+#[test]
+fn commands_kept_only_for_older_releases_are_not_the_shape() {
+    use super::super::reduction::Report;
+    let head = "(set-option :produce-unsat-assumptions true)\n(set-logic QF_FF)\n";
+    let tail = "(check-sat-assuming (false))\n(get-unsat-assumptions)\n";
+    let sort = "(define-sort F () (_ FiniteField 7))";
+    let lit = "(assert (= #f0m5 #f0m5))";
+    let a = format!("{head}{sort}\n{tail}");
+    let b = format!("{head}{lit}\n{tail}");
+    let with_gates = |gates: &[&str]| {
+        let mut m = z3_meta("soundness", "unsat-core", "unsat assumptions are sat");
+        m.reduction = Some(Report { gates: gates.iter().map(|g| g.to_string()).collect(), ..Default::default() });
+        m
+    };
+    let k = |m: &Meta, t: &str| key(m, &[], t).unwrap();
+    assert_eq!(k(&with_gates(&[sort]), &a), k(&with_gates(&[lit]), &b));
+    assert_ne!(k(&with_gates(&[]), &a), k(&with_gates(&[]), &b), "without gates the shapes differ");
+    assert_ne!(k(&with_gates(&[lit]), &a), k(&with_gates(&[lit]), &b), "a gate of another reduction is not one");
+}
+
+/// A bug that needs the solver to go on after its own error is one cause per family,
+/// refused command and fix, whatever its kind or shape: z3's half-declared datatype
+/// crashes in one input and gets an invalid model in another.
+#[test]
+fn a_bug_after_the_solvers_own_error_is_one_cause_per_refused_command() {
+    use super::super::reduction::Report;
+    let refused = |kind: &str, blame_by: &str, command: Option<&str>| {
+        let mut m = z3_meta(kind, blame_by, "x");
+        m.reduction = Some(Report { refused_command: command.map(String::from), ..Default::default() });
+        m
+    };
+    let crash = "(declare-datatypes ((d 1) (t 2)) ((par (p) ((c))) (par (p p) ((a (s (d p)))))))\n(check-sat)\n";
+    let model = "(declare-datatypes ((T 0)) (((f (m (Array T T))) (g))))\n(assert (not (= g g)))\n(check-sat)\n";
+    let k = |m: &Meta, t: &str| key(m, &[], t).unwrap();
+    let a = k(&refused("crash", "majority", Some("declare-datatypes")), crash);
+    let b = k(&refused("invalid-model", "validation", Some("declare-datatypes")), model);
+    assert_eq!(a, b);
+    assert!(a.contains("after-own-error|z3|declare-datatypes|open"), "{a}");
+    assert_ne!(a, k(&refused("crash", "majority", Some("define-fun")), crash), "another refused command");
+    assert_ne!(
+        k(&refused("crash", "majority", None), crash),
+        k(&refused("invalid-model", "validation", None), model),
+        "no error: kind and shape decide"
+    );
+}

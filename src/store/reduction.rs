@@ -65,6 +65,20 @@ pub struct Report {
     /// on its SMT-LIB typing, which then became the reduction, or needs the leniency.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub typing: Option<Typing>,
+    /// Commands of the reduction kept only because a release it must keep passing
+    /// ([`crate::reduce::judge::FindingJudge::keep_passing`]) shows another bug without
+    /// them: the blamed solver shows the bug with or without each. They make older
+    /// releases refuse the input (an unused finite-field `define-sort`, an `assert` of a
+    /// finite-field literal), so two reductions of one bug keep different ones; the
+    /// identity's shape leaves them out ([`super::identity::key`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gates: Vec<String>,
+    /// The command the blamed solver refused (an `(error ...)` before its first answer)
+    /// on the reduction, by its keyword (`declare-datatypes`; `input` where the error
+    /// names no line): the bug needs the solver to go on after its own error, and the
+    /// solver's maintainers triage it as that ([`super::identity::key`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused_command: Option<String>,
 }
 
 /// Whether a reduced trigger's bug needs the solver's lenient typing ([`Report::typing`]).

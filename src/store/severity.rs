@@ -240,7 +240,37 @@ fn after_own_error(m: &Meta, trigger: &str) -> bool {
     let answer = |l: &str| matches!(l, "sat" | "unsat" | "unknown");
     let refused_first =
         |out: &str| out.lines().map(str::trim).take_while(|l| !answer(l)).any(|l| l.starts_with("(error "));
-    !echoes && m.answers.iter().filter(|a| a.solver == m.blamed).any(|a| refused_first(&a.stdout_excerpt))
+    m.reduction.as_ref().is_some_and(|r| r.refused_command.is_some())
+        || !echoes && m.answers.iter().filter(|a| a.solver == m.blamed).any(|a| refused_first(&a.stdout_excerpt))
+}
+
+/// The command the solver refused before its first answer, given its output `stdout` to
+/// the text it was sent (`sent`): the keyword of the command at the line its first
+/// `(error "line L column C: ...")` names (z3's and yices' form), `input` when the error
+/// names no line. `None` when no error came before an answer, or when `sent` echoes
+/// (z3 and yices print echo text bare, so the words could be the input's own).
+pub fn refused_command(stdout: &str, sent: &str) -> Option<String> {
+    use crate::smtlib::ast::CommandKind;
+    let script = crate::smtlib::parse(sent).ok();
+    if script
+        .as_ref()
+        .map_or(sent.contains("echo"), |s| s.commands.iter().any(|c| matches!(c.kind, CommandKind::Echo(..))))
+    {
+        return None;
+    }
+    let answer = |l: &str| matches!(l, "sat" | "unsat" | "unknown");
+    let error = stdout.lines().map(str::trim).take_while(|l| !answer(l)).find(|l| l.starts_with("(error "))?;
+    let line = error
+        .split_once("line ")
+        .and_then(|(_, rest)| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse::<u32>().ok());
+    let keyword = |s: &crate::smtlib::Script, line: u32| {
+        let at = |i: usize| crate::smtlib::lexer::line_col(s.text.as_bytes(), s.command_offsets[i]).0;
+        let i = (0..s.commands.len().min(s.command_offsets.len())).rev().find(|&i| at(i) <= line)?;
+        let printed = crate::smtlib::printer::print_command_with(s, &s.commands[i].kind, &[]);
+        printed.trim_start_matches('(').split(|c: char| c.is_whitespace() || c == ')').next().map(String::from)
+    };
+    Some(script.zip(line).and_then(|(s, l)| keyword(&s, l)).unwrap_or_else(|| "input".to_string()))
 }
 
 /// The newest release seen failing: from the reduced trigger's regression range when it
@@ -325,6 +355,24 @@ mod tests {
             false,
         );
         assert_eq!(s.configuration, Configuration::Default);
+    }
+
+    /// The command a solver refused is read from the line its error names, in the text it
+    /// was sent; no line is `input`; an error after the answer, or words an `echo` could
+    /// print, are none.
+    #[test]
+    fn the_refused_command_is_the_one_at_the_errors_line() {
+        let sent = "(set-option :produce-models true)\n(declare-datatypes ((T 0)) (((f (m (Array T T))))))\n(declare-const b T)\n(check-sat)\n";
+        let z3 = "(error \"line 2 column 27: datatype is not co-variant\")\nsat\n";
+        assert_eq!(super::refused_command(z3, sent).as_deref(), Some("declare-datatypes"));
+        let third = "(error \"line 3 column 1: unknown sort\")\nsat\n";
+        assert_eq!(super::refused_command(third, sent).as_deref(), Some("declare-const"));
+        let nameless = "(error \"Parse Error: q.smt2:2.27: bad\")\n";
+        assert_eq!(super::refused_command(nameless, sent).as_deref(), Some("input"));
+        assert_eq!(super::refused_command("sat\n(error \"line 2 column 1: model\")\n", sent), None, "after");
+        assert_eq!(super::refused_command("sat\n", sent), None);
+        let echo = format!("{sent}(echo \"(error x)\")\n");
+        assert_eq!(super::refused_command(z3, &echo), None, "echo could print it");
     }
 
     /// A finding after the blamed solver's own `(error ...)` says so; another solver's
