@@ -5,7 +5,7 @@ use super::{bounds, judge, BoundsReport, Options, ReduceError, Report};
 use crate::mutate::Engine;
 use crate::smtlib;
 use crate::solver::SolverSpec;
-use crate::store::reduction::Typing;
+use crate::store::reduction::{OwnError, Typing};
 use crate::store::{CampaignFile, FindingDir};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -47,6 +47,7 @@ pub fn reduce_finding(
     max_time: Duration,
 ) -> Result<Report, ReduceError> {
     let t0 = Instant::now();
+    let deadline = opts.time.map(|t| t0 + t);
     let scratch = tempdir_in(dir)?;
     let dir = FindingDir::new(dir);
     let (mut judge, mut meta) = judge::FindingJudge::for_finding(dir.path(), solvers, max_time, scratch.path())?;
@@ -89,18 +90,26 @@ pub fn reduce_finding(
         _ => None,
     }
     .unwrap_or(best);
-    report.gates = gates(&mut judge, &shown, opts.time.map(|t| t0 + t), &mut report.checks);
-    report.refused_command = judge.refused(&shown);
+    report.gates = gates(&mut judge, &shown, deadline, &mut report.checks);
+    if deadline.is_none_or(|d| Instant::now() < d) {
+        // Whether the bug needs the refused command is the blamed solver's question alone:
+        // without the guards, an older release's other bug cannot answer it.
+        let guards = std::mem::take(&mut judge.keep_passing);
+        report.own_error = Some(match judge.refused(&shown, &mut report.checks) {
+            Some((command, keyword)) => OwnError::Refused { command, keyword },
+            None => OwnError::Absent,
+        });
+        judge.keep_passing = guards;
+    }
     if let Some((limit, checks)) = narrowed {
         report.check_limit = limit.map(|l| l.as_secs_f64());
         report.checks += checks;
-        report.seconds = t0.elapsed().as_secs_f64();
     }
     if let Some(b) = bounds_report {
         report.original_bytes = b.from_bytes;
-        report.seconds = t0.elapsed().as_secs_f64();
         report.bounds = Some(b);
     }
+    report.seconds = t0.elapsed().as_secs_f64();
     meta.reduction = Some(report.clone());
     dir.write_meta(&meta).map_err(|e| ReduceError::Write { path: dir.meta_path().display().to_string(), source: e })?;
     Ok(report)
@@ -153,7 +162,7 @@ fn strict_typing(
 /// (confirmed as every candidate is, the guards aside) but a guard release then fails.
 /// Each command is tried once, until `deadline`; `checks` counts the confirmations. The
 /// judge's guards are as they were afterwards.
-fn gates(judge: &mut judge::FindingJudge, text: &str, deadline: Option<Instant>, checks: &mut u64) -> Vec<String> {
+fn gates(judge: &mut judge::FindingJudge, text: &str, deadline: Option<Instant>, checks: &mut u64) -> Vec<usize> {
     use super::Judge;
     // A reduction is a handful of commands; one far longer was cut short and is not
     // worth one confirmation per command.
@@ -168,25 +177,22 @@ fn gates(judge: &mut judge::FindingJudge, text: &str, deadline: Option<Instant>,
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        let kind = &script.commands[i].kind;
-        if script.is_check(kind) {
+        if script.is_check(&script.commands[i].kind) {
             continue;
         }
-        let mut k = 0;
-        let mut without = script.clone();
-        without.retain_commands(|_, _| {
-            k += 1;
-            k - 1 != i
-        });
-        let candidate = smtlib::print(&without);
+        let keep: Vec<usize> = (0..script.commands.len()).filter(|&k| k != i).collect();
+        let candidate = smtlib::print(&smtlib::slice::keep_commands(&script, &keep));
         *checks += 1;
         if !judge.confirm(&candidate) {
             continue;
         }
+        // Refused by a guard release showing the bug, not by anything else a
+        // confirmation checks (a timeout under load would make a false gate, and a false
+        // gate merges shapes that differ).
         judge.keep_passing = guards.clone();
         *checks += 1;
-        if !judge.confirm(&candidate) {
-            found.push(smtlib::printer::print_command_with(&script, kind, &[]));
+        if judge.a_guard_shows(&candidate) {
+            found.push(i);
         }
         judge.keep_passing.clear();
     }

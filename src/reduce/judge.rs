@@ -252,17 +252,56 @@ impl FindingJudge {
         }
     }
 
-    /// The command the blamed solver refuses before its first answer on `text`, run in a
+    /// Solver `k` on `s` in a fresh process, as a confirmation asks it, through `file`.
+    fn run_fresh(&self, file: &Path, k: usize, s: &Script, checks: usize) -> QueryResult {
+        if std::fs::write(file, self.text_for(k, s, false)).is_err() {
+            return unwritable(checks);
+        }
+        run_file(&self.solvers[k], file, checks, &self.limits)
+    }
+
+    /// Whether a release of [`FindingJudge::keep_passing`] shows the bug on `text`, at the
+    /// check-sats where the blamed solver shows it: a candidate the confirmation refuses
+    /// for that reason alone, not for a timeout, a crash state or a witness
+    /// ([`crate::store::reduction::Report::gates`]). `false` where the blamed solver
+    /// does not show it.
+    pub fn a_guard_shows(&self, text: &str) -> bool {
+        let file = self.dir.join("confirm.smt2");
+        let Some(at) = self.decide_at(text, |k, s, checks| self.run_fresh(&file, k, s, checks)) else { return false };
+        let Ok(s) = smtlib::parse(text) else { return false };
+        self.keep_passing.iter().any(|spec| self.shown_by(spec, &s, &at, &file) == Some(true))
+    }
+
+    /// The command of `text` the blamed solver refuses before its first answer, run in a
     /// fresh process as a confirmation runs it
-    /// ([`crate::store::severity::refused_command`]); `None` when it refuses none, or the
-    /// text cannot be written.
-    pub fn refused(&self, text: &str) -> Option<String> {
+    /// ([`crate::store::severity::refused_command`]), by its index among `text`'s
+    /// commands and its keyword, and only when the bug needs it: without that command the
+    /// confirmation fails. `None` when it refuses none, names no line of `text` (the
+    /// validation options sent before it), or the bug shows without the refused command
+    /// (an error the reduction kept by chance is not the bug's). `checks` counts the runs.
+    pub fn refused(&self, text: &str, checks: &mut u64) -> Option<(usize, String)> {
+        use super::Judge;
         let s = smtlib::parse(text).ok()?;
         let sent = self.text_for(0, &s, false);
+        let prefix = self.solvers[0].family.dialect().model_validation.len();
         let file = self.dir.join("refused.smt2");
         std::fs::write(&file, &sent).ok()?;
+        *checks += 1;
         let r = run_file(&self.solvers[0], &file, smtlib::checks(&s), &self.limits);
-        crate::store::severity::refused_command(&r.stdout_excerpt, &sent)
+        let (at, keyword) = crate::store::severity::refused_command(&r.stdout_excerpt, &sent)?;
+        // The command's offset in what was sent, back to `text`'s own commands: the
+        // solver's dialect (`own_script`) drops options, so match by printed command.
+        let sent_script = smtlib::parse(&sent).ok()?;
+        let offset = *sent_script.command_offsets.get(at)? as usize;
+        if offset < prefix {
+            return None;
+        }
+        let printed = smtlib::printer::print_command_with(&sent_script, &sent_script.commands[at].kind, &[]);
+        let i = (0..s.commands.len())
+            .find(|&i| smtlib::printer::print_command_with(&s, &s.commands[i].kind, &[]) == printed)?;
+        let keep: Vec<usize> = (0..s.commands.len()).filter(|&k| k != i).collect();
+        *checks += 1;
+        (!self.confirm(&smtlib::print(&smtlib::slice::keep_commands(&s, &keep)))).then_some((i, keyword))
     }
 
     /// Whether results (in `self.solvers` order, as far as run) still show the symptom.
@@ -468,13 +507,7 @@ impl Judge for FindingJudge {
 
     fn confirm(&self, text: &str) -> bool {
         let file = self.dir.join("confirm.smt2");
-        let fresh = |k: usize, s: &Script, checks: usize| {
-            if std::fs::write(&file, self.text_for(k, s, false)).is_err() {
-                return unwritable(checks);
-            }
-            run_file(&self.solvers[k], &file, checks, &self.limits)
-        };
-        let Some(at) = self.decide_at(text, fresh) else { return false };
+        let Some(at) = self.decide_at(text, |k, s, checks| self.run_fresh(&file, k, s, checks)) else { return false };
         // A regression holds without smtstorm's own validation options too, as its
         // confirmation asked ([`crate::oracle::regress::holds_without_validation`]): a
         // reduction must not drift to a form only those options slow down.

@@ -225,20 +225,17 @@ pub fn key(m: &Meta, solvers: &[crate::solver::SolverSpec], reduced: &str) -> Op
 }
 
 /// `reduced` without the commands its reduction kept only so that older releases keep
-/// refusing it ([`super::reduction::Report::gates`], printed as the printer prints them):
-/// two reductions of z3 5.4.0's `QF_FF` unsat-assumptions bug kept one each (an unused
-/// `define-sort` of a finite field, an `assert` of a finite-field literal) and were two
-/// shapes of one cause. A text that does not parse is returned as it is.
-fn without_gates(reduced: &str, gates: &[String]) -> String {
+/// refusing it ([`super::reduction::Report::gates`], by index): two reductions of z3
+/// 5.4.0's `QF_FF` unsat-assumptions bug kept one each (an unused `define-sort` of a
+/// finite field, an `assert` of a finite-field literal) and were two shapes of one cause.
+/// A text that does not parse is returned as it is.
+fn without_gates(reduced: &str, gates: &[usize]) -> String {
     if gates.is_empty() {
         return reduced.to_string();
     }
-    let Ok(mut s) = crate::smtlib::parse(reduced) else { return reduced.to_string() };
-    s.retain_commands(|s, c| {
-        let printed = crate::smtlib::printer::print_command_with(s, &c.kind, &[]);
-        !gates.iter().any(|g| g.trim() == printed.trim())
-    });
-    crate::smtlib::print(&s)
+    let Ok(s) = crate::smtlib::parse(reduced) else { return reduced.to_string() };
+    let keep: Vec<usize> = (0..s.commands.len()).filter(|i| !gates.contains(i)).collect();
+    crate::smtlib::print(&crate::smtlib::slice::keep_commands(&s, &keep))
 }
 
 /// The identity of a finding that has no reduction (it failed, or its turn never came),
@@ -263,13 +260,19 @@ fn key_with(
         // A dialect difference is one cause per change of meaning and reduced shape.
         return Some(format!("{top}|dialect|{d}|{}", crate::util::hash::short_hash(&shape()?)));
     }
-    if let Some(refused) = m.reduction.as_ref().and_then(|r| r.refused_command.as_deref()) {
-        // A bug that needs the solver to go on after its own error on the input is one
-        // cause per family, refused command and fix, whatever its kind: z3 keeps a
-        // datatype declaration it has just rejected half-declared, and what follows
-        // crashes on it in one input and gets an invalid model in another (one cause by
-        // hand, two kinds). Its maintainers' first answer is the error.
-        return Some(format!("{top}|after-own-error|{family}|{refused}|{}", fix_of(m)));
+    let own = m.reduction.as_ref().and_then(|r| r.own_error.as_ref());
+    if let Some(super::reduction::OwnError::Refused { keyword, .. }) = own {
+        // A crash, an invalid model or a failed self-check that needs the solver to go on
+        // after its own error on the input is one cause per family, refused command and
+        // fix, whatever its kind: z3 keeps a datatype declaration it has just refused
+        // half-declared, and what follows crashes on it in one input ("mismatch between
+        // number of declared and supplied sort parameters") and gets an invalid model in
+        // another ("datatype is not co-variant"), one cause by hand (judge29a). Its
+        // maintainers' first answer is the error. A wrong answer or a regression keeps
+        // its own identity: merged under a crash it would hide behind a lesser kind.
+        if matches!(m.kind, BugKind::Crash | BugKind::InvalidModel | BugKind::CheckFailed) {
+            return Some(format!("{top}|after-own-error|{family}|{keyword}|{}", fix_of(m)));
+        }
     }
     let oracle = match m.kind {
         BugKind::Crash => String::new(),

@@ -65,20 +65,18 @@ pub struct Report {
     /// on its SMT-LIB typing, which then became the reduction, or needs the leniency.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub typing: Option<Typing>,
-    /// Commands of the reduction kept only because a release it must keep passing
-    /// ([`crate::reduce::judge::FindingJudge::keep_passing`]) shows another bug without
-    /// them: the blamed solver shows the bug with or without each. They make older
-    /// releases refuse the input (an unused finite-field `define-sort`, an `assert` of a
-    /// finite-field literal), so two reductions of one bug keep different ones; the
-    /// identity's shape leaves them out ([`super::identity::key`]).
+    /// The commands of the reduction (indices among its commands) it keeps only because a
+    /// release it must keep passing ([`crate::reduce::judge::FindingJudge::keep_passing`])
+    /// shows the bug without them, while the blamed solver shows it with or without each.
+    /// They make older releases refuse the input (an unused finite-field `define-sort`, an
+    /// `assert` of a finite-field literal), so two reductions of one bug keep different
+    /// ones; the identity's shape leaves them out ([`super::identity::key`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub gates: Vec<String>,
-    /// The command the blamed solver refused (an `(error ...)` before its first answer)
-    /// on the reduction, by its keyword (`declare-datatypes`; `input` where the error
-    /// names no line): the bug needs the solver to go on after its own error, and the
-    /// solver's maintainers triage it as that ([`super::identity::key`]).
+    pub gates: Vec<usize>,
+    /// Whether the bug needs the blamed solver to go on after its own error on the
+    /// reduction; `None` where that was not checked (reductions before it was).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub refused_command: Option<String>,
+    pub own_error: Option<OwnError>,
 }
 
 /// Whether a reduced trigger's bug needs the solver's lenient typing ([`Report::typing`]).
@@ -93,6 +91,21 @@ pub enum Typing {
     /// The trigger has conversions SMT-LIB does not have and no repair removed them:
     /// whether the bug needs them is not known, but its input is not SMT-LIB.
     Unrepaired,
+}
+
+/// What the blamed solver's own errors have to do with a reduction's bug
+/// ([`Report::own_error`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OwnError {
+    /// It refuses nothing before its first answer, or the bug shows without what it
+    /// refuses.
+    Absent,
+    /// It refuses this command first (its index among the reduction's commands, and its
+    /// keyword), and without it the bug does not show: the bug needs the solver to go on
+    /// after its own error, and its maintainers' first answer is that error
+    /// ([`super::identity::key`]).
+    Refused { command: usize, keyword: String },
 }
 
 fn is_zero(x: &f64) -> bool {

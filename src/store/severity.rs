@@ -106,7 +106,8 @@ pub struct Severity {
     pub dialect: Option<String>,
     /// The blamed solver answered an `(error ...)` to the trigger before its bug showed:
     /// the bug follows an input it refused (a judge saw z3's half-declared datatype after
-    /// its own error ranked P1 without a word). Read from the stored answer, never from a
+    /// its own error ranked P1 without a word). Read from the reduction's own check where it
+    /// ran (an error the reduced bug needs), else from the stored answer, never from a
     /// trigger that can `echo` the words.
     pub after_own_error: bool,
     /// The reduced trigger is not SMT-LIB as typed (implicit conversions between Int and
@@ -228,49 +229,59 @@ impl Severity {
     }
 }
 
-/// Whether the blamed solver's stored answer holds an `(error ...)` line before its first
-/// answer: an error after it is about the answer (z3 reports a failed `model_validate`
-/// or `smt.core.validate` as an error after `sat`/`unsat`), not about the input. A
-/// trigger with an `echo` could print those words itself (z3 and yices print echo text
-/// bare): then no.
+/// Whether the finding's bug comes after the blamed solver's own error on its input. Once
+/// its reduction was checked ([`super::reduction::Report::own_error`]), that says: an
+/// error the reduction needs. Before, the blamed solver's stored answer says: an
+/// `(error ...)` line before its first answer ([`first_own_error`]), unless the trigger
+/// echoes (it could print those words itself).
 fn after_own_error(m: &Meta, trigger: &str) -> bool {
-    let echoes = crate::smtlib::parse(trigger).map_or(trigger.contains("echo"), |s| {
-        s.commands.iter().any(|c| matches!(c.kind, crate::smtlib::ast::CommandKind::Echo(..)))
-    });
-    let answer = |l: &str| matches!(l, "sat" | "unsat" | "unknown");
-    let refused_first =
-        |out: &str| out.lines().map(str::trim).take_while(|l| !answer(l)).any(|l| l.starts_with("(error "));
-    m.reduction.as_ref().is_some_and(|r| r.refused_command.is_some())
-        || !echoes && m.answers.iter().filter(|a| a.solver == m.blamed).any(|a| refused_first(&a.stdout_excerpt))
+    if let Some(own) = m.reduction.as_ref().and_then(|r| r.own_error.as_ref()) {
+        return matches!(own, super::reduction::OwnError::Refused { .. });
+    }
+    let echoes = crate::smtlib::parse(trigger).map_or(trigger.contains("echo"), |s| echoes(&s));
+    !echoes && m.answers.iter().filter(|a| a.solver == m.blamed).any(|a| first_own_error(&a.stdout_excerpt).is_some())
 }
 
 /// The command the solver refused before its first answer, given its output `stdout` to
-/// the text it was sent (`sent`): the keyword of the command at the line its first
-/// `(error "line L column C: ...")` names (z3's and yices' form), `input` when the error
-/// names no line. `None` when no error came before an answer, or when `sent` echoes
-/// (z3 and yices print echo text bare, so the words could be the input's own).
-pub fn refused_command(stdout: &str, sent: &str) -> Option<String> {
-    use crate::smtlib::ast::CommandKind;
-    let script = crate::smtlib::parse(sent).ok();
-    if script
-        .as_ref()
-        .map_or(sent.contains("echo"), |s| s.commands.iter().any(|c| matches!(c.kind, CommandKind::Echo(..))))
-    {
+/// the text it was sent (`sent`): its index among `sent`'s commands and its keyword, read
+/// from the line its first error names (`(error "line L column C: ...")`, z3's form;
+/// `(error "at line L ...")`, yices'). The command is the last one starting at or before
+/// that line (z3 names where a command ends). `None` when no error came before an
+/// answer, when the error names no line (cvc5's do not: a line-less error would make
+/// every finding after one a single cause), when the excerpt cut the error short, or
+/// when `sent` echoes (z3 and yices print echo text bare, so the words could be its own).
+pub fn refused_command(stdout: &str, sent: &str) -> Option<(usize, String)> {
+    let script = crate::smtlib::parse(sent).ok()?;
+    if echoes(&script) {
         return None;
     }
+    let error = first_own_error(stdout)?;
+    let rest = error.strip_prefix("(error \"")?;
+    let rest = rest.strip_prefix("at ").unwrap_or(rest).strip_prefix("line ")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let line: u32 = digits.parse().ok()?;
+    // A complete error line only: the excerpt can end inside one (`line 1...`).
+    if !error.ends_with("\")") {
+        return None;
+    }
+    let at = |i: usize| crate::smtlib::lexer::line_col(script.text.as_bytes(), script.command_offsets[i]).0;
+    let i = (0..script.commands.len().min(script.command_offsets.len())).rev().find(|&i| at(i) <= line)?;
+    let printed = crate::smtlib::printer::print_command_with(&script, &script.commands[i].kind, &[]);
+    let keyword = printed.trim_start_matches('(').split(|c: char| c.is_whitespace() || c == ')').next()?;
+    Some((i, keyword.to_string()))
+}
+
+/// The first `(error ...)` line of `stdout` before its first answer: an error after it is
+/// about the answer (z3 reports a failed `model_validate` or `smt.core.validate` as an
+/// error after `sat`/`unsat`), not about the input.
+fn first_own_error(stdout: &str) -> Option<&str> {
     let answer = |l: &str| matches!(l, "sat" | "unsat" | "unknown");
-    let error = stdout.lines().map(str::trim).take_while(|l| !answer(l)).find(|l| l.starts_with("(error "))?;
-    let line = error
-        .split_once("line ")
-        .and_then(|(_, rest)| rest.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse::<u32>().ok());
-    let keyword = |s: &crate::smtlib::Script, line: u32| {
-        let at = |i: usize| crate::smtlib::lexer::line_col(s.text.as_bytes(), s.command_offsets[i]).0;
-        let i = (0..s.commands.len().min(s.command_offsets.len())).rev().find(|&i| at(i) <= line)?;
-        let printed = crate::smtlib::printer::print_command_with(s, &s.commands[i].kind, &[]);
-        printed.trim_start_matches('(').split(|c: char| c.is_whitespace() || c == ')').next().map(String::from)
-    };
-    Some(script.zip(line).and_then(|(s, l)| keyword(&s, l)).unwrap_or_else(|| "input".to_string()))
+    stdout.lines().map(str::trim).take_while(|l| !answer(l)).find(|l| l.starts_with("(error "))
+}
+
+/// Whether `s` has an `echo`, whose text z3 and yices print bare.
+fn echoes(s: &crate::smtlib::Script) -> bool {
+    s.commands.iter().any(|c| matches!(c.kind, crate::smtlib::ast::CommandKind::Echo(..)))
 }
 
 /// The newest release seen failing: from the reduced trigger's regression range when it
@@ -357,18 +368,24 @@ mod tests {
         assert_eq!(s.configuration, Configuration::Default);
     }
 
-    /// The command a solver refused is read from the line its error names, in the text it
-    /// was sent; no line is `input`; an error after the answer, or words an `echo` could
-    /// print, are none.
+    /// The command a solver refused is read from the line its complete error names (z3's
+    /// `line L column C`, yices' `at line L`), the last command starting at or before it
+    /// (z3 names where a multi-line command ends); an error that names no line, is cut
+    /// short, comes after the answer, or could be an `echo`'s words is none.
     #[test]
     fn the_refused_command_is_the_one_at_the_errors_line() {
-        let sent = "(set-option :produce-models true)\n(declare-datatypes ((T 0)) (((f (m (Array T T))))))\n(declare-const b T)\n(check-sat)\n";
+        let sent = "(set-option :produce-models true)\n(declare-datatypes ((T 0)) (((f (m (Array T T))))))\n(declare-const b T)\n(assert\n  (= b b))\n(check-sat)\n";
         let z3 = "(error \"line 2 column 27: datatype is not co-variant\")\nsat\n";
-        assert_eq!(super::refused_command(z3, sent).as_deref(), Some("declare-datatypes"));
+        assert_eq!(super::refused_command(z3, sent), Some((1, "declare-datatypes".to_string())));
         let third = "(error \"line 3 column 1: unknown sort\")\nsat\n";
-        assert_eq!(super::refused_command(third, sent).as_deref(), Some("declare-const"));
-        let nameless = "(error \"Parse Error: q.smt2:2.27: bad\")\n";
-        assert_eq!(super::refused_command(nameless, sent).as_deref(), Some("input"));
+        assert_eq!(super::refused_command(third, sent), Some((2, "declare-const".to_string())));
+        let end = "(error \"line 5 column 9: not Boolean\")\nsat\n";
+        assert_eq!(super::refused_command(end, sent), Some((3, "assert".to_string())), "where it ends");
+        let yices = "(error \"at line 3, column 1: undefined sort\")\n";
+        assert_eq!(super::refused_command(yices, sent), Some((2, "declare-const".to_string())));
+        let nameless = "(error \"Datatype sort T is not well-founded\")\nsat\n";
+        assert_eq!(super::refused_command(nameless, sent), None, "no line");
+        assert_eq!(super::refused_command("(error \"line 1...", sent), None, "cut short");
         assert_eq!(super::refused_command("sat\n(error \"line 2 column 1: model\")\n", sent), None, "after");
         assert_eq!(super::refused_command("sat\n", sent), None);
         let echo = format!("{sent}(echo \"(error x)\")\n");
