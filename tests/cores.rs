@@ -229,7 +229,13 @@ fn the_shared_driver_asks_no_core_where_the_construction_says_sat() {
 
 /// Writes a hand-made unsat-core finding `id` blaming `blamed` (its answers `unsat`,
 /// another family's beside it) in the store `root`, as a campaign stores one.
-fn core_finding(root: &Path, id: &str, trigger: &str, blamed: &SolverSpec, other: &SolverSpec) -> std::path::PathBuf {
+fn core_finding(
+    root: &Path,
+    id: &str,
+    trigger: &str,
+    (blamed, other): (&SolverSpec, &SolverSpec),
+    signature: &str,
+) -> std::path::PathBuf {
     // A finding whose id starts `5` is a seed finding (the unmutated seed fails).
     let seed = id.starts_with('5');
     let dir = root.join(if seed { "seed-findings/soundness" } else { "bugs/soundness" }).join(id);
@@ -241,7 +247,7 @@ fn core_finding(root: &Path, id: &str, trigger: &str, blamed: &SolverSpec, other
     };
     let meta = serde_json::json!({
         "id": id, "kind": "soundness", "blamed": blamed.name, "blamed_version": null, "blame_by": "unsat-core",
-        "logic": "ALL", "signature": "unsat core is sat", "fixed_in": null, "bisection": [],
+        "logic": "ALL", "signature": signature, "fixed_in": null, "bisection": [],
         "answers": [answer(blamed), answer(other)],
         "seed": "none", "seed_hash": "0", "engine": "opfuzz", "edits": [], "rng_seed": 0, "found_at": 0.0,
         "found_unix": 0, "run": 1, "trigger_bytes": trigger.len(), "duplicates": 0, "seed_finding": seed
@@ -283,7 +289,7 @@ fn a_reduction_is_made_smtlib_where_the_bug_allows_and_says_so_where_not() {
         ("5c03", core("(assert (! (not (= (to_real 0.0) 0.0)) :named smtstorm_a1))\n"), &cvc5, &z3),
     ];
     for (id, trigger, blamed, other) in &findings {
-        let dir = core_finding(&root, id, trigger, blamed, other);
+        let dir = core_finding(&root, id, trigger, (blamed, other), "unsat core is sat");
         // The proxy's finding would reduce to `(! false ...)`, numbers and all: it gets
         // only the pass that drops commands, so that its literals are left to type.
         let passes: &[&str] = if *id == "aa01" { &["--passes", "commands"] } else { &[] };
@@ -314,5 +320,58 @@ fn a_reduction_is_made_smtlib_where_the_bug_allows_and_says_so_where_not() {
     }
     let report = std::fs::read_to_string(root.join("report.md")).unwrap();
     assert!(report.contains("needs its lenient typing"), "{report}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// z3 5.4.0 answers `(check-sat-assuming (false))` under `QF_FF` with no unsat
+/// assumptions. Releases before finite fields refuse the input, and a reduction must keep
+/// them refusing it (without its finite-field item they get the `(false)` form wrong
+/// too, another bug's range): so each reduction keeps one such item, a different one
+/// each — an unused `define-sort`, an `assert` of a finite-field literal — and the two
+/// were two causes of one bug. The reducer finds those commands (gates: the blamed
+/// release shows the bug without them, a guard release then shows it too) and the
+/// identity's shape leaves them out: one finding, the other its instance. Real z3 on
+/// the ladder, cvc5 beside it.
+#[test]
+fn a_command_kept_only_for_older_releases_splits_no_cause() {
+    let root = tempdir("cores-gates");
+    // The release is what names the ladder's others (a campaign's spec carries it).
+    let mut z3 = real("z3-5.4.0/bin/z3", Family::Z3, &["-smt2"]);
+    z3.version = Some("5.4.0".to_string());
+    real("z3-4.15.4/bin/z3", Family::Z3, &["-smt2"]);
+    let cvc5 = py_solver("cvc5", Family::Cvc5);
+    let camp = serde_json::json!({"config": {}, "solvers": [&z3, &cvc5], "runs": 1, "first_start_unix": 0,
+                                  "elapsed_before": 0.0});
+    std::fs::write(root.join("campaign.json"), serde_json::to_vec_pretty(&camp).unwrap()).unwrap();
+    // `q` is false in both (the field sum is 1 exactly when `a` holds), so assuming it
+    // is `unsat`; releases without finite fields refuse the assert and answer `sat`.
+    let ask = |sort: &str, eq: &str| {
+        format!(
+            "(set-option :produce-unsat-assumptions true)\n(set-logic QF_FF)\n{sort}(declare-fun a () Bool)\n(declare-const q Bool)\n(assert (= q (not (= a {eq}))))\n(check-sat-assuming (q))\n(get-unsat-assumptions)\n"
+        )
+    };
+    let sig = "unsat assumptions are sat";
+    let findings = [
+        ("ff01", ask("", "(= (ff.add (ite a #f1m3 #f0m3) #f0m3) #f1m3)")),
+        (
+            "ff02",
+            ask("(define-sort G () (_ FiniteField 5))\n", "(= (ff.mul (ite a #f1m5 #f0m5) (as ff1 G)) (as ff1 G))"),
+        ),
+    ];
+    for (id, trigger) in &findings {
+        let dir = core_finding(&root, id, trigger, (&z3, &cvc5), sig);
+        let (code, out, err) = smtstorm(&["reduce", dir.to_str().unwrap(), "-j", "1"]);
+        assert_eq!(code, 0, "{id}: {out}{err}");
+        let meta: smtstorm::store::Meta =
+            serde_json::from_slice(&std::fs::read(dir.join("meta.json")).unwrap()).unwrap();
+        let reduced = std::fs::read_to_string(dir.join("reduced.smt2")).unwrap();
+        let gates = meta.reduction.map(|r| r.gates).unwrap_or_default();
+        assert!(!gates.is_empty(), "{id}: a gate in\n{reduced}");
+    }
+    let (code, out, err) = smtstorm(&["report", "--regroup", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let left = Store::list_in(&root);
+    assert_eq!(left.len(), 1, "{:?}", left.iter().map(|(_, m)| &m.cause).collect::<Vec<_>>());
+    assert_eq!(left[0].1.cause.instances.len(), 1);
     let _ = std::fs::remove_dir_all(&root);
 }
