@@ -93,34 +93,20 @@ fn bugs_after_the_solvers_own_error_on_one_command_are_one_finding() {
     solver_bin("z3-5.4.0/bin/z3");
     solver_bin("cvc5/cvc5-smt2");
     let dir = tempdir("identity-own-error");
-    let model = dir.join("model.smt2");
+    let art = dir.join("art");
+    std::fs::create_dir_all(&art).unwrap();
     std::fs::write(
-        &model,
+        art.join("model.smt2"),
         "(declare-datatypes ((K 0) (W 0)) (((k)) ((w (sel (Array K K))) (v) (u))))\n(declare-fun p () W)\n(declare-fun q () W)\n(assert (not (= p q)))\n(assert (= (select (sel p) k) (select (sel q) k)))\n(check-sat)\n",
     )
     .unwrap();
-    let crash = dir.join("crash.smt2");
     std::fs::write(
-        &crash,
+        art.join("crash.smt2"),
         "(declare-datatypes ((D 1) (P 2)) ((par (e) ((n))) (par (e e) ((m (g (D e)))))))\n(declare-datatypes ((B 0) (F 0)) (((n) (o (h (P Int Int)))) ((m))))\n(declare-const y B)\n(assert ((_ is o) y))\n(check-sat)\n",
     )
     .unwrap();
     let out = dir.join("store");
-    let (code, printed, err) = smtstorm(&[
-        "triage",
-        model.to_str().unwrap(),
-        crash.to_str().unwrap(),
-        "--solver",
-        "z3-5.4.0",
-        "--solver",
-        "cvc5",
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-        "--reduce",
-        "60",
-    ]);
-    assert_eq!(code, 10, "{printed}{err}");
+    triage(&art, &["z3-5.4.0", "cvc5"], &out, "60");
     let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
     let kinds: Vec<&str> =
         ["\"kind\":\"crash\"", "\"kind\":\"invalid-model\""].into_iter().filter(|k| events.contains(k)).collect();
