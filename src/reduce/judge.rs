@@ -198,9 +198,13 @@ impl FindingJudge {
         let slowest = involved.iter().map(|&i| answers[i].seconds).fold(0.0, f64::max);
         let time = crate::util::time::seconds((slowest * 5.0).max(1.0)).min(max_time.max(Duration::from_millis(100)));
         // A regression's newer release gets room for a 10× slowdown of the older one's
-        // bound to finish: a limit cut shorter would keep a near miss.
+        // bound to finish (a limit cut shorter would keep a near miss), within the cap
+        // a campaign's limit gets: the adaptive limit above stands for the campaign's.
+        // (Passing no campaign limit here capped it at zero, and every regression's
+        // judge then refused its own trigger: no regression was reduced, and each stayed
+        // a cause of its own.)
         let time = match &symptom {
-            Symptom::Regression { within, .. } => crate::oracle::regress::newer_limit(Duration::ZERO, *within),
+            Symptom::Regression { within, .. } => crate::oracle::regress::newer_limit(time, *within),
             _ => time,
         };
         let limits = Limits { time, grace: Duration::from_millis(500), ..Limits::default() };
