@@ -260,20 +260,6 @@ fn key_with(
         // A dialect difference is one cause per change of meaning and reduced shape.
         return Some(format!("{top}|dialect|{d}|{}", crate::util::hash::short_hash(&shape()?)));
     }
-    let own = m.reduction.as_ref().and_then(|r| r.own_error.as_ref());
-    if let Some(super::reduction::OwnError::Refused { keyword, .. }) = own {
-        // A crash, an invalid model or a failed self-check that needs the solver to go on
-        // after its own error on the input is one cause per family, refused command and
-        // fix, whatever its kind: z3 keeps a datatype declaration it has just refused
-        // half-declared, and what follows crashes on it in one input ("mismatch between
-        // number of declared and supplied sort parameters") and gets an invalid model in
-        // another ("datatype is not co-variant"), one cause by hand (judge29a). Its
-        // maintainers' first answer is the error. A wrong answer or a regression keeps
-        // its own identity: merged under a crash it would hide behind a lesser kind.
-        if matches!(m.kind, BugKind::Crash | BugKind::InvalidModel | BugKind::CheckFailed) {
-            return Some(format!("{top}|after-own-error|{family}|{keyword}|{}", fix_of(m)));
-        }
-    }
     let oracle = match m.kind {
         BugKind::Crash => String::new(),
         _ => format!("{}|", m.blame_by.oracle()),
@@ -296,6 +282,24 @@ fn key_with(
         names.sort_unstable();
         names.dedup();
         return Some(format!("{top}|{}|{oracle}{family}|caveat|{}|{}", m.kind, names.join(","), fix_of(m)));
+    }
+    let own = m.reduction.as_ref().and_then(|r| r.own_error.as_ref());
+    if let Some(super::reduction::OwnError::Refused { keyword, .. }) = own {
+        // A crash, an invalid model or a failed self-check that needs the solver to go on
+        // after its own error on the input is one cause per family, refused command and
+        // fix, whatever its kind: z3 keeps a datatype declaration it has just refused
+        // half-declared, and what follows crashes on it in one input ("mismatch between
+        // number of declared and supplied sort parameters") and gets an invalid model in
+        // another ("datatype is not co-variant"), one cause by hand (judge29a). Its
+        // maintainers' first answer is the error. A wrong answer or a regression keeps
+        // its own identity: merged under a crash it would hide behind a lesser kind.
+        // After the disowned components: a refused declaration the rest of the input
+        // uses is "needed" by any bug of that input (removing it leaves the rest
+        // ill-sorted), and an `sls-smt` crash on such an input was the tactic's, not the
+        // error's (judge31b: the same crash on a valid datatype).
+        if matches!(m.kind, BugKind::Crash | BugKind::InvalidModel | BugKind::CheckFailed) {
+            return Some(format!("{top}|after-own-error|{family}|{keyword}|{}", fix_of(m)));
+        }
     }
     let bare_signal = super::is_bare_signal(&m.signature);
     let state = m.cause.range.as_ref().map(|r| r.state.clone()).filter(|s| !s.is_empty());

@@ -253,6 +253,11 @@ fn a_bug_after_the_solvers_own_error_is_one_cause_per_refused_command() {
         k(&refused("invalid-model", "validation", None), model),
         "no error: kind and shape decide"
     );
+    // Under a disowned tactic the tactic is the cause, error or not: a refused
+    // declaration the rest uses is needed by any bug of that input.
+    let sls = format!("{}(check-sat-using sls-smt)\n", crash.replace("(check-sat)\n", ""));
+    let tactic = k(&refused("crash", "majority", Some("declare-datatypes")), &sls);
+    assert!(tactic.contains("caveat|sls"), "{tactic}");
     // A wrong answer after the error keeps its kind: under a crash it would hide.
     let wrong = k(&refused("soundness", "majority", Some("declare-datatypes")), model);
     assert!(!wrong.contains("after-own-error"), "{wrong}");
