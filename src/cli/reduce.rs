@@ -40,7 +40,7 @@ pub(crate) struct ReduceCmd {
     /// Stop after this many seconds, keeping the best result so far.
     #[arg(long)]
     time: Option<f64>,
-    /// Upper limit per check in seconds (default: adaptive from the original's time).
+    /// Upper limit per check in seconds (default: adaptive from the original's time; for a finding, never below twice its own run's time).
     #[arg(long)]
     timeout: Option<f64>,
     /// Interesting only if the command's stdout contains this text.

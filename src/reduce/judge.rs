@@ -196,7 +196,13 @@ impl FindingJudge {
             .collect::<Result<_, _>>()?;
         // Adaptive limit: generous against the original's own solving time.
         let slowest = involved.iter().map(|&i| answers[i].seconds).fold(0.0, f64::max);
-        let time = crate::util::time::seconds((slowest * 5.0).max(1.0)).min(max_time.max(Duration::from_millis(100)));
+        // The cap (`--timeout`, a campaign's limit) never cuts below twice the finding's
+        // own run: an `smtfd` crash that came 3.6 s into its run (8.3 s under a
+        // campaign's load) was refused before any reduction under the 10 s default on
+        // a loaded machine, and stayed a cause of its own beside its reduced twin
+        // (judge31b). A check shorter than the run that showed the bug can only fail.
+        let cap = max_time.max(crate::util::time::seconds(slowest * 2.0)).max(Duration::from_millis(100));
+        let time = crate::util::time::seconds((slowest * 5.0).max(1.0)).min(cap);
         // A regression's newer release gets room for a 10× slowdown of the older one's
         // bound to finish (a limit cut shorter would keep a near miss), within the cap
         // a campaign's limit gets: the adaptive limit above stands for the campaign's.
@@ -605,6 +611,33 @@ mod tests {
             keeps_logic: false,
             keep_passing: vec![],
         }
+    }
+
+    /// The per-check cap never cuts below twice the finding's own run: a crash that took
+    /// 8.3 s under a campaign's load gets at least 16.6 s under a 10 s cap; a fast one
+    /// keeps its adaptive limit under the cap. No solver runs.
+    #[test]
+    fn the_cap_never_cuts_below_twice_the_findings_own_run() {
+        let limit_for = |seconds: f64| {
+            let dir = crate::util::fs::scratch_dir(&std::env::temp_dir(), ".judge-cap-").unwrap();
+            let meta = serde_json::json!({
+                "id": "x", "kind": "crash", "blamed": "z3", "blamed_version": null, "blame_by": "crash",
+                "logic": "ALL", "signature": "SIGSEGV", "fixed_in": null, "bisection": [],
+                "answers": [{"solver": "z3", "version": null, "outcomes": ["unknown", "crash(SIGSEGV)"],
+                             "stdout_excerpt": "", "stderr_excerpt": "", "seconds": seconds}],
+                "seed": "", "seed_hash": "", "engine": "opfuzz", "edits": [], "rng_seed": 0, "found_at": 0.0,
+                "found_unix": 0, "run": 1, "trigger_bytes": 0, "duplicates": 0, "seed_finding": false
+            });
+            std::fs::write(dir.path().join("meta.json"), meta.to_string()).unwrap();
+            std::fs::write(dir.path().join("trigger.smt2"), "(check-sat)\n(check-sat)\n").unwrap();
+            let z3 = SolverSpec::new("z3", crate::solver::Family::Z3, vec!["z3".into()]);
+            let scratch = dir.path().join("scratch");
+            let (j, _) = FindingJudge::for_finding(dir.path(), &[z3], Duration::from_secs(10), &scratch).unwrap();
+            j.limits.time
+        };
+        assert!(limit_for(8.3) >= Duration::from_millis(16_600), "{:?}", limit_for(8.3));
+        assert_eq!(limit_for(0.5), Duration::from_millis(2500));
+        assert_eq!(limit_for(3.0), Duration::from_secs(10));
     }
 
     /// A candidate whose newer run timed out with a fraction of its limit on the CPU (a
