@@ -628,10 +628,11 @@ mod tests {
                 "seed": "", "seed_hash": "", "engine": "opfuzz", "edits": [], "rng_seed": 0, "found_at": 0.0,
                 "found_unix": 0, "run": 1, "trigger_bytes": 0, "duplicates": 0, "seed_finding": false
             });
-            std::fs::write(dir.path().join("meta.json"), meta.to_string()).unwrap();
-            std::fs::write(dir.path().join("trigger.smt2"), "(check-sat)\n(check-sat)\n").unwrap();
+            let finding = crate::store::FindingDir::new(dir.path());
+            finding.write_meta(&serde_json::from_value(meta).unwrap()).unwrap();
+            finding.write_trigger("(check-sat)\n(check-sat)\n").unwrap();
             let z3 = SolverSpec::new("z3", crate::solver::Family::Z3, vec!["z3".into()]);
-            let scratch = dir.path().join("scratch");
+            let scratch = dir.path().join("work");
             let (j, _) = FindingJudge::for_finding(dir.path(), &[z3], Duration::from_secs(10), &scratch).unwrap();
             j.limits.time
         };
