@@ -158,6 +158,44 @@ fn configured_variants_of_one_family_are_one_finding() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// yices 2.6.5's leaking `let` found in two shapes that no reduction makes one (under
+/// push/pop, and one assertion asked twice; both runs of one day stored them apart): the
+/// same formulas with the `let` expanded are answered right, so each reduction needs the
+/// notation, and they are one finding.
+#[test]
+fn two_shapes_of_one_let_bug_are_one_finding() {
+    use smtstorm::store::reduction::Notation;
+    solver_bin("yices/bin/yices-smt2");
+    solver_bin("z3-5.4.0/bin/z3");
+    let dir = tempdir("identity-let");
+    let art = dir.join("art");
+    std::fs::create_dir_all(&art).unwrap();
+    let bind = "(let ((x false) (y x))";
+    std::fs::write(
+        art.join("pushed.smt2"),
+        format!("(set-logic QF_UF)\n(declare-fun x () Bool)\n(assert x)\n(push 1)\n(assert {bind} (= x y)))\n(check-sat)\n(pop 1)\n(assert {bind} (= x y)))\n(check-sat)\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        art.join("twice.smt2"),
+        format!("(set-logic QF_UF)\n(declare-fun x () Bool)\n(assert {bind} (distinct x y)))\n(check-sat)\n(assert {bind} (distinct x y)))\n(check-sat)\n"),
+    )
+    .unwrap();
+    let out = dir.join("store");
+    triage(&art, &["z3-5.4.0", "cvc5", "yices"], &out, "60");
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+    let stored = events.lines().filter(|l| l.contains("\"finding\"")).count();
+    assert_eq!(stored, 2, "two findings as confirmed: {events}");
+    let after = findings(&out);
+    assert_eq!(after.len(), 1, "{events}");
+    let m = &after[0].1;
+    assert_eq!(m.cause.instances.len(), 1, "{:?}", m.cause);
+    assert_eq!(m.reduction.as_ref().and_then(|r| r.notation), Some(Notation::Let), "{:?}", m.reduction);
+    let key = m.cause.key.as_deref().unwrap_or_default();
+    assert!(key.contains("yices|notation|let"), "{key}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A trigger with two string literals: `"\u{41}"`, read as six characters before z3
 /// 4.8.9 (SMT-LIB 2.6 escapes came in 4.8.9), and `"\x41"`, read as one character until
 /// 4.8.10. z3 4.8.7 answers `unsat` where z3 5.4.0 and cvc5 answer `sat`. The bisection

@@ -5,7 +5,7 @@ use super::{bounds, judge, BoundsReport, Options, ReduceError, Report};
 use crate::mutate::Engine;
 use crate::smtlib;
 use crate::solver::SolverSpec;
-use crate::store::reduction::{OwnError, Typing};
+use crate::store::reduction::{Notation, OwnError, Typing};
 use crate::store::{CampaignFile, FindingDir};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -99,6 +99,7 @@ pub fn reduce_finding(
             Some((command, keyword)) => OwnError::Refused { command, keyword },
             None => OwnError::Absent,
         });
+        report.notation = notation(&judge, &shown, &mut report.checks);
         judge.keep_passing = guards;
     }
     if let Some((limit, checks)) = narrowed {
@@ -155,6 +156,28 @@ fn strict_typing(
         }
     }
     Ok(Some(Typing::Lenient))
+}
+
+/// The notation the bug of the reduction `text` needs ([`Notation`]): the reduction with
+/// every `let` expanded ([`super::passes::expand_lets`]) means the same, and if the blamed
+/// solver shows the bug on `text` but not on that, twice in a row (a check lost to load
+/// is not a notation), the bug is in its reading of `let`. Asked of answers only: a
+/// crash is told apart by its crash state, a regression by its release. `checks` counts
+/// the confirmations.
+fn notation(judge: &judge::FindingJudge, text: &str, checks: &mut u64) -> Option<Notation> {
+    use super::Judge;
+    use judge::Symptom;
+    if matches!(judge.symptom, Symptom::Crash { .. } | Symptom::Regression { .. }) {
+        return None;
+    }
+    let expanded = super::passes::expand_lets(text).filter(|e| e != text)?;
+    for _ in 0..2 {
+        *checks += 2;
+        if judge.confirm(&expanded) || !judge.confirm(text) {
+            return None;
+        }
+    }
+    Some(Notation::Let)
 }
 
 /// The commands of the reduction `text` that it keeps only for `judge`'s releases to keep

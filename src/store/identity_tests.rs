@@ -262,3 +262,36 @@ fn a_bug_after_the_solvers_own_error_is_one_cause_per_refused_command() {
     let wrong = k(&refused("soundness", "majority", Some("declare-datatypes")), model);
     assert!(!wrong.contains("after-own-error"), "{wrong}");
 }
+
+/// A wrong answer that needs `let` is one cause per family, kind, oracle and fix,
+/// whatever the formula around the `let`: yices' leaking shadowing binding reduced to two
+/// shapes in one run (under push/pop, and asked twice). Without the notation the shape
+/// decides; a crash keeps its crash state.
+#[test]
+fn a_wrong_answer_that_needs_let_is_one_cause_per_notation() {
+    use super::super::reduction::{Notation, Report};
+    let meta = |kind: &str, notation: Option<Notation>| {
+        let mut m: Meta = serde_json::from_value(serde_json::json!({
+            "id": "x", "kind": kind, "blamed": "yices", "blamed_version": null,
+            "blame_by": "self-contradiction", "logic": "QF_UF", "signature": "unsat to check-sat, sat to check-sat",
+            "fixed_in": null, "bisection": [], "answers": [], "seed": "", "seed_hash": "", "engine": "opfuzz",
+            "edits": [], "rng_seed": 0, "found_at": 0.0, "found_unix": 0, "run": 1,
+            "trigger_bytes": 0, "duplicates": 0, "seed_finding": false
+        }))
+        .unwrap();
+        m.reduction = Some(Report { notation, ..Default::default() });
+        m
+    };
+    let pushed = "(declare-fun x () Bool)\n(assert x)\n(push 1)\n(assert (let ((x false) (y x)) (= x y)))\n\
+                  (check-sat)\n(pop 1)\n(assert (let ((x false) (y x)) (= x y)))\n(check-sat)\n";
+    let twice = "(declare-fun x () Bool)\n(assert (let ((x false) (y x)) (distinct x y)))\n(check-sat)\n\
+                 (assert (let ((x false) (y x)) (distinct x y)))\n(check-sat)\n";
+    let k = |m: &Meta, t: &str| key(m, &[], t).unwrap();
+    let let_bug = meta("soundness", Some(Notation::Let));
+    assert_eq!(k(&let_bug, pushed), k(&let_bug, twice));
+    assert!(k(&let_bug, pushed).contains("|notation|let|open"), "{}", k(&let_bug, pushed));
+    let plain = meta("soundness", None);
+    assert_ne!(k(&plain, pushed), k(&plain, twice), "without the notation the shape decides");
+    let crash = meta("crash", Some(Notation::Let));
+    assert!(!k(&crash, pushed).contains("notation"), "a crash keeps its own identity");
+}

@@ -114,6 +114,10 @@ pub struct Severity {
     /// Real): the bug needs them, or no repair removed them (a judge read C1's "default"
     /// label as hiding that, judge29a).
     pub typing: Option<super::reduction::Typing>,
+    /// The bug needs a notation SMT-LIB defines by expansion: the same formula without it
+    /// is answered right ([`super::reduction::Notation`]). Still read first where the rest
+    /// says so: every user writes `let`.
+    pub notation: Option<super::reduction::Notation>,
 }
 
 /// P1 (read first) to P4.
@@ -169,6 +173,7 @@ impl Severity {
             trigger_bytes: trigger.len(),
             after_own_error: after_own_error(m, trigger),
             typing: m.reduction.as_ref().and_then(|r| r.typing).filter(|t| *t != super::reduction::Typing::Strict),
+            notation: m.reduction.as_ref().and_then(|r| r.notation),
         }
     }
 
@@ -221,6 +226,12 @@ impl Severity {
             }
             Some(_) => s.push_str(" · its input is not SMT-LIB (conversions between Int and Real)"),
             None => {}
+        }
+        if let Some(n) = self.notation {
+            s.push_str(&format!(
+                " · in its reading of `{}` (expanded, the same formula is answered right)",
+                n.as_str()
+            ));
         }
         for c in &self.caveats {
             s.push_str(&format!(" · `{}` is {} by its maintainers", c.name(), c.standing.as_str()));
@@ -440,6 +451,11 @@ mod tests {
         assert!(s.summary().contains("not SMT-LIB"), "{}", s.summary());
         m.reduction.as_mut().unwrap().typing = Some(super::super::reduction::Typing::Strict);
         assert_eq!(Severity::of(&m, PLAIN, z3, false).priority(), Priority::P1);
+        // A bug in the solver's reading of `let` is a default-mode bug: still P1, and said.
+        m.reduction.as_mut().unwrap().notation = Some(super::super::reduction::Notation::Let);
+        let s = Severity::of(&m, PLAIN, z3, false);
+        assert_eq!(s.priority(), Priority::P1);
+        assert!(s.summary().contains("reading of `let`"), "{}", s.summary());
     }
 
     #[test]

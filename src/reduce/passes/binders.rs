@@ -181,3 +181,89 @@ pub(super) fn quant_vars(ctx: &Ctx) -> Vec<Change> {
     }
     out
 }
+
+/// The script `text` with every `let` expanded, outermost first: SMT-LIB 2.6 §3.6.1
+/// defines a `let` as its body with the bound values substituted in parallel, so the
+/// expansion means what `text` means, and a solver that shares terms (z3, cvc5, yices and
+/// bitwuzla all hash-cons) builds the same formula from both. `None` where an expansion
+/// could capture (a symbol of a bound value is bound again inside the body), where the
+/// text grows past 64 KB (a `let` of shared terms doubles per level), or where it does
+/// not parse; the text as it is when it has no `let`.
+pub fn expand_lets(text: &str) -> Option<String> {
+    const MAX_BYTES: usize = 1 << 16;
+    let mut text = text.to_string();
+    for _ in 0..10_000 {
+        let s = crate::smtlib::parse(&text).ok()?;
+        let checked = crate::smtlib::check::check(&s);
+        let scope = Scope::new(&s, &checked);
+        let Some(n) = scope.nodes.iter().find(|n| matches!(s.term(n.term), Term::Let(..))) else {
+            return Some(text);
+        };
+        let Term::Let(binds, body) = *s.term(n.term) else { return None };
+        let bs = s.binding_list(binds);
+        let mut used = BTreeSet::new();
+        for b in bs {
+            names_in(&s, b.value, &mut used, &mut BTreeSet::new());
+        }
+        let mut bound = BTreeSet::new();
+        names_in(&s, body, &mut BTreeSet::new(), &mut bound);
+        if !used.is_disjoint(&bound) {
+            return None;
+        }
+        let ctx = Ctx { s: &s, checked: &checked, scope: &scope };
+        text = materialize(&ctx, &Change::term(n.term, Repl::LetElim((0..bs.len()).collect())));
+        if text.len() > MAX_BYTES {
+            return None;
+        }
+    }
+    None
+}
+
+/// The names `t`'s subtree uses (`used`: variables and applied functions) and binds
+/// (`bound`: `let`, quantifier, solver-binder and `match` variables). A walk with its own
+/// stack: a reduction can still be deep.
+fn names_in<'a>(s: &'a Script, t: TermId, used: &mut BTreeSet<&'a str>, bound: &mut BTreeSet<&'a str>) {
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        match *s.term(t) {
+            Term::Var(q) | Term::App(q, _) => {
+                used.insert(s.str(q.ident.sym));
+            }
+            Term::Let(binds, _) => bound.extend(s.binding_list(binds).iter().map(|b| s.str(b.name))),
+            Term::Quant(_, vars, _) | Term::ExtBinder(_, vars, _) => {
+                bound.extend(s.var_list(vars).iter().map(|v| s.str(v.name)))
+            }
+            Term::Match(_, cases) => {
+                for c in s.case_list(cases) {
+                    bound.insert(s.str(c.ctor));
+                    if let Some(vs) = c.vars {
+                        bound.extend(s.str_list(vs).iter().map(|v| s.str(*v)));
+                    }
+                }
+            }
+            Term::Lit(..) | Term::Annot(..) => {}
+        }
+        stack.extend(crate::mutate::edit::children(s, t));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand_lets;
+
+    /// The parallel `let` of yices' let-shadowing bug expands to the outer `x`, not the
+    /// bound one; nested and sequential lets expand whole; an expansion that would capture
+    /// refuses.
+    #[test]
+    fn lets_expand_to_what_they_mean() {
+        let decl = "(declare-fun x () Bool)\n";
+        let expanded = |body: &str| expand_lets(&format!("{decl}(assert {body})\n(check-sat)\n"));
+        let want = |body: &str| Some(format!("{decl}(assert {body})\n(check-sat)\n"));
+        assert_eq!(expanded("(let ((x false) (y x)) (distinct x y))"), want("(distinct false x)"));
+        assert_eq!(expanded("(let ((y x)) (let ((z (not y))) (and y z)))"), want("(and x (not x))"));
+        assert_eq!(expanded("(let ((y (let ((z x)) z))) (or y y))"), want("(or x x)"));
+        assert_eq!(expanded("(and x x)"), want("(and x x)"), "no let: the text as it is");
+        assert_eq!(expanded("(let ((y x)) (exists ((x Bool)) (= x y)))"), None, "x would be captured");
+        assert_eq!(expanded("(let ((y x)) (exists ((z Bool)) (= z y)))"), want("(exists ((z Bool)) (= z x))"));
+    }
+}

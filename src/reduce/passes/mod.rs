@@ -31,6 +31,7 @@ mod structure;
 mod substitute;
 mod terms;
 
+pub use binders::expand_lets;
 use binders::{define_funs, lets, quant_vars};
 use declarations::{fresh, retype, unused};
 pub use declarations::{unused_all, unused_commands};
