@@ -161,7 +161,8 @@ fn configured_variants_of_one_family_are_one_finding() {
 /// yices 2.6.5's leaking `let` found in two shapes that no reduction makes one (under
 /// push/pop, and one assertion asked twice; both runs of one day stored them apart): the
 /// same formulas with the `let` expanded are answered right, so each reduction needs the
-/// notation, and they are one finding.
+/// notation, and they are one finding — here stored unreduced first, as a fuzz target
+/// stores its findings, and reduced by `smtstorm report --regroup --reduce`.
 #[test]
 fn two_shapes_of_one_let_bug_are_one_finding() {
     use smtstorm::store::reduction::Notation;
@@ -181,11 +182,17 @@ fn two_shapes_of_one_let_bug_are_one_finding() {
         format!("(set-logic QF_UF)\n(declare-fun x () Bool)\n(assert {bind} (distinct x y)))\n(check-sat)\n(assert {bind} (distinct x y)))\n(check-sat)\n"),
     )
     .unwrap();
+    // Stored unreduced, as a fuzz target stores its findings; `report --regroup --reduce`
+    // reduces, ranges and merges them.
     let out = dir.join("store");
-    triage(&art, &["z3-5.4.0", "cvc5", "yices"], &out, "60");
+    triage(&art, &["z3-5.4.0", "cvc5", "yices"], &out, "0");
     let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
     let stored = events.lines().filter(|l| l.contains("\"finding\"")).count();
     assert_eq!(stored, 2, "two findings as confirmed: {events}");
+    assert!(findings(&out).iter().all(|(_, m)| m.reduction.is_none()), "triage --reduce 0 reduces nothing");
+    let (code, printed, err) = smtstorm(&["report", "--regroup", "--reduce", "60", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{printed}{err}");
+    assert_eq!(err.matches("reduced soundness").count(), 2, "{err}");
     let after = findings(&out);
     assert_eq!(after.len(), 1, "{events}");
     let m = &after[0].1;

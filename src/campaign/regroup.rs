@@ -96,3 +96,35 @@ pub fn regroup(
     done.merged = store.lock().unwrap_or_else(|e| e.into_inner()).regroup(&all_solvers);
     done
 }
+
+/// Reduces every finding of the store at `out` that has no reduction yet, each for at
+/// most `each` (`jobs` checks at once, `max_time` per query), in the campaign's order (a
+/// finding that looks like one reduced before it waits: new causes first). For the stores
+/// no campaign reduced: a fuzz target's (`fuzz/store/<target>`, whose findings the target
+/// only confirms) and a campaign stopped before its reductions; a regroup then ranges and
+/// merges them. Stops at Ctrl-C. One line per finding, for a person.
+pub fn reduce_unreduced(
+    out: &Path,
+    solvers: &dyn Fn(&Path) -> Vec<SolverSpec>,
+    ladder: &[SolverSpec],
+    each: Duration,
+    max_time: Duration,
+    jobs: usize,
+) -> Vec<String> {
+    let mut lines = vec![];
+    for (meta_path, meta) in super::reduction_order(Store::list_in(out)) {
+        if stop_flag().load(Relaxed) {
+            break;
+        }
+        let Some(dir) = meta_path.parent().filter(|_| meta.reduction.is_none()) else { continue };
+        let opts = crate::reduce::Options { jobs, time: Some(each), stop: Some(stop_flag()), ..Default::default() };
+        lines.push(match crate::reduce::reduce_finding(dir, &solvers(dir), ladder, &opts, max_time) {
+            Ok(r) => format!(
+                "reduced {} {}: {} -> {} bytes in {:.1}s",
+                meta.kind, meta.id, r.original_bytes, r.reduced_bytes, r.seconds
+            ),
+            Err(e) => format!("not reduced {} {}: {e}", meta.kind, meta.id),
+        });
+    }
+    lines
+}

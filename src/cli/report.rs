@@ -12,6 +12,11 @@ pub(crate) struct ReportCmd {
     /// findings whose identities meet (the others kept under the survivor's instances/).
     #[arg(long)]
     regroup: bool,
+    /// With --regroup: first reduce every finding that has no reduction yet, for at most
+    /// SECONDS each (a fuzz target's store, whose findings the target only confirms, or a
+    /// campaign stopped before its reductions).
+    #[arg(long, value_name = "SECONDS", requires = "regroup")]
+    reduce: Option<f64>,
     /// Causes already filed (a list of cause keys, earlier stores and reduced triggers,
     /// or an earlier store): their findings are marked known and reported apart.
     #[arg(long, value_name = "FILE")]
@@ -23,6 +28,7 @@ impl ReportCmd {
         // Unreadable findings go to quarantine/ (said on stderr, counted in the report),
         // unless a campaign holds the store: then the report lists them where they are.
         let dir = &self.dir;
+        let each = self.reduce.map(|s| super::opts::seconds("--reduce", s)).transpose()?;
         let known = self.known.as_deref().map(smtstorm::store::known::Known::load).transpose()?;
         // Reductions' answers are re-run only by whoever holds the store: while a campaign
         // does, it may be reducing the very finding, and its solvers have the CPU.
@@ -37,7 +43,7 @@ impl ReportCmd {
                         eprintln!("smtstorm: {}: {why}; moved to {}", from.display(), to.display());
                     }
                     if self.regroup {
-                        regroup(dir)?;
+                        regroup(dir, each)?;
                     }
                     if let Some(k) = &known {
                         super::opts::mark_known_locked(dir, k)?;
@@ -62,8 +68,9 @@ impl ReportCmd {
     }
 }
 
-/// `--regroup`: the library's regroup with the store's solvers and the installed ladder.
-fn regroup(dir: &std::path::Path) -> Result<()> {
+/// `--regroup`: the library's regroup with the store's solvers and the installed ladder,
+/// after reducing, for at most `each` apiece, the findings that have no reduction.
+fn regroup(dir: &std::path::Path, each: Option<std::time::Duration>) -> Result<()> {
     let store = smtstorm::store::Store::open(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     let timeout = smtstorm::store::CampaignFile::read(dir)
         .ok()
@@ -72,6 +79,21 @@ fn regroup(dir: &std::path::Path) -> Result<()> {
     let ladder = smtstorm::solver::Registry::load(&smtstorm::solver::registry::default_toml())
         .map(|r| r.solvers)
         .unwrap_or_default();
+    if let Some(each) = each {
+        smtstorm::solver::sandbox::use_scratch_dir(&smtstorm::store::layout::scratch(dir))?;
+        smtstorm::util::stop::install_signal_handlers();
+        let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+        for l in smtstorm::campaign::regroup::reduce_unreduced(
+            dir,
+            &smtstorm::reduce::finding_solvers,
+            &ladder,
+            each,
+            smtstorm::util::time::seconds(timeout),
+            jobs,
+        ) {
+            eprintln!("{l}");
+        }
+    }
     let store = std::sync::Mutex::new(store);
     let done = smtstorm::campaign::regroup::regroup(
         dir,
