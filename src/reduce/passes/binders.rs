@@ -202,12 +202,16 @@ pub fn expand_lets(text: &str) -> Option<String> {
         let Term::Let(binds, body) = *s.term(n.term) else { return None };
         let bs = s.binding_list(binds);
         let mut used = BTreeSet::new();
+        let mut annotated = false;
         for b in bs {
-            names_in(&s, b.value, &mut used, &mut BTreeSet::new());
+            annotated |= names_in(&s, b.value, &mut used, &mut BTreeSet::new());
         }
         let mut bound = BTreeSet::new();
         names_in(&s, body, &mut BTreeSet::new(), &mut bound);
-        if !used.is_disjoint(&bound) {
+        // An annotated value (`:named`, `:pattern`) copied to each use names one term
+        // twice, and dropped with an unused binding takes its name along: either changes
+        // what the solver is asked.
+        if annotated || !used.is_disjoint(&bound) {
             return None;
         }
         let ctx = Ctx { s: &s, checked: &checked, scope: &scope };
@@ -220,9 +224,10 @@ pub fn expand_lets(text: &str) -> Option<String> {
 }
 
 /// The names `t`'s subtree uses (`used`: variables and applied functions) and binds
-/// (`bound`: `let`, quantifier, solver-binder and `match` variables). A walk with its own
-/// stack: a reduction can still be deep.
-fn names_in<'a>(s: &'a Script, t: TermId, used: &mut BTreeSet<&'a str>, bound: &mut BTreeSet<&'a str>) {
+/// (`bound`: `let`, quantifier, solver-binder and `match` variables), and whether it holds
+/// an annotation. A walk with its own stack: a reduction can still be deep.
+fn names_in<'a>(s: &'a Script, t: TermId, used: &mut BTreeSet<&'a str>, bound: &mut BTreeSet<&'a str>) -> bool {
+    let mut annotated = false;
     let mut stack = vec![t];
     while let Some(t) = stack.pop() {
         match *s.term(t) {
@@ -241,10 +246,12 @@ fn names_in<'a>(s: &'a Script, t: TermId, used: &mut BTreeSet<&'a str>, bound: &
                     }
                 }
             }
-            Term::Lit(..) | Term::Annot(..) => {}
+            Term::Annot(..) => annotated = true,
+            Term::Lit(..) => {}
         }
         stack.extend(crate::mutate::edit::children(s, t));
     }
+    annotated
 }
 
 #[cfg(test)]
@@ -265,5 +272,7 @@ mod tests {
         assert_eq!(expanded("(and x x)"), want("(and x x)"), "no let: the text as it is");
         assert_eq!(expanded("(let ((y x)) (exists ((x Bool)) (= x y)))"), None, "x would be captured");
         assert_eq!(expanded("(let ((y x)) (exists ((z Bool)) (= z y)))"), want("(exists ((z Bool)) (= z x))"));
+        assert_eq!(expanded("(let ((y (! x :named n))) (and y y))"), None, "one name twice");
+        assert_eq!(expanded("(let ((y x)) (! (and y y) :named n))"), want("(! (and x x) :named n)"));
     }
 }
