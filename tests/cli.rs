@@ -191,6 +191,7 @@ fn out_of_range_settings_are_refused_by_name_with_status_2() {
         &["check", "corpus/lia_bounds.smt2", "--solver", "z3-5.4.0", "--timeout", "inf"],
         &["check", "corpus/lia_bounds.smt2", "--solver", "z3-5.4.0", "--memory-mb", "17592186044416"],
         &["report", "--regroup", "--reduce=-1", o.as_str()],
+        &["report", "--regroup", "--reduce", "0", o.as_str()],
     ] {
         let (code, _, err) = smtstorm(args);
         assert_eq!(code, 2, "{args:?}: {err}");
@@ -201,7 +202,7 @@ fn out_of_range_settings_are_refused_by_name_with_status_2() {
     let (code, _, err) = smtstorm(&["report", "--reduce", "10", o.as_str()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--regroup"), "{err}");
-    assert_eq!(refused, 15);
+    assert_eq!(refused, 16);
     assert!(!std::path::Path::new("/tmp/smtstorm-never.smt2").exists());
     let _ = std::fs::remove_dir_all(&out);
 }

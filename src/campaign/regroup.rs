@@ -102,7 +102,8 @@ pub fn regroup(
 /// finding that looks like one reduced before it waits: new causes first). For the stores
 /// no campaign reduced: a fuzz target's (`fuzz/store/<target>`, whose findings the target
 /// only confirms) and a campaign stopped before its reductions; a regroup then ranges and
-/// merges them. Stops at Ctrl-C. One line per finding, for a person.
+/// merges them. Stops at Ctrl-C. `say` gets a line per finding, for a person, as each
+/// ends (a store of many findings takes a while).
 pub fn reduce_unreduced(
     out: &Path,
     solvers: &dyn Fn(&Path) -> Vec<SolverSpec>,
@@ -110,15 +111,15 @@ pub fn reduce_unreduced(
     each: Duration,
     max_time: Duration,
     jobs: usize,
-) -> Vec<String> {
-    let mut lines = vec![];
+    say: &mut dyn FnMut(String),
+) {
     for (meta_path, meta) in super::reduction_order(Store::list_in(out)) {
         if stop_flag().load(Relaxed) {
             break;
         }
         let Some(dir) = meta_path.parent().filter(|_| meta.reduction.is_none()) else { continue };
         let opts = crate::reduce::Options { jobs, time: Some(each), stop: Some(stop_flag()), ..Default::default() };
-        lines.push(match crate::reduce::reduce_finding(dir, &solvers(dir), ladder, &opts, max_time) {
+        say(match crate::reduce::reduce_finding(dir, &solvers(dir), ladder, &opts, max_time) {
             Ok(r) => format!(
                 "reduced {} {}: {} -> {} bytes in {:.1}s",
                 meta.kind, meta.id, r.original_bytes, r.reduced_bytes, r.seconds
@@ -126,5 +127,4 @@ pub fn reduce_unreduced(
             Err(e) => format!("not reduced {} {}: {e}", meta.kind, meta.id),
         });
     }
-    lines
 }

@@ -28,7 +28,17 @@ impl ReportCmd {
         // Unreadable findings go to quarantine/ (said on stderr, counted in the report),
         // unless a campaign holds the store: then the report lists them where they are.
         let dir = &self.dir;
-        let each = self.reduce.map(|s| super::opts::seconds("--reduce", s)).transpose()?;
+        let each = self
+            .reduce
+            .map(|s| {
+                let d = super::opts::seconds("--reduce", s)?;
+                if d.is_zero() {
+                    // It would store each trigger as its own reduction, never reduced again.
+                    anyhow::bail!("--reduce {s}: expected more than 0 seconds");
+                }
+                Ok(d)
+            })
+            .transpose()?;
         let known = self.known.as_deref().map(smtstorm::store::known::Known::load).transpose()?;
         // Reductions' answers are re-run only by whoever holds the store: while a campaign
         // does, it may be reducing the very finding, and its solvers have the CPU.
@@ -83,16 +93,15 @@ fn regroup(dir: &std::path::Path, each: Option<std::time::Duration>) -> Result<(
         smtstorm::solver::sandbox::use_scratch_dir(&smtstorm::store::layout::scratch(dir))?;
         smtstorm::util::stop::install_signal_handlers();
         let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-        for l in smtstorm::campaign::regroup::reduce_unreduced(
+        smtstorm::campaign::regroup::reduce_unreduced(
             dir,
             &smtstorm::reduce::finding_solvers,
             &ladder,
             each,
             smtstorm::util::time::seconds(timeout),
             jobs,
-        ) {
-            eprintln!("{l}");
-        }
+            &mut |l| eprintln!("{l}"),
+        );
     }
     let store = std::sync::Mutex::new(store);
     let done = smtstorm::campaign::regroup::regroup(

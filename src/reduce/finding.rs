@@ -99,7 +99,11 @@ pub fn reduce_finding(
             Some((command, keyword)) => OwnError::Refused { command, keyword },
             None => OwnError::Absent,
         });
-        report.notation = notation(&judge, &shown, &mut report.checks);
+        // A bug of the solver's lenient typing is that extension's, `let` or not.
+        let stopped = opts.stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+        if report.typing != Some(Typing::Lenient) && !stopped {
+            report.notation = notation(&judge, &shown, &mut report.checks);
+        }
         judge.keep_passing = guards;
     }
     if let Some((limit, checks)) = narrowed {
@@ -158,22 +162,24 @@ fn strict_typing(
     Ok(Some(Typing::Lenient))
 }
 
-/// The notation the bug of the reduction `text` needs ([`Notation`]): the reduction with
-/// every `let` expanded ([`super::passes::expand_lets`]) means the same, and if the blamed
-/// solver shows the bug on `text` but not on that, twice in a row (a check lost to load
-/// is not a notation), the bug is in its reading of `let`. Asked of answers only: a
-/// crash is told apart by its crash state, a regression by its release. `checks` counts
-/// the confirmations.
+/// The notation the bug of the reduction `text` needs ([`Notation`]): with the names its
+/// `let`s bind made fresh ([`super::passes::rename_let_bound`]) it is the same formula,
+/// term for term, and if the blamed solver shows the bug on `text` but not on that, twice
+/// in a row with `text` showing it between (a check lost to load is not a notation), the
+/// bug is in its reading of `let`. Asked of wrong answers only (a differential one or the
+/// solver contradicting itself): a crash is told apart by its crash state, a regression
+/// by its release, and a metamorphic variant or a model's message would not be compared
+/// like for like. `checks` counts the confirmations.
 fn notation(judge: &judge::FindingJudge, text: &str, checks: &mut u64) -> Option<Notation> {
     use super::Judge;
     use judge::Symptom;
-    if matches!(judge.symptom, Symptom::Crash { .. } | Symptom::Regression { .. }) {
+    if !matches!(judge.symptom, Symptom::Answers { .. } | Symptom::Contradiction) {
         return None;
     }
-    let expanded = super::passes::expand_lets(text).filter(|e| e != text)?;
+    let renamed = super::passes::rename_let_bound(text).filter(|r| r != text)?;
     for _ in 0..2 {
         *checks += 2;
-        if judge.confirm(&expanded) || !judge.confirm(text) {
+        if judge.confirm(&renamed) || !judge.confirm(text) {
             return None;
         }
     }

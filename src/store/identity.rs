@@ -19,8 +19,9 @@
 //!   order of first appearance, literals abstracted to their sort, the logic, `set-info`,
 //!   output commands and options that only ask for output dropped, and a
 //!   `check-sat-using` pipeline cut to its decisive tactics ([`decisive_tactics`]);
-//! * for a wrong answer that needs a notation SMT-LIB defines by expansion (`let`,
-//!   [`super::reduction::Notation`]), that notation and the release that fixed it;
+//! * for a wrong answer that goes when the names its `let`s bind are made fresh (a bug
+//!   of the solver's reading of `let`, [`super::reduction::Notation`]), that notation and
+//!   the release that fixed it;
 //! * but under a tactic or option the solver's maintainers disown
 //!   ([`crate::solver::caveats`]), the disowned component and the release that fixed it,
 //!   whatever the input or crash site: the maintainers triage those per component.
@@ -305,12 +306,15 @@ fn key_with(
     }
     let notation = m.reduction.as_ref().and_then(|r| r.notation);
     if let (Some(n), false) = (notation, matches!(m.kind, BugKind::Crash | BugKind::Regression)) {
-        // A wrong answer that written without a notation SMT-LIB defines by expansion no
-        // longer shows is a bug of the solver's reading of that notation: one cause per
-        // family, kind, oracle, notation and fix, whatever the formula around it. yices'
+        // A wrong answer that goes when the names its `let`s bind are made fresh (the same
+        // formula, term for term) is a bug of the solver's reading of `let`: one cause per
+        // family, kind, notation and fix, whatever the formula around it. yices'
         // leaking `let` reduced to two shapes, under push/pop and asked twice, one cause
-        // by hand in both of one day's runs (judge31a, judge31b).
-        return Some(format!("{top}|{}|{oracle}{family}|notation|{}|{}", m.kind, n.as_str(), fix_of(m)));
+        // by hand in both of one day's runs (judge31a, judge31b). The reducer does
+        // not ask a finding that needs lenient typing, so the two rules never meet.
+        // Whichever oracle caught it: a STORM witness and a majority caught yices' one
+        // leak apart in one store (judge29b).
+        return Some(format!("{top}|{}|{family}|notation|{}|{}", m.kind, n.as_str(), fix_of(m)));
     }
     let bare_signal = super::is_bare_signal(&m.signature);
     let state = m.cause.range.as_ref().map(|r| r.state.clone()).filter(|s| !s.is_empty());

@@ -263,7 +263,7 @@ fn a_bug_after_the_solvers_own_error_is_one_cause_per_refused_command() {
     assert!(!wrong.contains("after-own-error"), "{wrong}");
 }
 
-/// A wrong answer that needs `let` is one cause per family, kind, oracle and fix,
+/// A wrong answer that needs `let` is one cause per family, kind and fix,
 /// whatever the formula around the `let`: yices' leaking shadowing binding reduced to two
 /// shapes in one run (under push/pop, and asked twice). Without the notation the shape
 /// decides; a crash keeps its crash state.
@@ -292,6 +292,9 @@ fn a_wrong_answer_that_needs_let_is_one_cause_per_notation() {
     assert!(k(&let_bug, pushed).contains("|notation|let|open"), "{}", k(&let_bug, pushed));
     let plain = meta("soundness", None);
     assert_ne!(k(&plain, pushed), k(&plain, twice), "without the notation the shape decides");
+    let mut witness = meta("soundness", Some(Notation::Let));
+    witness.blame_by = crate::oracle::BlameBy::Witness;
+    assert_eq!(k(&witness, pushed), k(&let_bug, twice), "whichever oracle caught it");
     let crash = meta("crash", Some(Notation::Let));
     assert!(!k(&crash, pushed).contains("notation"), "a crash keeps its own identity");
 }

@@ -77,22 +77,24 @@ pub struct Report {
     /// reduction; `None` where that was not checked (reductions before it was).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub own_error: Option<OwnError>,
-    /// A notation the bug needs ([`Notation`]): written without it, the reduction means
-    /// the same and the blamed solver no longer shows the bug, twice, while the reduction
-    /// still does. `None` where none does or it was not checked.
+    /// A notation the bug needs ([`Notation`]): with the names its `let`s bind made fresh,
+    /// the reduction is the same formula and the blamed solver no longer shows the bug,
+    /// twice, while the reduction still does. `None` where none does or it was not
+    /// checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notation: Option<Notation>,
 }
 
-/// A notation SMT-LIB defines by expansion, which a bug can live in: the solver reads the
-/// notation wrong, whatever the formula around it ([`Report::notation`]). yices 2.6.5's
+/// A notation of SMT-LIB's a bug can live in: the solver reads the notation wrong, whatever
+/// the formula around it ([`Report::notation`]). yices 2.6.5's
 /// parallel `let` that leaks a shadowing binding was two reduced shapes of one cause in
 /// both of one day's runs (`(let ((x false) (y x)) (= x y))` under push/pop, and the same
 /// `let` around `distinct` asked twice): its maintainers' unit is the notation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Notation {
-    /// `let` (SMT-LIB 2.6 §3.6.1: the body with the bound values substituted in parallel).
+    /// `let` (SMT-LIB 2.6 §3.6.1: parallel binding, lexical scope): the bug goes when the
+    /// names it binds are made fresh.
     Let,
 }
 

@@ -114,8 +114,8 @@ pub struct Severity {
     /// Real): the bug needs them, or no repair removed them (a judge read C1's "default"
     /// label as hiding that, judge29a).
     pub typing: Option<super::reduction::Typing>,
-    /// The bug needs a notation SMT-LIB defines by expansion: the same formula without it
-    /// is answered right ([`super::reduction::Notation`]). Still read first where the rest
+    /// The bug is in the solver's reading of a notation: with the names a `let` binds made
+    /// fresh, the same formula is answered right ([`super::reduction::Notation`]). Still read first where the rest
     /// says so: every user writes `let`.
     pub notation: Option<super::reduction::Notation>,
 }
@@ -229,7 +229,7 @@ impl Severity {
         }
         if let Some(n) = self.notation {
             s.push_str(&format!(
-                " · in its reading of `{}` (expanded, the same formula is answered right)",
+                " · in its reading of `{}` (with its bound names made fresh, the same formula is answered right)",
                 n.as_str()
             ));
         }

@@ -182,97 +182,88 @@ pub(super) fn quant_vars(ctx: &Ctx) -> Vec<Change> {
     out
 }
 
-/// The script `text` with every `let` expanded, outermost first: SMT-LIB 2.6 §3.6.1
-/// defines a `let` as its body with the bound values substituted in parallel, so the
-/// expansion means what `text` means, and a solver that shares terms (z3, cvc5, yices and
-/// bitwuzla all hash-cons) builds the same formula from both. `None` where an expansion
-/// could capture (a symbol of a bound value is bound again inside the body), where the
-/// text grows past 64 KB (a `let` of shared terms doubles per level), or where it does
-/// not parse; the text as it is when it has no `let`.
-pub fn expand_lets(text: &str) -> Option<String> {
-    const MAX_BYTES: usize = 1 << 16;
+/// The script `text` with the names every `let` binds made fresh (α-renaming): the same
+/// terms in the same order, with no bound name shadowing another, so every solver that
+/// reads `let` as SMT-LIB 2.6 §3.6.1 defines it (parallel binding, lexical scope) builds
+/// the very same formula from both; a bug that shows on `text` and not on this is in the
+/// solver's reading of `let`. Expanding the `let`s instead would change the order terms
+/// are made in, which a bug of the search can hang on as well. `None` where `text` does
+/// not parse, already uses the fresh names, or binds inside a `match` (a bare variable
+/// pattern is a binder the scope does not track).
+pub fn rename_let_bound(text: &str) -> Option<String> {
+    const FRESH: &str = "smtstorm_let";
+    if text.contains(FRESH) {
+        return None;
+    }
     let mut text = text.to_string();
+    let mut fresh = 0usize;
     for _ in 0..10_000 {
         let s = crate::smtlib::parse(&text).ok()?;
         let checked = crate::smtlib::check::check(&s);
         let scope = Scope::new(&s, &checked);
-        let Some(n) = scope.nodes.iter().find(|n| matches!(s.term(n.term), Term::Let(..))) else {
-            return Some(text);
+        let renamed = |t: TermId| match *s.term(t) {
+            Term::Let(binds, _) => s.binding_list(binds).iter().all(|b| s.str(b.name).starts_with(FRESH)),
+            _ => true,
         };
+        let Some(i) = scope.nodes.iter().position(|n| !renamed(n.term)) else { return Some(text) };
+        let n = &scope.nodes[i];
         let Term::Let(binds, body) = *s.term(n.term) else { return None };
+        let subtree = &scope.nodes[i + 1..i + n.size as usize];
+        if subtree.iter().any(|m| matches!(s.term(m.term), Term::Match(..))) {
+            return None;
+        }
         let bs = s.binding_list(binds);
-        let mut used = BTreeSet::new();
-        let mut annotated = false;
-        for b in bs {
-            annotated |= names_in(&s, b.value, &mut used, &mut BTreeSet::new());
-        }
-        let mut bound = BTreeSet::new();
-        names_in(&s, body, &mut BTreeSet::new(), &mut bound);
-        // An annotated value (`:named`, `:pattern`) copied to each use names one term
-        // twice, and dropped with an unused binding takes its name along: either changes
-        // what the solver is asked.
-        if annotated || !used.is_disjoint(&bound) {
-            return None;
-        }
+        let names: Vec<String> = (fresh..fresh + bs.len()).map(|k| format!("{FRESH}{k}")).collect();
+        fresh += bs.len();
+        // The uses bound to this `let` (its values are read outside it: parallel binding).
+        let first = n.locals_before;
+        let uses: Vec<(TermId, &str)> = subtree
+            .iter()
+            .filter(|m| m.binding != NONE && m.binding >= first && ((m.binding - first) as usize) < bs.len())
+            .map(|m| (m.term, names[(m.binding - first) as usize].as_str()))
+            .collect();
+        let bindings: Vec<String> =
+            bs.iter().zip(&names).map(|(b, name)| format!("({name} {})", term_to_string(&s, b.value))).collect();
+        let new = format!("(let ({}) {})", bindings.join(" "), term_with(&s, body, &uses));
         let ctx = Ctx { s: &s, checked: &checked, scope: &scope };
-        text = materialize(&ctx, &Change::term(n.term, Repl::LetElim((0..bs.len()).collect())));
-        if text.len() > MAX_BYTES {
-            return None;
-        }
+        text = materialize(&ctx, &Change::term(n.term, Repl::text(new)));
     }
     None
 }
 
-/// The names `t`'s subtree uses (`used`: variables and applied functions) and binds
-/// (`bound`: `let`, quantifier, solver-binder and `match` variables), and whether it holds
-/// an annotation. A walk with its own stack: a reduction can still be deep.
-fn names_in<'a>(s: &'a Script, t: TermId, used: &mut BTreeSet<&'a str>, bound: &mut BTreeSet<&'a str>) -> bool {
-    let mut annotated = false;
-    let mut stack = vec![t];
-    while let Some(t) = stack.pop() {
-        match *s.term(t) {
-            Term::Var(q) | Term::App(q, _) => {
-                used.insert(s.str(q.ident.sym));
-            }
-            Term::Let(binds, _) => bound.extend(s.binding_list(binds).iter().map(|b| s.str(b.name))),
-            Term::Quant(_, vars, _) | Term::ExtBinder(_, vars, _) => {
-                bound.extend(s.var_list(vars).iter().map(|v| s.str(v.name)))
-            }
-            Term::Match(_, cases) => {
-                for c in s.case_list(cases) {
-                    bound.insert(s.str(c.ctor));
-                    if let Some(vs) = c.vars {
-                        bound.extend(s.str_list(vs).iter().map(|v| s.str(*v)));
-                    }
-                }
-            }
-            Term::Annot(..) => annotated = true,
-            Term::Lit(..) => {}
-        }
-        stack.extend(crate::mutate::edit::children(s, t));
-    }
-    annotated
-}
-
 #[cfg(test)]
 mod tests {
-    use super::expand_lets;
+    use super::rename_let_bound;
 
-    /// The parallel `let` of yices' let-shadowing bug expands to the outer `x`, not the
-    /// bound one; nested and sequential lets expand whole; an expansion that would capture
-    /// refuses.
+    /// yices' leaking parallel `let` renamed: the bound `x` becomes fresh and the value
+    /// `x` stays the declared one; nested lets, a quantifier that shadows a bound name,
+    /// annotations and quoted symbols keep their meaning; `match` refuses.
     #[test]
-    fn lets_expand_to_what_they_mean() {
+    fn let_bound_names_are_made_fresh_and_nothing_else_changes() {
         let decl = "(declare-fun x () Bool)\n";
-        let expanded = |body: &str| expand_lets(&format!("{decl}(assert {body})\n(check-sat)\n"));
+        let renamed = |body: &str| rename_let_bound(&format!("{decl}(assert {body})\n(check-sat)\n"));
         let want = |body: &str| Some(format!("{decl}(assert {body})\n(check-sat)\n"));
-        assert_eq!(expanded("(let ((x false) (y x)) (distinct x y))"), want("(distinct false x)"));
-        assert_eq!(expanded("(let ((y x)) (let ((z (not y))) (and y z)))"), want("(and x (not x))"));
-        assert_eq!(expanded("(let ((y (let ((z x)) z))) (or y y))"), want("(or x x)"));
-        assert_eq!(expanded("(and x x)"), want("(and x x)"), "no let: the text as it is");
-        assert_eq!(expanded("(let ((y x)) (exists ((x Bool)) (= x y)))"), None, "x would be captured");
-        assert_eq!(expanded("(let ((y x)) (exists ((z Bool)) (= z y)))"), want("(exists ((z Bool)) (= z x))"));
-        assert_eq!(expanded("(let ((y (! x :named n))) (and y y))"), None, "one name twice");
-        assert_eq!(expanded("(let ((y x)) (! (and y y) :named n))"), want("(! (and x x) :named n)"));
+        assert_eq!(
+            renamed("(let ((x false) (y x)) (distinct x y))"),
+            want("(let ((smtstorm_let0 false) (smtstorm_let1 x)) (distinct smtstorm_let0 smtstorm_let1))")
+        );
+        assert_eq!(
+            renamed("(let ((y x)) (let ((y (not y))) (and y x)))"),
+            want("(let ((smtstorm_let0 x)) (let ((smtstorm_let1 (not smtstorm_let0))) (and smtstorm_let1 x)))")
+        );
+        assert_eq!(
+            renamed("(let ((y x)) (exists ((y Bool)) (! (= y x) :named n)))"),
+            want("(let ((smtstorm_let0 x)) (exists ((y Bool)) (! (= y x) :named n)))"),
+            "the quantifier's own y is not the let's"
+        );
+        assert_eq!(
+            renamed("(let ((|y| x)) (and y |y|))"),
+            want("(let ((smtstorm_let0 x)) (and smtstorm_let0 smtstorm_let0))")
+        );
+        assert_eq!(renamed("(and x x)"), want("(and x x)"), "no let: the text as it is");
+        assert_eq!(renamed("(let ((smtstorm_let0 x)) smtstorm_let0)"), None, "the fresh names are taken");
+        let dt = "(declare-datatypes ((L 0)) (((nil) (cons (hd Int) (tl L)))))\n(declare-fun l () L)\n";
+        let m = format!("{dt}(assert (let ((y 0)) (= 1 (match l ((nil 1) (y (+ y 1)))))))\n");
+        assert_eq!(rename_let_bound(&m), None, "a bare pattern variable binds");
     }
 }

@@ -31,7 +31,7 @@ mod structure;
 mod substitute;
 mod terms;
 
-pub use binders::expand_lets;
+pub use binders::rename_let_bound;
 use binders::{define_funs, lets, quant_vars};
 use declarations::{fresh, retype, unused};
 pub use declarations::{unused_all, unused_commands};
