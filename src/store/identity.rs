@@ -428,14 +428,20 @@ impl Tally {
         t
     }
 
-    /// `3 causes (5 keys, 9 instances; 1 dialect difference)`.
+    /// `3 causes (5 keys, 9 instances; 1 dialect difference)`; `1 cause (1 key, 1 instance)`.
     pub fn words(&self) -> String {
         let dialect = match self.dialect {
             0 => String::new(),
             1 => "; 1 dialect difference, not a bug".into(),
             n => format!("; {n} dialect differences, not bugs"),
         };
-        format!("{} causes ({} keys, {} instances{dialect})", self.causes, self.keys, self.instances)
+        let n = |k: u64, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+        format!(
+            "{} ({}, {}{dialect})",
+            n(self.causes as u64, "cause", "causes"),
+            n(self.keys as u64, "key", "keys"),
+            n(self.instances, "instance", "instances")
+        )
     }
 }
 

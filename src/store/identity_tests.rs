@@ -298,3 +298,12 @@ fn a_wrong_answer_that_needs_let_is_one_cause_per_notation() {
     let crash = meta("crash", Some(Notation::Let));
     assert!(!k(&crash, pushed).contains("notation"), "a crash keeps its own identity");
 }
+
+/// A tally reads as a person would say it, one or many.
+#[test]
+fn a_tally_says_one_cause_and_many_causes() {
+    let one = Tally { causes: 1, dialect: 0, keys: 1, instances: 1 };
+    assert_eq!(one.words(), "1 cause (1 key, 1 instance)");
+    let many = Tally { causes: 3, dialect: 1, keys: 5, instances: 9 };
+    assert_eq!(many.words(), "3 causes (5 keys, 9 instances; 1 dialect difference, not a bug)");
+}
