@@ -111,8 +111,14 @@ pub(super) fn confirm_and_store(
     // A regression is bisected for where it came in, between the release that decides and
     // the one that does not ([`super::regress::bisected`]).
     let (regression, mut cause) = (verdict.kind == BugKind::Regression, store::identity::Cause::default());
+    let bisectable = blamed_file.is_some() && (regression || metamorphic.is_none());
+    let mut not_bisected = (bisectable && !sh.cfg.bisect).then_some(store::NotBisected::Disabled);
     if let (true, true, Some((_, file))) = (regression, sh.cfg.bisect, blamed_file) {
-        (probes, cause.range, verdict.signature) = super::regress::bisected(sh, &verdict, &fresh, file, limits);
+        let cut;
+        (probes, cause.range, verdict.signature, cut) = super::regress::bisected(sh, &verdict, &fresh, file, limits);
+        if cut {
+            not_bisected = Some(store::NotBisected::TimeUp);
+        }
     }
     // A metamorphic flip is judged on two scripts: the ladder is not bisected on one.
     if let (false, true, Some((b, file)), None) = (regression, sh.cfg.bisect, blamed_file, metamorphic) {
@@ -150,7 +156,11 @@ pub(super) fn confirm_and_store(
                     (None, _) => true,
                 })
         };
-        (fixed_in, probes) = oracle::bisect(&sh.ladder, &sh.solvers[b], file, checks, limits, &good);
+        let found = oracle::bisect(&sh.ladder, &sh.solvers[b], file, checks, limits, &good, super::bisect_until(sh));
+        (fixed_in, probes) = (found.fixed_in, found.probes);
+        if found.cut {
+            not_bisected = Some(store::NotBisected::TimeUp);
+        }
     }
     let answers: Vec<SolverAnswer> = readers
         .iter()
@@ -160,6 +170,7 @@ pub(super) fn confirm_and_store(
     let meta = Meta {
         fixed_in,
         bisection: probes,
+        not_bisected,
         seed: seed.path.display().to_string(),
         seed_hash: seed.hash.clone(),
         origin: engine.clone(),

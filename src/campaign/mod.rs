@@ -445,13 +445,7 @@ pub fn run_locked(
         let c = &shared.counters;
         // `--time T` ends the whole run by about T: fuzzing stops early enough to leave
         // the new findings their reductions, up to a quarter of T.
-        let reserve = if shared.cfg.reduce > 0.0 {
-            let new = (c.new_bugs.load(Relaxed) + c.seed_findings.load(Relaxed)) as f64;
-            (new * shared.cfg.reduce).min(shared.cfg.time.unwrap_or(0.0) / 4.0)
-        } else {
-            0.0
-        };
-        let done_time = shared.cfg.time.is_some_and(|t| el >= t - reserve);
+        let done_time = shared.cfg.time.is_some_and(|t| el >= t - reduction_reserve(&shared, 0));
         let done_mut = shared.cfg.mutants.is_some_and(|m| c.mutants.load(Relaxed) >= m);
         let finished = workers.iter().all(|w| w.is_finished());
         if done_time || done_mut || stop_flag().load(Relaxed) {
@@ -531,6 +525,28 @@ pub fn run_locked(
         });
     }
     Ok(Summary { stats, bugs, seed_findings })
+}
+
+/// Seconds at the end of a run's `--time` kept for the reductions of the findings stored so
+/// far and `more` still to come: `--reduce` each, up to a quarter of the run.
+fn reduction_reserve(sh: &Shared, more: u64) -> f64 {
+    if sh.cfg.reduce <= 0.0 {
+        return 0.0;
+    }
+    let c = &sh.counters;
+    let new = (c.new_bugs.load(Relaxed) + c.seed_findings.load(Relaxed) + more) as f64;
+    (new * sh.cfg.reduce).min(sh.cfg.time.unwrap_or(0.0) / 4.0)
+}
+
+/// When a finding being stored must have finished bisecting (`None`: a run without
+/// `--time`). `--time` bounds the whole run, and the reductions' reserve (this finding's
+/// own included) comes before a bisection of the trigger as found: a reduction is ranged
+/// over the releases anyway ([`regroup`]), on an input a maintainer reads. Found in the
+/// quickstart, where a regression's bisection (four releases at 17 s) ran 90 s past a
+/// 120 s `--time` and left no time for any reduction.
+fn bisect_until(sh: &Shared) -> Option<Instant> {
+    let t = sh.cfg.time?;
+    Some(sh.t0 + crate::util::time::seconds((t - reduction_reserve(sh, 1)).max(0.0)))
 }
 
 /// The order findings are reduced in (issue 39): the budget goes to new causes first. A

@@ -121,6 +121,8 @@ pub(super) struct Bisected {
     /// The search stopped at a release it could not judge (starved of the CPU twice):
     /// no range is kept.
     pub(super) range_open: bool,
+    /// The search stopped because a probe would have run past the run's `--time`.
+    pub(super) cut: bool,
     /// (release, answers and time), in the order run.
     pub(super) probes: Vec<(String, String)>,
     /// The range over the releases run, oldest first (the older and newer ones included).
@@ -138,13 +140,15 @@ pub(super) struct Bisected {
 /// its baseline), or with the newer one older than the baseline, the blamed release is
 /// where it came in.
 /// `run_release` runs a release of the ladder on the trigger (`file` in a fresh process,
-/// as [`bisected`] calls it).
+/// as [`bisected`] calls it). No probe starts that could run past `until` (the search
+/// then stops as a starved one does, with `cut` set).
 pub(super) fn bisect(
     ladder: &[SolverSpec],
     specs: &[SolverSpec],
     v: &oracle::Verdict,
     fresh: &oracle::confirm::Fresh,
     limits: &Limits,
+    until: Option<std::time::Instant>,
     run_release: &mut dyn FnMut(&SolverSpec, &Limits) -> QueryResult,
 ) -> Bisected {
     let mut b = Bisected::default();
@@ -176,6 +180,10 @@ pub(super) fn bisect(
         between.dedup_by(|a, b| a.version == b.version);
         let (mut lo, mut hi) = (0usize, between.len()); // first failing index in [lo, hi]; hi: the newer one
         while lo < hi {
+            if until.is_some_and(|u| std::time::Instant::now() + new_limits.time > u) {
+                (open, b.cut) = (true, true);
+                break;
+            }
             let mid = (lo + hi) / 2;
             // A timeout on a starved CPU is run again under a longer limit, as in the
             // confirmation; one that stays open ends the search without a release.
@@ -217,20 +225,23 @@ pub(super) fn bisect(
 }
 
 /// [`bisect`] for a campaign's confirmed regression `v` (`file`: what the newer release
-/// was sent): the probes, the range, and the signature with where it came in.
+/// was sent): the probes, the range, the signature with where it came in, and whether the
+/// run's time cut the search.
 pub(super) fn bisected(
     sh: &Shared,
     v: &oracle::Verdict,
     fresh: &oracle::confirm::Fresh,
     file: &Path,
     limits: &Limits,
-) -> (Vec<(String, String)>, Option<Range>, String) {
-    let b = bisect(&sh.ladder, &sh.solvers, v, fresh, limits, &mut |spec, l| run_file(spec, file, fresh.checks, l));
+) -> (Vec<(String, String)>, Option<Range>, String, bool) {
+    let until = super::bisect_until(sh);
+    let b =
+        bisect(&sh.ladder, &sh.solvers, v, fresh, limits, until, &mut |spec, l| run_file(spec, file, fresh.checks, l));
     let signature = match &b.introduced_in {
         Some(i) => format!("{}, introduced in {i}", v.signature),
         None => v.signature.clone(),
     };
-    (b.probes, Some(b.range).filter(|_| !b.range_open), signature)
+    (b.probes, Some(b.range).filter(|_| !b.range_open), signature, b.cut)
 }
 
 #[cfg(test)]
@@ -309,7 +320,7 @@ mod tests {
         let limits = Limits { time: Duration::from_secs(4), ..Limits::default() };
         let newer = |s: &SolverSpec| s.version.as_deref().is_some_and(|v| version_cmp(v, "4.12.6").is_ge());
         // 4.12.6 on is slow, on the CPU the whole limit: it came in with 4.12.6.
-        let b = bisect(&ladder, &specs, &v, &fresh, &limits, &mut |s, l| {
+        let b = bisect(&ladder, &specs, &v, &fresh, &limits, None, &mut |s, l| {
             let ms = l.time.as_millis() as u64;
             if newer(s) {
                 timed(Outcome::Timeout, ms, ms)
@@ -324,7 +335,7 @@ mod tests {
         // limit, and not so little that it only waits): open.
         let mut asked = vec![];
         let first = regress::newer_limit(limits.time, Duration::from_millis(300));
-        let b = bisect(&ladder, &specs, &v, &fresh, &limits, &mut |s, l| {
+        let b = bisect(&ladder, &specs, &v, &fresh, &limits, None, &mut |s, l| {
             asked.push(s.version.clone().unwrap_or_default());
             let ms = l.time.as_millis() as u64;
             let cpu = if l.time == first { ms / 5 } else { first.as_millis() as u64 * 2 / 5 };
@@ -333,5 +344,15 @@ mod tests {
         assert_eq!(asked, ["4.12.6", "4.12.6"], "run again under a longer limit, then given up");
         assert_eq!(b.introduced_in, None);
         assert!(b.range_open, "no range read off the probes so far");
+        assert!(!b.cut, "the CPU, not the run's time, stopped it");
+        // The run's time: a probe that could end after `until` is not started, and the
+        // search says so rather than naming a release.
+        let mut asked = 0;
+        let until = std::time::Instant::now() + first / 2;
+        let b = bisect(&ladder, &specs, &v, &fresh, &limits, Some(until), &mut |_, _| {
+            asked += 1;
+            timed(Outcome::Sat, 300, 300)
+        });
+        assert_eq!((asked, b.introduced_in, b.range_open, b.cut), (0, None, true, true), "{:?}", b.probes);
     }
 }

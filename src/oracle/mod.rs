@@ -424,10 +424,23 @@ pub fn crash_fixed(r: &QueryResult) -> bool {
         })
 }
 
+/// What [`bisect`] found: the first release that answers correctly (if one was found),
+/// every probe with what it answered, and whether the search was cut short.
+#[derive(Debug, Default)]
+pub struct Bisection {
+    pub fixed_in: Option<String>,
+    /// (release, answers), in the order run.
+    pub probes: Vec<(String, String)>,
+    /// A probe would have ended after `until`: the search stopped there and names no
+    /// release (the probes so far do not say where it was fixed).
+    pub cut: bool,
+}
+
 /// Fixed-in bisection over the installed releases of the blamed solver's family that are
 /// newer than it: the first release whose answer is `good` (for a crash: does not crash;
 /// for soundness: gives the expected definite answer). Releases are assumed to stay fixed
-/// once fixed (binary search); every probe is recorded.
+/// once fixed (binary search); every probe is recorded. No probe starts that could run
+/// past `until` (a campaign's `--time` bounds its bisections too).
 pub fn bisect(
     ladder: &[SolverSpec],
     blamed: &SolverSpec,
@@ -435,20 +448,25 @@ pub fn bisect(
     checks: usize,
     limits: &Limits,
     good: &dyn Fn(&QueryResult) -> bool,
-) -> (Option<String>, Vec<(String, String)>) {
-    let Some(bv) = blamed.version.as_deref() else { return (None, vec![]) };
+    until: Option<std::time::Instant>,
+) -> Bisection {
+    let mut b = Bisection::default();
+    let Some(bv) = blamed.version.as_deref() else { return b };
     let mut newer: Vec<&SolverSpec> = ladder
         .iter()
         .filter(|s| s.family == blamed.family && s.version.as_deref().is_some_and(|v| version_cmp(v, bv).is_gt()))
         .collect();
     newer.sort_by(|a, b| version_cmp(a.version.as_deref().unwrap_or(""), b.version.as_deref().unwrap_or("")));
-    let mut probes = vec![];
     let (mut lo, mut hi) = (0usize, newer.len()); // first good index in [lo, hi]
     while lo < hi {
+        if until.is_some_and(|u| std::time::Instant::now() + limits.time > u) {
+            b.cut = true;
+            return b;
+        }
         let mid = (lo + hi) / 2;
         let r = run_file(newer[mid], file, checks, limits);
         let ok = good(&r);
-        probes.push((
+        b.probes.push((
             newer[mid].version.clone().unwrap_or_default(),
             r.outcomes.iter().map(|o| o.to_string()).collect::<Vec<_>>().join(" "),
         ));
@@ -458,7 +476,8 @@ pub fn bisect(
             lo = mid + 1;
         }
     }
-    (newer.get(lo).and_then(|s| s.version.clone()), probes)
+    b.fixed_in = newer.get(lo).and_then(|s| s.version.clone());
+    b
 }
 
 #[cfg(test)]

@@ -362,8 +362,13 @@ pub fn without_origin(key: &str) -> &str {
 
 /// The release that fixed a finding, for the identities that do not rest on its shape
 /// (`open` when none did). A newest release that says nothing (out of time, refusing the
-/// input) fixed nothing: the cause is still open.
+/// input) fixed nothing: the cause is still open. Without a range, a trigger that was not
+/// bisected says nothing of its fix: it meets no finding whose fix is known (two causes
+/// kept apart are counted twice; two merged, one is lost).
 fn fix_of(m: &Meta) -> String {
+    if m.cause.range.is_none() && m.not_bisected.is_some() {
+        return "unbisected".into();
+    }
     match m.cause.range.as_ref() {
         Some(r) => r.fixed_in.as_deref().filter(|_| !r.newest_fails),
         None => m.fixed_in.as_deref(),

@@ -126,6 +126,28 @@ impl SolverAnswer {
     }
 }
 
+/// Why a finding's trigger was not bisected over the releases of the blamed solver's
+/// family when it was stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NotBisected {
+    /// The campaign ran with `--no-bisect`.
+    Disabled,
+    /// A probe would have run past the run's `--time` (less the reductions' reserve):
+    /// the search stopped before it named a release.
+    TimeUp,
+}
+
+impl NotBisected {
+    /// Why, in words, for the report.
+    pub fn words(self) -> &'static str {
+        match self {
+            NotBisected::Disabled => "the campaign ran with `--no-bisect`",
+            NotBisected::TimeUp => "the run's `--time` was up before the search ended",
+        }
+    }
+}
+
 /// `meta.json` of a finding.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Meta {
@@ -142,6 +164,10 @@ pub struct Meta {
     pub fixed_in: Option<String>,
     /// Releases checked during bisection, with what they answered.
     pub bisection: Vec<(String, String)>,
+    /// Why the trigger was not bisected (or not to the end) when it was stored: then
+    /// `fixed_in` says nothing (absent otherwise: older stores read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_bisected: Option<NotBisected>,
     pub answers: Vec<SolverAnswer>,
     pub seed: String,
     /// [`seed_hash`] of the seed's text.
@@ -228,6 +254,7 @@ impl Meta {
             signature: verdict.signature.clone(),
             fixed_in: None,
             bisection: vec![],
+            not_bisected: None,
             answers,
             seed: String::new(),
             seed_hash: String::new(),

@@ -43,7 +43,7 @@ pub use finding::FindingDir;
 pub use identity::{Cause, Range};
 pub use layout::{store_root_of, StoreFileError};
 pub use merge::MergeReport;
-pub use meta::{seed_hash, Meta, Origin, SolverAnswer};
+pub use meta::{seed_hash, Meta, NotBisected, Origin, SolverAnswer};
 
 use crate::oracle::BugKind;
 use crate::util::hash::short_hash;
@@ -366,6 +366,7 @@ mod tests {
             signature: "an invalid model was generated".into(),
             fixed_in: Some(fixed_in.into()),
             bisection: vec![],
+            not_bisected: None,
             answers: vec![],
             seed: String::new(),
             // A campaign's finding: its seed names it (the tests of one finding per seed

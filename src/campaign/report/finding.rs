@@ -48,6 +48,10 @@ fn bisection_lines(r: &mut String, m: &Meta, shown_input: &str) {
     } else {
         format!(", on `{}`; its answers are in `{}`", layout::TRIGGER, layout::META)
     };
+    if let Some(why) = m.not_bisected {
+        let _ = writeln!(r, "- Not bisected over the installed releases: {}", why.words());
+        return;
+    }
     match &m.fixed_in {
         Some(f) => {
             // The bisection ran when the finding was stored, on the campaign's trigger: the
@@ -123,7 +127,10 @@ pub(super) fn fixed_words(m: &Meta) -> String {
     match (&m.cause.range, &m.cause.dialect) {
         (Some(r), Some(d)) => format!("dialect difference ({d}): {}", r.words()),
         (Some(r), None) => r.words(),
-        _ => m.fixed_in.clone().unwrap_or_else(|| "not fixed in the installed releases".into()),
+        _ => match m.not_bisected {
+            Some(why) => format!("not bisected: {}", why.words()),
+            None => m.fixed_in.clone().unwrap_or_else(|| "not fixed in the installed releases".into()),
+        },
     }
 }
 
@@ -523,5 +530,36 @@ mod tests {
         assert!(!r.contains("cvc5 1.4.2: sat") && r.contains("Reduced from 110 to 96 bytes"), "{r}");
         assert!(r.contains("- OS: ") && !r.contains("/x/.solvers"), "{r}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A bisection the run's `--time` cut names no fix: neither the table nor the page
+    /// says "not fixed in the installed releases", which a search that never reached the
+    /// newest release does not know.
+    #[test]
+    fn a_cut_bisection_says_so_and_claims_no_fix() {
+        let m = |not_bisected: Option<&str>| -> Meta {
+            serde_json::from_value(serde_json::json!({
+                "id": "1", "kind": "regression", "blamed": "z3-5.4.0", "blamed_version": "5.4.0",
+                "blame_by": "ladder", "logic": "QF_S", "signature": "timeout where z3-4.8.7 decides", "fixed_in": null,
+                "bisection": [["4.12.6", "timeout"]], "not_bisected": not_bisected, "answers": [], "seed": "", "seed_hash": "",
+                "engine": "opfuzz", "edits": [], "rng_seed": 0, "found_at": 1.0, "found_unix": 0, "run": 1,
+                "trigger_bytes": 10, "duplicates": 0, "seed_finding": false
+            }))
+            .unwrap()
+        };
+        let lines = |m: &Meta| {
+            let mut r = String::new();
+            bisection_lines(&mut r, m, layout::TRIGGER);
+            r
+        };
+        let cut = m(Some("time-up"));
+        assert_eq!(cut.not_bisected, Some(crate::store::NotBisected::TimeUp));
+        assert_eq!(fixed_words(&cut), "not bisected: the run's `--time` was up before the search ended");
+        let r = lines(&cut);
+        assert!(r.contains("Not bisected over the installed releases") && !r.contains("No newer"), "{r}");
+        assert!(!r.contains("4.12.6"), "a cut search's probes are no answer: {r}");
+        let full = m(None);
+        assert_eq!(fixed_words(&full), "not fixed in the installed releases");
+        assert!(lines(&full).contains("No newer installed release was found to answer correctly"));
     }
 }
