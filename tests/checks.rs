@@ -79,7 +79,7 @@ fn a_failed_core_check_is_a_finding_of_its_own_confirmed_reproduced_and_reduced(
         };
         assert_eq!(rc.verdicts, std::slice::from_ref(&want), "{family:?}: {:?}", rc.outcomes);
         // Confirmed by the one fresh-process confirmation, every reader rerun.
-        let conf = Confirm { specs: &specs, families: &families, limits: &limits, dir: &dir, tag: "c-" };
+        let conf = Confirm { specs: &specs, families: &families, limits: &limits, dir: &dir, tag: "c-", until: None };
         let c = conf.confirm(&rc.trigger, &[0, 1], &Expected::default(), &want).expect("confirmed");
         assert_eq!(c.verdict, want);
         assert_eq!(c.fresh.results[1].as_ref().unwrap().outcomes, [Outcome::Unsat], "yices is not sent the check");

@@ -231,6 +231,7 @@ fn silent_on_two_hundred_queries_nothing_can_regress_on() {
                 limits: &limits,
                 dir: &dir,
                 tag: "c-",
+                until: None,
             };
             if let Ok(c) = conf.confirm(&s, &[0, 1], &Default::default(), &v) {
                 confirmed.push((f.clone(), c.verdict));
@@ -378,7 +379,7 @@ fn a_build_that_fixes_its_baseline_s_bug_is_not_blamed_for_it() {
     let trigger = smtstorm::smtlib::parse(text).unwrap();
     let confirm = |build: &SolverSpec, base: &SolverSpec| {
         let specs = vec![build.clone(), base.clone()];
-        let c = Confirm { specs: &specs, families: &families, limits: &limits, dir: &dir, tag: "t-" };
+        let c = Confirm { specs: &specs, families: &families, limits: &limits, dir: &dir, tag: "t-", until: None };
         let first: Vec<_> = specs.iter().map(|s| run_file_text(s, &dir, text, &limits)).collect();
         let rs: Vec<_> = first.iter().map(Some).collect();
         let v = regress::wrong_answers(&rs, &specs, 1, None, None);
@@ -444,8 +445,20 @@ fn a_regression_only_the_validation_option_makes_is_refused() {
         let refs: Vec<_> = rs.iter().map(Some).collect();
         let v = regress::candidates(&refs, &specs, None, None, limits.time);
         assert_eq!(v.len(), 1, "{fault}: {rs:?}");
-        let c = Confirm { specs: &specs, families: &families, limits: &limits, dir: &dir, tag: "v-" };
+        let c = Confirm { specs: &specs, families: &families, limits: &limits, dir: &dir, tag: "v-", until: None };
         outcomes.push(c.confirm(&trigger, &[0, 1], &Default::default(), &v[0]).is_ok());
+        // A campaign's `--time`: the confirmed one is not confirmed when the newer
+        // release's runs (10 s limits) could not end before it.
+        if fault == "unknown-if:regress_me" {
+            let until = Some(std::time::Instant::now() + Duration::from_secs(5));
+            let c = Confirm { until, ..c };
+            let late = c.confirm(&trigger, &[0, 1], &Default::default(), &v[0]);
+            assert!(
+                matches!(late, Err(smtstorm::oracle::confirm::Refused::OutOfTime)),
+                "{:?}",
+                late.map(|c| c.verdict)
+            );
+        }
     }
     assert_eq!(outcomes, [false, true], "refused under the option only, confirmed for the query's own name");
     let _ = std::fs::remove_dir_all(&dir);

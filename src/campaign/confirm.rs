@@ -42,7 +42,10 @@ pub(super) fn confirm_and_store(
         })
         .collect();
     // Rerun, tie and witness: the one confirmation every path shares (oracle::confirm).
-    let conf = Confirm { specs: &sh.solvers, families: &sh.families, limits, dir: tmp, tag: &format!("w{w}-") };
+    // `--time`: a regression's confirmation starts no run of the newer release that could
+    // end after it (three runs at up to three times the limit ran 90 s past a 120 s run).
+    let until = sh.cfg.time.map(|t| sh.t0 + crate::util::time::seconds(t));
+    let conf = Confirm { specs: &sh.solvers, families: &sh.families, limits, dir: tmp, tag: &format!("w{w}-"), until };
     let relations = crate::mutate::equisat::relations(edits);
     let metamorphic = (v.blame_by == BlameBy::Metamorphic).then_some(&relations[..]);
     let baseline = super::regress::baseline(sh);
@@ -64,6 +67,10 @@ pub(super) fn confirm_and_store(
         Err(Refused::Unwritable) => return None,
         Err(Refused::NotReproduced) => {
             unconfirmed(v, Some(edits.to_vec()), None);
+            return None;
+        }
+        Err(Refused::OutOfTime) => {
+            unconfirmed(v, None, Some("the run's --time was up before the confirmation could end".into()));
             return None;
         }
         Err(Refused::NeedsMoreMemory(x)) => {

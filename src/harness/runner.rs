@@ -407,6 +407,7 @@ impl Harness {
             limits: &limits,
             dir: self.scratch.path(),
             tag: "confirm-",
+            until: None,
         };
         #[cfg(feature = "z3-inprocess")]
         let in_process: Vec<bool> = self.sessions.iter().map(|b| matches!(b, Backend::InProcess(_))).collect();

@@ -68,6 +68,10 @@ pub struct Confirm<'a> {
     pub dir: &'a Path,
     /// Prefix of the file names, distinct per caller that shares `dir` (campaign workers).
     pub tag: &'a str,
+    /// No fresh run of a regression's newer release, whose limit is up to
+    /// [`super::regress::NEWER_LIMIT_FACTOR`] times the run's, starts that could end
+    /// after this (a campaign's `--time`: nothing is confirmed after it).
+    pub until: Option<std::time::Instant>,
 }
 
 /// A candidate rerun in fresh processes, by solver index.
@@ -128,6 +132,8 @@ pub enum Refused {
     /// The witness does not hold ([`witness_holds`]): the generator is wrong, not the
     /// solver.
     WitnessInvalid(WitnessCheck),
+    /// A run the confirmation needs could not end before [`Confirm::until`].
+    OutOfTime,
 }
 
 /// What the solvers said about a STORM witness ([`witness_holds`]).

@@ -457,6 +457,9 @@ impl Confirm<'_> {
         std::fs::write(&new_file, fresh_text(&self.specs[newer], trigger)).map_err(|_| Refused::Unwritable)?;
         let mut new_runs = vec![];
         for _ in 0..REPEATS {
+            if self.until.is_some_and(|u| std::time::Instant::now() + new_limits.time > u) {
+                return Err(Refused::OutOfTime);
+            }
             let mut run = |l: &Limits| run_file(&self.specs[newer], &new_file, checks, l);
             let (r, limit) = newer_run(&mut run, &want, m_old, &new_limits).ok_or(Refused::NotReproduced)?;
             // Each run must fail against the older release's median: one that decides in
