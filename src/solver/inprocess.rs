@@ -11,6 +11,12 @@
 //! ([`super::outcome::classify_reply`]), and z3's error code is checked after every call
 //! (the default error handler would `exit(1)`; it is replaced by none).
 //!
+//! No memory limit is set in process: z3's SMT-LIB parser answers its own out-of-memory
+//! error (`memory_max_size`) with `exit()` (`smt2parser.cpp`, `catch (z3_error &)`), which
+//! ends the fuzzer silently, where libFuzzer's `-rss_limit_mb` at least leaves an artifact.
+//! One of the 200 sampled cvc5 seeds takes the in-process z3 past 2 GB within its 250 ms:
+//! run it with `-rss_limit_mb=8192`.
+//!
 //! What this cannot do that a process can: survive a crash (a z3 crash ends the fuzzer,
 //! which is what libFuzzer wants: the input becomes an artifact that `smtstorm triage`
 //! re-runs against real binaries), or be killed by a watchdog (z3's own `:timeout`
