@@ -39,11 +39,7 @@ extern "C" {
     fn Z3_eval_smtlib2_string(c: Ctx, s: *const c_char) -> *const c_char;
     fn Z3_get_error_code(c: Ctx) -> u32;
     fn Z3_get_full_version() -> *const c_char;
-    fn Z3_global_param_set(id: *const c_char, value: *const c_char);
 }
-
-/// z3's `Z3_MEMOUT_FAIL` error code (`z3_api.h`, `Z3_error_code`).
-const Z3_MEMOUT_FAIL: u32 = 7;
 
 /// Outside a fuzzer (unit tests, `smtstorm` itself), nothing collects the counters z3 was
 /// compiled with; these receive the registration calls of its instrumented modules. Under
@@ -80,15 +76,7 @@ impl InProcessZ3 {
     /// Queries answered by one context before it is replaced.
     pub const RENEW_EVERY: u32 = 500;
 
-    /// z3's own memory limit (its global `memory_max_size`, MiB), where a process gets an
-    /// address-space limit: under libFuzzer's default `-rss_limit_mb=2048`, one seed took
-    /// the in-process z3 past 2 GB within its 250 ms and ended the run as an OOM.
-    pub const MEMORY_MIB: u32 = 1024;
-
     pub fn new(options: &str, time: Duration) -> InProcessZ3 {
-        let (id, value) = (c"memory_max_size", CString::new(Self::MEMORY_MIB.to_string()).unwrap_or_default());
-        // SAFETY: NUL-terminated strings that outlive the call; z3 copies them.
-        unsafe { Z3_global_param_set(id.as_ptr(), value.as_ptr()) };
         InProcessZ3 { ctx: new_context(), options: options.to_string(), time, queries: 0 }
     }
 
@@ -118,15 +106,7 @@ impl InProcessZ3 {
         let (mut outcomes, data) = classify_reply(&responses, checks);
         // A parser error code without an `(error ...)` line (an exception's text only):
         // the query is invalid as a whole, as after any error.
-        if code == Z3_MEMOUT_FAIL {
-            // The limit, not z3, ended it (never a finding); a context that ran out of
-            // memory is not asked again.
-            let message = format!("z3 in process: over its memory_max_size of {} MiB", Self::MEMORY_MIB);
-            outcomes = vec![Outcome::Resource { message }; checks.max(1)];
-            self.queries = Self::RENEW_EVERY;
-        } else if code != 0
-            && !outcomes.iter().any(|o| matches!(o, Outcome::Error { .. } | Outcome::InvalidModel { .. }))
-        {
+        if code != 0 && !outcomes.iter().any(|o| matches!(o, Outcome::Error { .. } | Outcome::InvalidModel { .. })) {
             let message = format!("z3 error code {code}: {}", out.trim());
             outcomes = vec![Outcome::Error { message }; checks.max(1)];
         }
