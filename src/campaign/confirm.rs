@@ -46,7 +46,7 @@ pub(super) fn confirm_and_store(
     // end inside the reductions' reserve of the findings already stored (three runs at up
     // to three times the limit ran 90 s past a 120 s run; then, stopped at T, they still
     // took the whole reserve, and the quickstart reduced nothing).
-    let until = sh.cfg.time.map(|t| sh.t0 + crate::util::time::seconds(t - super::reduction_reserve(sh, 0)));
+    let until = super::before_reserve(sh, 0);
     let conf = Confirm { specs: &sh.solvers, families: &sh.families, limits, dir: tmp, tag: &format!("w{w}-"), until };
     let relations = crate::mutate::equisat::relations(edits);
     let metamorphic = (v.blame_by == BlameBy::Metamorphic).then_some(&relations[..]);

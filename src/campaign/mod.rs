@@ -545,8 +545,14 @@ fn reduction_reserve(sh: &Shared, more: u64) -> f64 {
 /// quickstart, where a regression's bisection (four releases at 17 s) ran 90 s past a
 /// 120 s `--time` and left no time for any reduction.
 fn bisect_until(sh: &Shared) -> Option<Instant> {
+    before_reserve(sh, 1)
+}
+
+/// The start of the reductions' reserve at the end of `--time` (`None`: no `--time`), for
+/// the findings stored so far and `more` still to come.
+fn before_reserve(sh: &Shared, more: u64) -> Option<Instant> {
     let t = sh.cfg.time?;
-    Some(sh.t0 + crate::util::time::seconds((t - reduction_reserve(sh, 1)).max(0.0)))
+    Some(sh.t0 + crate::util::time::seconds(t - reduction_reserve(sh, more)))
 }
 
 /// The order findings are reduced in (issue 39): the budget goes to new causes first. A

@@ -180,7 +180,7 @@ pub(super) fn bisect(
         between.dedup_by(|a, b| a.version == b.version);
         let (mut lo, mut hi) = (0usize, between.len()); // first failing index in [lo, hi]; hi: the newer one
         while lo < hi {
-            if until.is_some_and(|u| std::time::Instant::now() + new_limits.time > u) {
+            if crate::util::time::would_overrun(until, new_limits.time) {
                 (open, b.cut) = (true, true);
                 break;
             }

@@ -459,7 +459,7 @@ pub fn bisect(
     newer.sort_by(|a, b| version_cmp(a.version.as_deref().unwrap_or(""), b.version.as_deref().unwrap_or("")));
     let (mut lo, mut hi) = (0usize, newer.len()); // first good index in [lo, hi]
     while lo < hi {
-        if until.is_some_and(|u| std::time::Instant::now() + limits.time > u) {
+        if crate::util::time::would_overrun(until, limits.time) {
             b.cut = true;
             return b;
         }

@@ -457,7 +457,7 @@ impl Confirm<'_> {
         std::fs::write(&new_file, fresh_text(&self.specs[newer], trigger)).map_err(|_| Refused::Unwritable)?;
         let mut new_runs = vec![];
         for _ in 0..REPEATS {
-            if self.until.is_some_and(|u| std::time::Instant::now() + new_limits.time > u) {
+            if crate::util::time::would_overrun(self.until, new_limits.time) {
                 return Err(Refused::OutOfTime);
             }
             let mut run = |l: &Limits| run_file(&self.specs[newer], &new_file, checks, l);

@@ -16,6 +16,12 @@ pub fn seconds(x: f64) -> Duration {
     Duration::from_secs_f64(x.min(MAX_SECONDS))
 }
 
+/// Whether something that may take `d` from now would end after `until` (`None`: no bound):
+/// a bounded run starts nothing it cannot finish in time.
+pub fn would_overrun(until: Option<std::time::Instant>, d: Duration) -> bool {
+    until.is_some_and(|u| std::time::Instant::now() + d > u)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
